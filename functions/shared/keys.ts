@@ -1,0 +1,29 @@
+/** The bucket's key layout (DESIGN §3): one place, so every handler agrees. */
+
+export function searchPrefix(searchId: string): string {
+  return `searches/${searchId}`;
+}
+
+export function candidatePrefix(searchId: string, generation: number, candidateId: string): string {
+  return `${searchPrefix(searchId)}/generations/${generation}/candidates/${candidateId}`;
+}
+
+export function rewardKey(searchId: string, generation: number, candidateId: string): string {
+  return `${candidatePrefix(searchId, generation, candidateId)}/reward.js`;
+}
+
+export function seedPrefix(searchId: string, generation: number, candidateId: string, seed: number): string {
+  return `${candidatePrefix(searchId, generation, candidateId)}/seeds/${seed}`;
+}
+
+export function seedResultKey(searchId: string, generation: number, candidateId: string, seed: number): string {
+  return `${seedPrefix(searchId, generation, candidateId, seed)}/result.json`;
+}
+
+export function seedPolicyPrefix(searchId: string, generation: number, candidateId: string, seed: number): string {
+  return `${seedPrefix(searchId, generation, candidateId, seed)}/policy`;
+}
+
+export function winnerPrefix(searchId: string): string {
+  return `${searchPrefix(searchId)}/winner`;
+}
