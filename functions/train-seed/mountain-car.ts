@@ -22,7 +22,8 @@ export const MOUNTAIN_CAR = {
 /** One step of the dynamics on float64 state; returns [position, velocity]. */
 export function dynamics(position: number, velocity: number, action: number): [number, number] {
   const c = MOUNTAIN_CAR;
-  let v = velocity + (action - 1) * c.force + Math.cos(3 * position) * -c.gravity;
+  // Gymnasium: velocity += (action - 1) * force + cos(3p) * -gravity (the sum is formed first).
+  let v = velocity + ((action - 1) * c.force + Math.cos(3 * position) * -c.gravity);
   v = Math.min(Math.max(v, -c.maxSpeed), c.maxSpeed);
   let p = position + v;
   p = Math.min(Math.max(p, c.minPosition), c.maxPosition);
