@@ -1,0 +1,124 @@
+/**
+ * The actor and the critic: two separate 64-64 tanh MLPs (CleanRL's PPO agent), with all their
+ * parameters in ONE flat Float32 vector. One vector means one Adam update and one gradient norm
+ * instead of a dozen small ops each, and one copy to refresh the plain-JS forward pass that the
+ * rollout and the grader use (batches of 16 are faster in JS than through tfjs op dispatch).
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import { Random } from '../shared/random.ts';
+import { dense, fastTanh } from './fast-ops.ts';
+
+export const OBS_SIZE = 2;
+export const NUM_ACTIONS = 3;
+export const HIDDEN = 64;
+
+/** Observations are scaled to about [-1, 1]: position centred on -0.3, velocity by its clip. */
+export const OBS_OFFSET = [-0.3, 0] as const;
+export const OBS_SCALE = [0.9, 0.07] as const;
+
+interface LayerShape { inputs: number; outputs: number; gain: number }
+
+const ACTOR: LayerShape[] = [
+  { inputs: OBS_SIZE, outputs: HIDDEN, gain: Math.SQRT2 },
+  { inputs: HIDDEN, outputs: HIDDEN, gain: Math.SQRT2 },
+  { inputs: HIDDEN, outputs: NUM_ACTIONS, gain: 0.01 },
+];
+const CRITIC: LayerShape[] = [
+  { inputs: OBS_SIZE, outputs: HIDDEN, gain: Math.SQRT2 },
+  { inputs: HIDDEN, outputs: HIDDEN, gain: Math.SQRT2 },
+  { inputs: HIDDEN, outputs: 1, gain: 1 },
+];
+
+/** Where each layer's weights [inputs, outputs] (row-major) and bias sit in the flat vector. */
+export interface LayerSlot extends LayerShape { w: number; b: number }
+
+function layout(shapes: LayerShape[], start: number): { slots: LayerSlot[]; end: number } {
+  let offset = start;
+  const slots = shapes.map((s) => {
+    const slot = { ...s, w: offset, b: offset + s.inputs * s.outputs };
+    offset = slot.b + s.outputs;
+    return slot;
+  });
+  return { slots, end: offset };
+}
+
+const actorLayout = layout(ACTOR, 0);
+const criticLayout = layout(CRITIC, actorLayout.end);
+export const ACTOR_SLOTS = actorLayout.slots;
+export const CRITIC_SLOTS = criticLayout.slots;
+export const PARAM_COUNT = criticLayout.end;
+
+/**
+ * 'orthogonal': orthogonal weights with the layer's gain and zero biases (CleanRL's layer_init).
+ * 'uniform': weights and biases uniform in ±1/sqrt(fan_in) (PyTorch's nn.Linear, the reference).
+ */
+export function initialParameters(kind: 'orthogonal' | 'uniform', rng: Random): Float32Array {
+  const theta = new Float32Array(PARAM_COUNT);
+  for (const slot of [...ACTOR_SLOTS, ...CRITIC_SLOTS]) {
+    if (kind === 'orthogonal') {
+      theta.set(orthogonal(slot.inputs, slot.outputs, slot.gain, rng), slot.w);
+    } else {
+      const bound = 1 / Math.sqrt(slot.inputs);
+      for (let i = slot.w; i < slot.b + slot.outputs; i++) theta[i] = rng.uniform(-bound, bound);
+    }
+  }
+  return theta;
+}
+
+/** A rows x cols matrix with orthonormal rows or columns (whichever is fewer), times gain. */
+function orthogonal(rows: number, cols: number, gain: number, rng: Random): Float64Array {
+  const n = Math.max(rows, cols);
+  const k = Math.min(rows, cols);
+  const q = Array.from({ length: k }, () => Float64Array.from({ length: n }, () => rng.normal()));
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < i; j++) {
+      let dot = 0;
+      for (let t = 0; t < n; t++) dot += q[i][t] * q[j][t];
+      for (let t = 0; t < n; t++) q[i][t] -= dot * q[j][t];
+    }
+    let norm = 0;
+    for (let t = 0; t < n; t++) norm += q[i][t] * q[i][t];
+    norm = Math.sqrt(norm);
+    for (let t = 0; t < n; t++) q[i][t] /= norm;
+  }
+  const out = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) out[r * cols + c] = gain * (rows >= cols ? q[c][r] : q[r][c]);
+  }
+  return out;
+}
+
+export function scaleObservation(position: number, velocity: number, out: Float32Array, at: number): void {
+  out[at] = (position - OBS_OFFSET[0]) / OBS_SCALE[0];
+  out[at + 1] = (velocity - OBS_OFFSET[1]) / OBS_SCALE[1];
+}
+
+/** Plain-JS forward pass of one MLP for `count` scaled observations; writes count x outputs. */
+export function forwardJs(theta: Float32Array, slots: LayerSlot[], x: Float32Array, count: number, out: Float32Array): void {
+  let input = x;
+  for (let l = 0; l < slots.length; l++) {
+    const { inputs, outputs, w, b } = slots[l];
+    const last = l === slots.length - 1;
+    const result = last ? out : new Float32Array(count * outputs);
+    for (let n = 0; n < count; n++) {
+      for (let o = 0; o < outputs; o++) {
+        let sum = theta[b + o];
+        for (let i = 0; i < inputs; i++) sum += input[n * inputs + i] * theta[w + i * outputs + o];
+        result[n * outputs + o] = last ? sum : Math.tanh(sum);
+      }
+    }
+    input = result;
+  }
+}
+
+/** tfjs forward pass of one MLP over a batch, differentiable with respect to theta. */
+export function forwardTf(theta: tf.Tensor1D, slots: LayerSlot[], x: tf.Tensor2D): tf.Tensor2D {
+  let h = x;
+  slots.forEach(({ inputs, outputs, w, b }, l) => {
+    const weights = tf.reshape(tf.slice(theta, w, inputs * outputs), [inputs, outputs]) as tf.Tensor2D;
+    const bias = tf.slice(theta, b, outputs);
+    h = dense(h, weights, bias);
+    if (l < slots.length - 1) h = fastTanh(h);
+  });
+  return h;
+}
