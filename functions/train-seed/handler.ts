@@ -1,0 +1,51 @@
+/**
+ * TrainSeed: one seed-run of one candidate. Reads the candidate's reward.js, trains, grades, and
+ * writes result.json and the policy next to it. Idempotent: when result.json exists, the stored
+ * summary is returned without training again (a retried or redriven search never re-trains).
+ * A fault of the candidate's code is a result; a missing reward.js or a storage error throws.
+ */
+import { z } from 'zod';
+import { blobStoreFromEnv } from '../shared/blob.ts';
+import { rewardKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
+import type { SeedResult, SeedSummary, SeedTask } from '../shared/types.ts';
+import { savePolicy } from './policy-io.ts';
+import { runSeed } from './seed-run.ts';
+
+const blobs = blobStoreFromEnv();
+
+export const SeedTaskSchema = z.object({
+  searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
+  generation: z.number().int().min(0),
+  candidateId: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/),
+  seed: z.number().int().min(0),
+  budget: z.object({
+    steps: z.number().int().min(1).max(5_000_000),
+    evalEpisodes: z.number().int().min(1).max(1000),
+  }),
+});
+
+export class MissingReward extends Error {
+  override readonly name = 'MissingReward';
+}
+
+export async function handler(event: unknown): Promise<SeedSummary> {
+  const task: SeedTask = SeedTaskSchema.parse(event);
+  const resultKey = seedResultKey(task.searchId, task.generation, task.candidateId, task.seed);
+
+  const stored = await blobs.getText(resultKey);
+  if (stored !== undefined) return summarize(JSON.parse(stored) as SeedResult, resultKey);
+
+  const source = await blobs.getText(rewardKey(task.searchId, task.generation, task.candidateId));
+  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${task.candidateId} of generation ${task.generation}`);
+
+  const { result, theta } = await runSeed({ candidateId: task.candidateId, source, seed: task.seed, budget: task.budget });
+  if (theta) await savePolicy(theta, blobs, seedPolicyPrefix(task.searchId, task.generation, task.candidateId, task.seed));
+  // result.json last: its presence means the seed-run is complete, policy included.
+  await blobs.put(resultKey, JSON.stringify(result), 'application/json');
+  return summarize(result, resultKey);
+}
+
+export function summarize(result: SeedResult, resultKey: string): SeedSummary {
+  const { candidateId, seed, outcome, reason, success, meanStepsToFlag } = result;
+  return { candidateId, seed, outcome, reason, success, meanStepsToFlag, resultKey };
+}

@@ -1,0 +1,85 @@
+/**
+ * The trained policy as a TensorFlow.js LayersModel (model.json + weights.bin), so that
+ * `tf.loadLayersModel` loads it anywhere. The observation scaling is folded into the first layer:
+ * the saved model takes raw [position, velocity] and returns the three action logits.
+ */
+import * as tf from '@tensorflow/tfjs-core';
+import * as tfl from '@tensorflow/tfjs-layers';
+import type { BlobStore } from '../shared/blob.ts';
+import { ACTOR_SLOTS, OBS_OFFSET, OBS_SCALE, OBS_SIZE } from './network.ts';
+
+export const MODEL_JSON = 'model.json';
+export const WEIGHTS_BIN = 'weights.bin';
+
+/** Builds the actor as a Sequential model with the trained weights. */
+export function actorModel(theta: Float32Array): tfl.Sequential {
+  const model = tfl.sequential();
+  ACTOR_SLOTS.forEach((slot, l) => {
+    const last = l === ACTOR_SLOTS.length - 1;
+    model.add(tfl.layers.dense({
+      units: slot.outputs,
+      activation: last ? 'linear' : 'tanh',
+      inputShape: l === 0 ? [OBS_SIZE] : undefined,
+      name: last ? 'logits' : `hidden${l + 1}`,
+    }));
+  });
+  const weights = ACTOR_SLOTS.flatMap((slot, l) => {
+    const w = theta.slice(slot.w, slot.w + slot.inputs * slot.outputs);
+    const b = theta.slice(slot.b, slot.b + slot.outputs);
+    if (l === 0) foldScaling(w, b, slot.outputs);
+    return [tf.tensor2d(w, [slot.inputs, slot.outputs]), tf.tensor1d(b)];
+  });
+  model.setWeights(weights);
+  tf.dispose(weights);
+  return model;
+}
+
+/** x_scaled = (x - offset) / scale, so W' = W / scale (per input row) and b' = b - offset·W'. */
+function foldScaling(w: Float32Array, b: Float32Array, outputs: number): void {
+  for (let i = 0; i < OBS_SIZE; i++) {
+    for (let o = 0; o < outputs; o++) {
+      w[i * outputs + o] /= OBS_SCALE[i];
+      b[o] -= OBS_OFFSET[i] * w[i * outputs + o];
+    }
+  }
+}
+
+/** Writes model.json and weights.bin under prefix. */
+export async function savePolicy(theta: Float32Array, blobs: BlobStore, prefix: string): Promise<void> {
+  const model = actorModel(theta);
+  try {
+    await model.save(tf.io.withSaveHandler(async (artifacts) => {
+      const weightData = artifacts.weightData;
+      if (!(weightData instanceof ArrayBuffer)) throw new Error('expected a single weights buffer');
+      const modelJson = {
+        format: 'layers-model',
+        generatedBy: `TensorFlow.js tfjs-layers v${tfl.version_layers}`,
+        convertedBy: null,
+        modelTopology: artifacts.modelTopology,
+        weightsManifest: [{ paths: [`./${WEIGHTS_BIN}`], weights: artifacts.weightSpecs }],
+      };
+      await blobs.put(`${prefix}/${MODEL_JSON}`, JSON.stringify(modelJson), 'application/json');
+      await blobs.put(`${prefix}/${WEIGHTS_BIN}`, new Uint8Array(weightData), 'application/octet-stream');
+      return { modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON' } };
+    }));
+  } finally {
+    model.dispose();
+  }
+}
+
+/** Loads a saved policy with tf.loadLayersModel, reading the two files from the blob store. */
+export async function loadPolicy(blobs: BlobStore, prefix: string): Promise<tfl.LayersModel> {
+  return tfl.loadLayersModel({
+    load: async () => {
+      const json = await blobs.getText(`${prefix}/${MODEL_JSON}`);
+      const weights = await blobs.get(`${prefix}/${WEIGHTS_BIN}`);
+      if (json === undefined || weights === undefined) throw new Error(`no policy under ${prefix}`);
+      const parsed = JSON.parse(json) as { modelTopology: object; weightsManifest: Array<{ weights: tf.io.WeightsManifestEntry[] }> };
+      return {
+        modelTopology: parsed.modelTopology,
+        weightSpecs: parsed.weightsManifest.flatMap((group) => group.weights),
+        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer,
+      };
+    },
+  });
+}
