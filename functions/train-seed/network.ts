@@ -93,21 +93,41 @@ export function scaleObservation(position: number, velocity: number, out: Float3
   out[at + 1] = (velocity - OBS_OFFSET[1]) / OBS_SCALE[1];
 }
 
-/** Plain-JS forward pass of one MLP for `count` scaled observations; writes count x outputs. */
+/** Scratch rows for forwardJs, grown on demand: the rollout calls it 2 x 128 times per update. */
+let scratch = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+
+/**
+ * Plain-JS forward pass of one MLP for `count` scaled observations; writes count x outputs.
+ * The inner loop runs along a weight row (weights are [inputs, outputs], row-major) so it reads
+ * memory in order, and every layer reads a Float64Array so V8 keeps the loop monomorphic.
+ */
 export function forwardJs(theta: Float32Array, slots: LayerSlot[], x: Float32Array, count: number, out: Float32Array): void {
-  let input = x;
+  const width = HIDDEN * count;
+  if (scratch[0].length < width) scratch = [new Float64Array(width), new Float64Array(width), new Float64Array(width)];
+  const [input0, a, b] = scratch;
+  for (let k = 0; k < count * OBS_SIZE; k++) input0[k] = x[k];
+  let input = input0;
+  let result = a;
   for (let l = 0; l < slots.length; l++) {
-    const { inputs, outputs, w, b } = slots[l];
-    const last = l === slots.length - 1;
-    const result = last ? out : new Float32Array(count * outputs);
-    for (let n = 0; n < count; n++) {
-      for (let o = 0; o < outputs; o++) {
-        let sum = theta[b + o];
-        for (let i = 0; i < inputs; i++) sum += input[n * inputs + i] * theta[w + i * outputs + o];
-        result[n * outputs + o] = last ? sum : Math.tanh(sum);
-      }
-    }
+    denseJs(theta, slots[l], input, count, result, l < slots.length - 1);
     input = result;
+    result = result === a ? b : a;
+  }
+  const outputs = slots[slots.length - 1].outputs;
+  for (let k = 0; k < count * outputs; k++) out[k] = input[k];
+}
+
+function denseJs(theta: Float32Array, slot: LayerSlot, input: Float64Array, count: number, result: Float64Array, tanh: boolean): void {
+  const { inputs, outputs, w, b } = slot;
+  for (let n = 0; n < count; n++) {
+    const row = n * outputs;
+    for (let o = 0; o < outputs; o++) result[row + o] = theta[b + o];
+    for (let i = 0; i < inputs; i++) {
+      const xi = input[n * inputs + i];
+      const wi = w + i * outputs;
+      for (let o = 0; o < outputs; o++) result[row + o] += xi * theta[wi + o];
+    }
+    if (tanh) for (let o = 0; o < outputs; o++) result[row + o] = Math.tanh(result[row + o]);
   }
 }
 
