@@ -1,0 +1,190 @@
+/**
+ * The search's execution input (DESIGN §1, §7): every field optional, validated with zod, then
+ * defaulted. `smoke: true` swaps in the smoke defaults for G, K, S and steps; fields given
+ * explicitly still win. Unknown fields are rejected, so a typo never silently runs the defaults.
+ */
+import { z } from 'zod';
+import type { SearchSettings } from './contracts.ts';
+
+export const SEARCH_DEFAULTS = {
+  generations: 4,
+  candidates: 6,
+  seeds: 5,
+  steps: 150_000,
+  evalEpisodes: 20,
+  includeHostile: true,
+  model: 'claude-sonnet-4-5',
+  maxConcurrency: 10,
+  randomSeed: 0,
+} as const;
+
+export const SMOKE_DEFAULTS = { generations: 2, candidates: 3, seeds: 2, steps: 60_000 } as const;
+
+const KIB = 1024;
+/** Human-written rewards travel in the execution input, which Step Functions caps at 256 KiB. */
+const HUMAN_INIT_TOTAL_BYTES = 128 * KIB;
+
+const count = (min: number, max: number) => z.int().min(min).max(max).optional();
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+const totalCodeBytes = (rewards: Array<{ code: string }>): number =>
+  rewards.reduce((sum, r) => sum + utf8Bytes(r.code), 0);
+
+/** The size of a code string, or of a list of rewards' code, in KiB to one decimal. */
+function kib(input: unknown): string {
+  const bytes = typeof input === 'string' ? utf8Bytes(input) : Array.isArray(input) ? totalCodeBytes(input) : 0;
+  return (bytes / KIB).toFixed(1);
+}
+
+const HumanInit = z.strictObject({
+  name: z.string().min(1).max(64),
+  idea: z.string().max(500).optional(),
+  code: z
+    .string()
+    .min(1)
+    .refine((code) => utf8Bytes(code) <= 64 * KIB, {
+      error: (issue) => `must be at most 64 KiB of UTF-8 (got ${kib(issue.input)} KiB)`,
+    }),
+});
+
+export const SearchInputSchema = z.strictObject({
+  smoke: z.boolean().optional(),
+  searchId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be 1 to 80 letters, digits, "_" or "-"' })
+    .optional(),
+  generations: count(1, 20),
+  candidates: count(1, 16),
+  seeds: count(1, 5),
+  steps: count(2048, 2_000_000),
+  evalEpisodes: count(1, 100),
+  includeHostile: z.boolean().optional(),
+  proposer: z.enum(['offline', 'anthropic', 'bedrock']).optional(),
+  model: z.string().min(1).max(200).optional(),
+  maxConcurrency: count(1, 40),
+  randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
+  humanInit: z
+    .array(HumanInit)
+    .max(16)
+    .refine((rewards) => totalCodeBytes(rewards) <= HUMAN_INIT_TOTAL_BYTES, {
+      error: (issue) =>
+        `must total at most ${HUMAN_INIT_TOTAL_BYTES / KIB} KiB of code (got ${kib(issue.input)} KiB; ` +
+        'Step Functions caps the data it carries at 256 KiB)',
+    })
+    .optional(),
+});
+
+export type SearchInput = SearchSettings & { searchId?: string };
+
+export class InvalidSearchInput extends Error {
+  override readonly name = 'InvalidSearchInput';
+  constructor(readonly problems: string[]) {
+    super(`Invalid search input: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * Validates the raw execution input and fills in every default. An absent input (undefined)
+ * means all defaults. Throws InvalidSearchInput naming each bad field and why.
+ * @param defaults what the caller decides: the proposer ('offline' locally without a key)
+ */
+export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSettings['proposer'] }): SearchInput {
+  const parsed = SearchInputSchema.safeParse(raw === undefined ? {} : raw, { reportInput: true });
+  if (!parsed.success) throw new InvalidSearchInput(parsed.error.issues.flatMap(describeIssue));
+  const input = parsed.data;
+  const base = { ...SEARCH_DEFAULTS, ...(input.smoke ? SMOKE_DEFAULTS : {}) };
+  return {
+    generations: input.generations ?? base.generations,
+    candidates: input.candidates ?? base.candidates,
+    seeds: input.seeds ?? base.seeds,
+    steps: input.steps ?? base.steps,
+    evalEpisodes: input.evalEpisodes ?? base.evalEpisodes,
+    includeHostile: input.includeHostile ?? base.includeHostile,
+    proposer: input.proposer ?? defaults.proposer,
+    model: input.model ?? base.model,
+    maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
+    randomSeed: input.randomSeed ?? base.randomSeed,
+    humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),
+    ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
+  };
+}
+
+// ---- One line per problem ------------------------------------------------------------------------
+
+const TOP_FIELDS = Object.keys(SearchInputSchema.shape);
+const HUMAN_INIT_FIELDS = Object.keys(HumanInit.shape);
+/** Every number in the input is a count or a seed: "a whole number" says what is wanted. */
+const KINDS: Record<string, string> = {
+  number: 'a whole number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  string: 'a string',
+  array: 'a list',
+  object: 'an object',
+};
+
+function describeIssue(issue: z.core.$ZodIssue): string[] {
+  const field = fieldName(issue.path);
+  const at = field === '' ? 'the input' : `"${field}"`;
+  const got = 'input' in issue ? ` (got ${describeValue(issue.input)})` : '';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => `unknown field "${fieldName([...issue.path, key])}"${suggest(key, issue.path)}`);
+    case 'invalid_type':
+      if (issue.input === undefined) return [`${at} is required`];
+      return [`${at} must be ${KINDS[issue.expected] ?? issue.expected}${got}`];
+    case 'too_big':
+    case 'too_small': {
+      const bound = issue.code === 'too_big' ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
+      const empty = issue.origin === 'string' && issue.code === 'too_small' && issue.minimum === 1;
+      if (empty) return [`${at} must not be empty`];
+      if (issue.origin === 'string') return [`${at} must be ${bound} characters${sizeOf(issue.input)}`];
+      if (issue.origin === 'array') return [`${at} must have ${bound} items${sizeOf(issue.input)}`];
+      return [`${at} must be ${bound}${got}`];
+    }
+    case 'invalid_value':
+      return [`${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}`];
+    case 'invalid_format':
+    case 'custom':
+      return [`${at} ${issue.message}${issue.code === 'invalid_format' ? got : ''}`];
+    default:
+      return [`${at}: ${issue.message}`];
+  }
+}
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((name, part) => {
+    if (typeof part === 'number') return `${name}[${part}]`;
+    return name === '' ? String(part) : `${name}.${String(part)}`;
+  }, '');
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : String(typeof value);
+}
+
+function sizeOf(value: unknown): string {
+  return typeof value === 'string' || Array.isArray(value) ? ` (got ${value.length})` : '';
+}
+
+/** ` (did you mean "candidates"?)` for a near miss of a known field, else nothing. */
+function suggest(key: string, path: readonly PropertyKey[]): string {
+  const known = path.length === 0 ? TOP_FIELDS : HUMAN_INIT_FIELDS;
+  const scored = known.map((name) => ({ name, d: editDistance(key.toLowerCase(), name.toLowerCase()) }));
+  const best = scored.sort((a, b) => a.d - b.d)[0];
+  return best && best.d <= Math.max(1, Math.floor(best.name.length / 4)) ? ` (did you mean "${best.name}"?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}

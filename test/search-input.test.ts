@@ -1,0 +1,179 @@
+/** The search's execution input: defaults, the smoke shorthand, and one-line errors a user can act on. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  InvalidSearchInput,
+  parseSearchInput,
+  SEARCH_DEFAULTS,
+  type SearchInput,
+} from '../functions/shared/search-input.ts';
+
+const OFFLINE = { proposer: 'offline' } as const;
+
+const DEFAULTS: SearchInput = {
+  generations: 4,
+  candidates: 6,
+  seeds: 5,
+  steps: 150_000,
+  evalEpisodes: 20,
+  includeHostile: true,
+  proposer: 'offline',
+  model: 'claude-sonnet-4-5',
+  maxConcurrency: 10,
+  randomSeed: 0,
+  humanInit: [],
+};
+
+/** The message parseSearchInput throws for raw, after checking it is an InvalidSearchInput. */
+function rejection(raw: unknown): string {
+  try {
+    parseSearchInput(raw, OFFLINE);
+  } catch (error) {
+    assert.ok(error instanceof InvalidSearchInput, `threw ${String(error)}`);
+    assert.equal(error.name, 'InvalidSearchInput');
+    assert.doesNotMatch(error.message, /\n/, 'one line');
+    return error.message;
+  }
+  assert.fail(`accepted ${JSON.stringify(raw)}`);
+}
+
+describe('Function: parseSearchInput', () => {
+  describe('defaults', () => {
+    const cases: Array<[string, unknown, Partial<SearchInput>]> = [
+      ['an empty object gets every default (DESIGN §1)', {}, {}],
+      ['no input at all is an empty object', undefined, {}],
+      ['explicit fields replace their defaults only',
+        { candidates: 16, seeds: 5, steps: 2048 }, { candidates: 16, steps: 2048 }],
+      ['the maximum configuration (K=16, S=5) is accepted',
+        { candidates: 16, seeds: 5, generations: 20, maxConcurrency: 40 },
+        { candidates: 16, generations: 20, maxConcurrency: 40 }],
+      ['a searchId is passed through', { searchId: 'nightly_2025-06-11' }, { searchId: 'nightly_2025-06-11' }],
+      ['an explicit proposer wins over the caller\'s default',
+        { proposer: 'bedrock', model: 'anthropic.claude-sonnet-4-5-v1:0' },
+        { proposer: 'bedrock', model: 'anthropic.claude-sonnet-4-5-v1:0' }],
+      ['hostile candidates can be turned off', { includeHostile: false }, { includeHostile: false }],
+      ['a human init without an idea gets an empty one',
+        { humanInit: [{ name: 'energy', code: 'export default 1' }] },
+        { humanInit: [{ name: 'energy', idea: '', code: 'export default 1' }] }],
+      ['a full 32-bit random seed is accepted', { randomSeed: 2 ** 32 - 1 }, { randomSeed: 2 ** 32 - 1 }],
+      ['smoke: false changes nothing', { smoke: false }, {}],
+    ];
+    for (const [name, raw, changes] of cases) {
+      it(name, () => assert.deepEqual(parseSearchInput(raw, OFFLINE), { ...DEFAULTS, ...changes }));
+    }
+
+    it('takes the proposer default from the caller', () => {
+      assert.equal(parseSearchInput({}, { proposer: 'anthropic' }).proposer, 'anthropic');
+    });
+
+    it('agrees with the exported defaults', () => {
+      const { proposer: _proposer, humanInit: _humanInit, ...rest } = DEFAULTS;
+      assert.deepEqual(rest, SEARCH_DEFAULTS);
+    });
+
+    it('does not let an explicit undefined erase a default', () => {
+      assert.deepEqual(parseSearchInput({ candidates: undefined, smoke: undefined }, OFFLINE), DEFAULTS);
+    });
+  });
+
+  describe('smoke shorthand', () => {
+    const SMOKE = { generations: 2, candidates: 3, seeds: 2, steps: 60_000 };
+    const cases: Array<[string, Record<string, unknown>, Partial<SearchInput>]> = [
+      ['applies G=2, K=3, S=2 and 60,000 steps', { smoke: true }, SMOKE],
+      ['keeps fields given explicitly',
+        { smoke: true, candidates: 5, steps: 4096 }, { ...SMOKE, candidates: 5, steps: 4096 }],
+      ['leaves the other defaults alone', { smoke: true, evalEpisodes: 7 }, { ...SMOKE, evalEpisodes: 7 }],
+    ];
+    for (const [name, raw, changes] of cases) {
+      it(name, () => assert.deepEqual(parseSearchInput(raw, OFFLINE), { ...DEFAULTS, ...changes }));
+    }
+  });
+
+  describe('rejections', () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['too many candidates, and an unknown field with a near-miss name', { candidates: 40, candidate: 3 },
+        'Invalid search input: "candidates" must be at most 16 (got 40); ' +
+          'unknown field "candidate" (did you mean "candidates"?)'],
+      ['a number given as a string', { generations: '4' }, '"generations" must be a whole number (got "4")'],
+      ['a fraction', { seeds: 2.5 }, '"seeds" must be a whole number (got 2.5)'],
+      ['NaN', { steps: Number.NaN }, '"steps" must be a whole number (got NaN)'],
+      ['null for a field', { evalEpisodes: null }, '"evalEpisodes" must be a whole number (got null)'],
+      ['zero generations', { generations: 0 }, '"generations" must be at least 1 (got 0)'],
+      ['21 generations', { generations: 21 }, '"generations" must be at most 20 (got 21)'],
+      ['six seeds', { seeds: 6 }, '"seeds" must be at most 5 (got 6)'],
+      ['too few steps', { steps: 2047 }, '"steps" must be at least 2048 (got 2047)'],
+      ['too many steps', { steps: 2_000_001 }, '"steps" must be at most 2000000 (got 2000001)'],
+      ['too many evaluation episodes', { evalEpisodes: 101 }, '"evalEpisodes" must be at most 100 (got 101)'],
+      ['concurrency over 40', { maxConcurrency: 41 }, '"maxConcurrency" must be at most 40 (got 41)'],
+      ['a negative seed', { randomSeed: -1 }, '"randomSeed" must be at least 0 (got -1)'],
+      ['a seed beyond 32 bits', { randomSeed: 2 ** 32 }, '"randomSeed" must be at most 4294967295 (got 4294967296)'],
+      ['a string for a boolean', { includeHostile: 'yes' }, '"includeHostile" must be true or false (got "yes")'],
+      ['an unknown proposer',
+        { proposer: 'gpt' }, '"proposer" must be one of "offline", "anthropic", "bedrock" (got "gpt")'],
+      ['an empty model', { model: '' }, '"model" must not be empty'],
+      ['a searchId with a space',
+        { searchId: 'my search' }, '"searchId" must be 1 to 80 letters, digits, "_" or "-" (got "my search")'],
+      ['a searchId that is too long',
+        { searchId: 'x'.repeat(81) },
+        `"searchId" must be 1 to 80 letters, digits, "_" or "-" (got "${'x'.repeat(40)}…")`],
+      ['smoke as a string', { smoke: 'true' }, '"smoke" must be true or false (got "true")'],
+      ['an unknown field with no near miss', { colour: 'red' }, 'unknown field "colour"'],
+      ['a misspelt field', { maxConcurency: 3 }, 'unknown field "maxConcurency" (did you mean "maxConcurrency"?)'],
+      ['null input', null, 'Invalid search input: the input must be an object (got null)'],
+      ['a list as input', [], 'the input must be an object (got a list)'],
+      ['a string as input', '{"candidates":3}', 'the input must be an object (got "{\\"candidates\\":3}")'],
+      ['humanInit not a list', { humanInit: 'energy.js' }, '"humanInit" must be a list (got "energy.js")'],
+      ['a human init without a name', { humanInit: [{ code: 'x' }] }, '"humanInit[0].name" is required'],
+      ['a human init name over 64 characters',
+        { humanInit: [{ name: 'n'.repeat(65), code: 'x' }] },
+        '"humanInit[0].name" must be at most 64 characters (got 65)'],
+      ['a human init idea over 500 characters',
+        { humanInit: [{ name: 'n', idea: 'i'.repeat(501), code: 'x' }] },
+        '"humanInit[0].idea" must be at most 500 characters (got 501)'],
+      ['a human init with empty code',
+        { humanInit: [{ name: 'n', code: '' }] }, '"humanInit[0].code" must not be empty'],
+      ['human init code over 64 KiB',
+        { humanInit: [{ name: 'n', code: 'é'.repeat(33_000) }] },
+        '"humanInit[0].code" must be at most 64 KiB of UTF-8 (got 64.5 KiB)'],
+      ['an unknown field inside a human init',
+        { humanInit: [{ name: 'n', code: 'x', ideas: '' }] },
+        'unknown field "humanInit[0].ideas" (did you mean "idea"?)'],
+      ['human init code over 128 KiB in total',
+        { humanInit: [1, 2, 3].map((i) => ({ name: `h${i}`, code: 'x'.repeat(50_000) })) },
+        '"humanInit" must total at most 128 KiB of code (got 146.5 KiB; ' +
+          'Step Functions caps the data it carries at 256 KiB)'],
+      ['17 human inits',
+        { humanInit: Array.from({ length: 17 }, (_, i) => ({ name: `h${i}`, code: 'x' })) },
+        '"humanInit" must have at most 16 items (got 17)'],
+    ];
+    for (const [name, raw, expected] of cases) {
+      it(`rejects ${name}`, () => {
+        const message = rejection(raw);
+        if (expected.startsWith('Invalid search input: ')) assert.equal(message, expected);
+        else assert.equal(message, `Invalid search input: ${expected}`);
+      });
+    }
+
+    it('names every bad field at once', () => {
+      const message = rejection({ candidates: 0, seeds: 9, proposer: 'x', extra: 1 });
+      const parts = [
+        '"candidates" must be at least 1',
+        '"seeds" must be at most 5',
+        '"proposer" must be one of',
+        'unknown field "extra"',
+      ];
+      for (const part of parts) assert.ok(message.includes(part), `${part} in ${message}`);
+      assert.equal(message.split('; ').length, 4);
+    });
+
+    it('keeps the problems as a list for callers that render them', () => {
+      try {
+        parseSearchInput({ candidates: 0, extra: 1 }, OFFLINE);
+        assert.fail('accepted');
+      } catch (error) {
+        assert.ok(error instanceof InvalidSearchInput);
+        assert.deepEqual(error.problems, ['"candidates" must be at least 1 (got 0)', 'unknown field "extra"']);
+      }
+    });
+  });
+});
