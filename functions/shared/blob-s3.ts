@@ -61,7 +61,10 @@ export class S3BlobStore implements BlobStore {
 
   async list(prefix: string): Promise<string[]> {
     const keys: string[] = [];
-    const pages = paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: checkBlobPrefix(prefix) });
+    const pages = paginateListObjectsV2(
+      { client: this.client },
+      { Bucket: this.bucket, Prefix: checkBlobPrefix(prefix) },
+    );
     for await (const page of pages) {
       for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
     }
