@@ -187,18 +187,7 @@ export async function train(
       // Bootstrap value and GAE (truncation counts as done, as in CleanRL and the reference).
       for (let e = 0; e < numEnvs; e++) scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], scratch.obs, 2 * e);
       forwardJs(thetaJs, CRITIC_SLOTS, scratch.obs, numEnvs, scratch.value);
-      for (let e = 0; e < numEnvs; e++) {
-        let lastgaelam = 0;
-        for (let t = numSteps - 1; t >= 0; t--) {
-          const i = t * numEnvs + e;
-          const nextvalues = t === numSteps - 1 ? scratch.value[e] : values[i + numEnvs];
-          const nextnonterminal = 1 - dones[i];
-          const delta = rewards[i] + config.gamma * nextvalues * nextnonterminal - values[i];
-          lastgaelam = delta + config.gamma * config.gaeLambda * nextnonterminal * lastgaelam;
-          advantages[i] = lastgaelam;
-          returns[i] = lastgaelam + values[i];
-        }
-      }
+      gae({ rewards, values, dones, nextValues: scratch.value, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
 
       // Optimize the policy and value network: epochs of shuffled minibatches.
       const b_inds = Int32Array.from({ length: batchSize }, (_, i) => i);
@@ -232,6 +221,29 @@ export async function train(
   } finally {
     theta.dispose();
     optimizer.dispose();
+  }
+}
+
+/**
+ * Generalized advantage estimation over a (steps, envs) rollout, one reverse loop per env.
+ * dones[t] marks that transition t ended its episode; nextValues bootstraps the last step.
+ */
+export function gae(
+  r: { rewards: ArrayLike<number>; values: Float32Array; dones: Uint8Array; nextValues: Float32Array; numSteps: number; numEnvs: number; gamma: number; gaeLambda: number },
+  advantages: Float32Array,
+  returns: Float32Array,
+): void {
+  for (let e = 0; e < r.numEnvs; e++) {
+    let lastgaelam = 0;
+    for (let t = r.numSteps - 1; t >= 0; t--) {
+      const i = t * r.numEnvs + e;
+      const nextvalues = t === r.numSteps - 1 ? r.nextValues[e] : r.values[i + r.numEnvs];
+      const nextnonterminal = 1 - r.dones[i];
+      const delta = r.rewards[i] + r.gamma * nextvalues * nextnonterminal - r.values[i];
+      lastgaelam = delta + r.gamma * r.gaeLambda * nextnonterminal * lastgaelam;
+      advantages[i] = lastgaelam;
+      returns[i] = lastgaelam + r.values[i];
+    }
   }
 }
 

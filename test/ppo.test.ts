@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { gae } from '../functions/train-seed/ppo.ts';
+
+describe('Function: gae', () => {
+  it('matches a hand computation with a done in the middle and a bootstrap at the end', () => {
+    // Prepare: one env, three steps; the episode ends at step 1, so step 2 starts a new one.
+    const rewards = [1, 2, 3];
+    const values = Float32Array.from([0.5, 0.25, 1]);
+    const dones = Uint8Array.from([0, 1, 0]);
+    const nextValues = Float32Array.from([2]);
+    const [gamma, lam] = [0.9, 0.8];
+    const advantages = new Float32Array(3);
+    const returns = new Float32Array(3);
+
+    // Act
+    gae({ rewards, values, dones, nextValues, numSteps: 3, numEnvs: 1, gamma, gaeLambda: lam }, advantages, returns);
+
+    // Assess
+    const d2 = 3 + gamma * 2 - 1;
+    const d1 = 2 - 0.25;
+    const d0 = 1 + gamma * 0.25 - 0.5;
+    const expected = [d0 + gamma * lam * d1, d1, d2];
+    expected.forEach((a, i) => assert.ok(Math.abs(advantages[i] - a) < 1e-6, `advantage ${i}`));
+    expected.forEach((a, i) => assert.ok(Math.abs(returns[i] - (a + values[i])) < 1e-6, `return ${i}`));
+  });
+
+  it('keeps environments apart in a (steps, envs) layout', () => {
+    const advantages = new Float32Array(4);
+    const returns = new Float32Array(4);
+    // Two steps, two envs: env 0 earns 1 per step, env 1 earns nothing.
+    gae({ rewards: [1, 0, 1, 0], values: new Float32Array(4), dones: new Uint8Array(4), nextValues: new Float32Array(2), numSteps: 2, numEnvs: 2, gamma: 1, gaeLambda: 1 }, advantages, returns);
+    assert.deepEqual(Array.from(advantages), [2, 0, 1, 0]);
+  });
+});
