@@ -1,0 +1,47 @@
+/**
+ * "Start the search": validate the execution input, record the search (once: a redrive or a
+ * resume finds it recorded and keeps its configuration), and stage the two baselines.
+ */
+import { createHash } from 'node:crypto';
+import type { InitEvent, InitResult, SearchSettings } from '../shared/contracts.ts';
+import { rewardKey } from '../shared/keys.ts';
+import { BASELINE_GENERATION, type ProposedCandidate } from '../shared/records.ts';
+import { parseSearchInput } from '../shared/search-input.ts';
+import type { SearchStore } from '../shared/search-store.ts';
+import type { SeedTask } from '../shared/types.ts';
+import { BASELINES } from '../propose/baselines.ts';
+import type { Candidate } from '../propose/reflection.ts';
+
+export async function initSearch(store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer']): Promise<InitResult> {
+  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer });
+  const searchId = requested ?? event.executionName;
+  const now = new Date().toISOString();
+  const { meta } = await store.createMeta(searchId, { config: settings, status: 'running', startedAt: now, updatedAt: now, best: null });
+  const config = meta.config;
+
+  for (const baseline of BASELINES) {
+    await store.blobs.put(rewardKey(searchId, BASELINE_GENERATION, baseline.name), baseline.code, 'text/javascript');
+  }
+  return {
+    searchId,
+    // The human rewards' code stays in the table: the state machine's data is capped at 256 KiB.
+    config: { ...config, humanInit: [] },
+    baselineTasks: seedTasks(searchId, BASELINE_GENERATION, BASELINES.map((b) => b.name), config, 0),
+    nextGeneration: 1,
+  };
+}
+
+/** Candidates x seeds, in that order, starting at firstSeed. */
+export function seedTasks(searchId: string, generation: number, candidateIds: string[], config: SearchSettings, firstSeed: number): SeedTask[] {
+  const budget = { steps: config.steps, evalEpisodes: config.evalEpisodes };
+  return candidateIds.flatMap((candidateId) =>
+    Array.from({ length: config.seeds }, (_, s) => ({ searchId, generation, candidateId, seed: firstSeed + s, budget })));
+}
+
+export function codeHash(code: string): string {
+  return createHash('sha256').update(code).digest('hex').slice(0, 16);
+}
+
+export function proposedCandidate(candidateId: string, c: Candidate, origin: ProposedCandidate['origin']): ProposedCandidate {
+  return { candidateId, name: c.name, idea: c.idea, codeHash: codeHash(c.code), origin };
+}

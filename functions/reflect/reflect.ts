@@ -1,0 +1,73 @@
+/**
+ * "Reflect on results": aggregate each candidate's seed-runs, rank the generation, keep the best
+ * so far (elitist: a worse generation never replaces it), write the scoreboard and the reflection
+ * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
+ */
+import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
+import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
+import { loadReflection } from '../shared/reflection-context.ts';
+import type { SearchStore } from '../shared/search-store.ts';
+import type { SeedResult, SeedSummary } from '../shared/types.ts';
+import { BASELINES } from '../propose/baselines.ts';
+import { reflectionText } from '../propose/reflection.ts';
+import { aggregateCandidate, compareCandidates, pointerOf } from './aggregate.ts';
+import { proposedCandidate, seedTasks } from './init.ts';
+
+export class MissingProposal extends Error {
+  override readonly name = 'MissingProposal';
+}
+
+export async function reflect(store: SearchStore, event: ReflectEvent): Promise<ReflectResult> {
+  const { searchId, generation } = event;
+  const meta = await store.meta(searchId);
+  const proposal = await store.proposal(searchId, generation);
+  if (!proposal) throw new MissingProposal(`generation ${generation} of ${searchId} has no stored proposal`);
+
+  const baselines = BASELINES.map((b) => proposedCandidate(b.name, b, 'baseline'));
+  await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
+  const ranked = (await recordCandidates(store, searchId, generation, proposal.candidates, event.seedResults)).sort(compareCandidates);
+
+  const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
+  const bestSoFar = better(bestOfGeneration, meta.best);
+  const context = await loadReflection(store, searchId, generation - 1, meta.best);
+  const bestByGeneration = [...context.bestByGeneration, {
+    generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
+  }];
+  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanStepsToFlag, outcome, reason }) => ({ candidateId, name, idea, success, meanStepsToFlag, outcome, reason }));
+  const best = bestSoFar ? (await loadReflection(store, searchId, generation, bestSoFar)).best : null;
+  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(best, scoreboard, bestByGeneration) });
+  await store.updateMeta(searchId, { best: bestSoFar });
+
+  const more = generation < meta.config.generations;
+  const freshTasks = more || !bestSoFar ? [] : [
+    ...seedTasks(searchId, bestSoFar.generation, [bestSoFar.candidateId], meta.config, FRESH_SEED_OFFSET),
+    ...seedTasks(searchId, BASELINE_GENERATION, baselines.map((b) => b.candidateId), meta.config, FRESH_SEED_OFFSET),
+  ];
+  return {
+    generation,
+    nextGeneration: generation + 1,
+    more,
+    best: bestSoFar ? { generation: bestSoFar.generation, candidateId: bestSoFar.candidateId, success: bestSoFar.success } : { generation, candidateId: '', success: 0 },
+    freshTasks,
+  };
+}
+
+/** Aggregates and stores each candidate's seed-runs of one generation. */
+async function recordCandidates(
+  store: SearchStore, searchId: string, generation: number, candidates: ProposedCandidate[], summaries: SeedSummary[],
+): Promise<CandidateRecord[]> {
+  return Promise.all(candidates.map(async (candidate) => {
+    const mine = summaries.filter((s) => s.candidateId === candidate.candidateId);
+    const results = await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey)));
+    const record = aggregateCandidate(candidate, generation, mine, results.filter((r): r is SeedResult => r !== undefined));
+    await store.putCandidate(searchId, record);
+    return record;
+  }));
+}
+
+/** The new best only when strictly better by rank; otherwise the old one stays. */
+function better(candidate: BestPointer | null, current: BestPointer | null): BestPointer | null {
+  if (!candidate) return current;
+  if (!current) return candidate;
+  return compareCandidates(candidate, current) < 0 ? candidate : current;
+}

@@ -1,0 +1,82 @@
+/**
+ * The search's records in the table (DESIGN §3): one partition per search, sort keys by
+ * generation. These types are what the handlers write and read back.
+ */
+import type { Outcome, SeedSummary, TermStats } from './types.ts';
+import type { SearchSettings } from './contracts.ts';
+import type { TokenUsage } from '../propose/proposer.ts';
+
+export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
+const gen = (generation: number): string => `GEN#${String(generation).padStart(4, '0')}`;
+export const META_SK = 'META';
+export const WINNER_SK = 'WINNER';
+export const proposalSk = (generation: number): string => `${gen(generation)}#PROPOSAL`;
+export const candidateSk = (generation: number, candidateId: string): string => `${gen(generation)}#CAND#${candidateId}`;
+export const summarySk = (generation: number): string => `${gen(generation)}#SUMMARY`;
+export const generationPrefix = (generation: number): string => `${gen(generation)}#`;
+
+/** The baselines and the fresh-seed re-check are recorded as generation 0. */
+export const BASELINE_GENERATION = 0;
+/** Fresh seeds start here: the search's own seeds are 0..S-1. */
+export const FRESH_SEED_OFFSET = 10_000;
+
+export interface MetaRecord {
+  config: SearchSettings;
+  status: 'running' | 'finished';
+  startedAt: string;
+  updatedAt: string;
+  best: BestPointer | null;
+}
+
+export interface BestPointer {
+  generation: number;
+  candidateId: string;
+  name: string;
+  success: number;
+  meanStepsToFlag: number | null;
+}
+
+/** One candidate as proposed: code lives in the bucket (reward.js), its hash here. */
+export interface ProposedCandidate {
+  candidateId: string;
+  name: string;
+  idea: string;
+  codeHash: string;
+  /** 'proposer', 'hostile', 'human' or 'baseline'. */
+  origin: 'proposer' | 'hostile' | 'human' | 'baseline';
+}
+
+export interface ProposalRecord {
+  proposer: string;
+  model: string;
+  usage: TokenUsage | null;
+  costUsd: number | null;
+  promptHash: string;
+  notes: string[];
+  /** The model's raw answer (clipped to keep the item small; the full answer is in answerKey). */
+  raw: string;
+  answerKey: string;
+  candidates: ProposedCandidate[];
+  createdAt: string;
+}
+
+/** A candidate's results aggregated over its seeds. */
+export interface CandidateRecord extends ProposedCandidate {
+  generation: number;
+  success: number;
+  meanStepsToFlag: number | null;
+  meanMaxPosition: number;
+  outcome: Outcome;
+  reason: string;
+  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanStepsToFlag'>>;
+  terms: Record<string, TermStats>;
+  trainSuccessSeries: number[];
+}
+
+export interface SummaryRecord {
+  generation: number;
+  scoreboard: Array<{ candidateId: string; name: string; idea: string; success: number; meanStepsToFlag: number | null; outcome: Outcome; reason: string }>;
+  bestOfGeneration: BestPointer | null;
+  bestSoFar: BestPointer | null;
+  reflection: string;
+}

@@ -1,0 +1,52 @@
+/**
+ * What a proposer is told about the search so far, rebuilt from stored records: the best reward
+ * so far (elitist) with its statistics, the last generation's scoreboard, the best by generation.
+ */
+import type { GenerationBest, ReflectionBest, ScoreboardEntry } from '../propose/reflection.ts';
+import { rewardKey } from './keys.ts';
+import type { BestPointer, CandidateRecord } from './records.ts';
+import type { SearchStore } from './search-store.ts';
+
+export interface ReflectionContext {
+  best: ReflectionBest | null;
+  scoreboard: ScoreboardEntry[];
+  bestByGeneration: GenerationBest[];
+}
+
+/** The context after `generation` has been reflected on (0: nothing yet). */
+export async function loadReflection(store: SearchStore, searchId: string, generation: number, bestSoFar: BestPointer | null): Promise<ReflectionContext> {
+  if (generation < 1) return { best: null, scoreboard: [], bestByGeneration: [] };
+  const last = await store.candidates(searchId, generation);
+  const summaries = (await store.summaries(searchId)).filter((s) => s.generation >= 1 && s.generation <= generation);
+  const best = bestSoFar ? await bestRecord(store, searchId, bestSoFar) : null;
+  return {
+    best,
+    scoreboard: last.map(({ name, idea, success, outcome, reason }) => ({ name, idea, success, outcome, reason })),
+    bestByGeneration: summaries.map((s) => ({
+      generation: s.generation,
+      name: s.bestOfGeneration?.name ?? '-',
+      success: s.bestOfGeneration?.success ?? 0,
+      bestSoFar: s.bestSoFar?.success ?? 0,
+    })),
+  };
+}
+
+async function bestRecord(store: SearchStore, searchId: string, pointer: BestPointer): Promise<ReflectionBest | null> {
+  const record = (await store.candidates(searchId, pointer.generation)).find((c) => c.candidateId === pointer.candidateId);
+  if (!record) return null;
+  const code = (await store.blobs.getText(rewardKey(searchId, pointer.generation, pointer.candidateId))) ?? '';
+  return toReflectionBest(record, code);
+}
+
+export function toReflectionBest(record: CandidateRecord, code: string): ReflectionBest {
+  return {
+    candidate: { name: record.name, idea: record.idea, code },
+    generation: record.generation,
+    success: record.success,
+    seeds: record.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+    meanStepsToFlag: record.meanStepsToFlag,
+    meanMaxPosition: record.meanMaxPosition,
+    terms: record.terms,
+    trainSuccessSeries: record.trainSuccessSeries,
+  };
+}

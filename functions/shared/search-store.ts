@@ -1,0 +1,93 @@
+/**
+ * Typed access to one search's records (table) and objects (bucket), shared by the handlers.
+ * Records are stored as the item's fields next to pk/sk.
+ */
+import { blobStoreFromEnv, type BlobStore } from './blob.ts';
+import {
+  META_SK, WINNER_SK, candidateSk, generationPrefix, proposalSk, searchPk, summarySk,
+  type CandidateRecord, type MetaRecord, type ProposalRecord, type SummaryRecord,
+} from './records.ts';
+import { Table, tableFromEnv, type Item } from './table.ts';
+import type { SeedResult } from './types.ts';
+
+export class SearchNotFound extends Error {
+  override readonly name = 'SearchNotFound';
+}
+
+export class SearchStore {
+  constructor(readonly table: Table, readonly blobs: BlobStore) {}
+
+  static fromEnv(): SearchStore {
+    return new SearchStore(tableFromEnv(), blobStoreFromEnv());
+  }
+
+  async meta(searchId: string): Promise<MetaRecord> {
+    const item = await this.table.getItem(searchPk(searchId), META_SK);
+    if (!item) throw new SearchNotFound(`no search ${searchId}`);
+    return fields<MetaRecord>(item);
+  }
+
+  /** Records the search once; a redrive or resume gets the record that is already there. */
+  async createMeta(searchId: string, meta: MetaRecord): Promise<{ created: boolean; meta: MetaRecord }> {
+    const { created, item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: META_SK, ...meta });
+    return { created, meta: fields<MetaRecord>(item) };
+  }
+
+  async updateMeta(searchId: string, update: Partial<MetaRecord>): Promise<void> {
+    await this.table.updateFields(searchPk(searchId), META_SK, { ...update, updatedAt: new Date().toISOString() });
+  }
+
+  async proposal(searchId: string, generation: number): Promise<ProposalRecord | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), proposalSk(generation));
+    return item && fields<ProposalRecord>(item);
+  }
+
+  /** Conditional put: the first answer stored for a generation wins; a loser gets the winner's. */
+  async storeProposal(searchId: string, generation: number, record: ProposalRecord): Promise<ProposalRecord> {
+    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: proposalSk(generation), ...record });
+    return fields<ProposalRecord>(item);
+  }
+
+  async putCandidate(searchId: string, record: CandidateRecord): Promise<void> {
+    await this.table.putItem({ pk: searchPk(searchId), sk: candidateSk(record.generation, record.candidateId), ...record });
+  }
+
+  async candidates(searchId: string, generation: number): Promise<CandidateRecord[]> {
+    const items = await this.table.queryPrefix(searchPk(searchId), `${generationPrefix(generation)}CAND#`);
+    return items.map((item) => fields<CandidateRecord>(item));
+  }
+
+  async putSummary(searchId: string, record: SummaryRecord): Promise<void> {
+    await this.table.putItem({ pk: searchPk(searchId), sk: summarySk(record.generation), ...record });
+  }
+
+  async summary(searchId: string, generation: number): Promise<SummaryRecord | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), summarySk(generation));
+    return item && fields<SummaryRecord>(item);
+  }
+
+  /** Every generation's summary, in order. */
+  async summaries(searchId: string): Promise<SummaryRecord[]> {
+    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
+    return items.filter((i) => i.sk.endsWith('#SUMMARY')).map((i) => fields<SummaryRecord>(i)).sort((a, b) => a.generation - b.generation);
+  }
+
+  async putWinner<T extends object>(searchId: string, record: T): Promise<void> {
+    await this.table.putItem({ pk: searchPk(searchId), sk: WINNER_SK, ...record });
+  }
+
+  async winner<T>(searchId: string): Promise<T | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), WINNER_SK);
+    return item && fields<T>(item);
+  }
+
+  async result(key: string): Promise<SeedResult | undefined> {
+    const text = await this.blobs.getText(key);
+    return text === undefined ? undefined : (JSON.parse(text) as SeedResult);
+  }
+}
+
+function fields<T>(item: Item): T {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return rest as T;
+}
