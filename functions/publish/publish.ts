@@ -1,0 +1,137 @@
+/**
+ * "Publish the winner": score the winner and the baselines on their fresh seeds (the honest score:
+ * the search score is the best of many and biased upward), copy the winner's reward and policy,
+ * and write summary.json and the card. A pure function of what is stored: safe to retry.
+ */
+import type { PublishEvent, PublishResult } from '../shared/contracts.ts';
+import { rewardKey, seedPolicyPrefix, winnerPrefix } from '../shared/keys.ts';
+import { BASELINE_GENERATION, type CandidateRecord, type MetaRecord } from '../shared/records.ts';
+import type { SearchStore } from '../shared/search-store.ts';
+import type { SeedResult, SeedSummary } from '../shared/types.ts';
+import { aggregateCandidate, mean } from '../reflect/aggregate.ts';
+import { BASELINES } from '../propose/baselines.ts';
+import type { CardData, CardReward } from './card-data.ts';
+import { renderCardHtml } from './card-html.ts';
+import { renderCardMarkdown } from './card-md.ts';
+import { buildSummary, type SearchSummary } from './summary.ts';
+
+export class NoWinner extends Error {
+  override readonly name = 'NoWinner';
+}
+
+export async function publish(store: SearchStore, event: PublishEvent): Promise<PublishResult> {
+  const { searchId } = event;
+  const meta = await store.meta(searchId);
+  if (!meta.best) throw new NoWinner(`search ${searchId} has no best candidate to publish`);
+  const records = await allCandidates(store, searchId, meta);
+  const find = (generation: number, id: string) => records.find((r) => r.generation === generation && r.candidateId === id);
+  const winnerRecord = find(meta.best.generation, meta.best.candidateId);
+  if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
+
+  const winner = await cardReward(store, searchId, winnerRecord, event.freshResults);
+  const baselines = await Promise.all(BASELINES.map(async (b) => {
+    const record = find(BASELINE_GENERATION, b.name);
+    if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
+    return cardReward(store, searchId, record, event.freshResults);
+  }));
+
+  const prefix = winnerPrefix(searchId);
+  const policySeed = await copyPolicy(store, searchId, winnerRecord, event.freshResults, `${prefix}/policy`);
+  const finishedAt = new Date().toISOString();
+  const proposals = await Promise.all(Array.from({ length: meta.config.generations }, (_, g) => store.proposal(searchId, g + 1)));
+  const used = proposals.filter((p) => p !== undefined);
+  const card: CardData = {
+    searchId,
+    startedAt: meta.startedAt,
+    finishedAt,
+    config: { ...meta.config },
+    proposer: {
+      kind: meta.config.proposer,
+      model: used[0]?.model ?? meta.config.model,
+      requests: used.length,
+      inputTokens: used.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
+      outputTokens: used.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
+      costUsd: used.some((p) => p.costUsd === null) ? null : used.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+    },
+    winner,
+    baselines,
+    bestByGeneration: (await store.summaries(searchId)).map((s) => ({
+      generation: s.generation, name: s.bestOfGeneration?.name ?? '-', success: s.bestOfGeneration?.success ?? 0, bestSoFar: s.bestSoFar?.success ?? 0,
+    })),
+    candidates: records.map((r) => ({
+      generation: r.generation, candidateId: r.candidateId, name: r.name, idea: r.idea, hostile: r.origin === 'hostile',
+      success: r.success, meanStepsToFlag: r.meanStepsToFlag, outcome: r.outcome, reason: r.reason,
+      seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+    })),
+  };
+
+  const keys = { reward: `${prefix}/reward.js`, cardHtml: `${prefix}/card.html`, cardMd: `${prefix}/card.md`, summary: `${prefix}/summary.json`, policy: `${prefix}/policy/` };
+  const summary: SearchSummary = buildSummary(card, keys, policySeed);
+  await store.blobs.put(keys.reward, winner.code, 'text/javascript');
+  await store.blobs.put(keys.summary, JSON.stringify(summary, null, 2), 'application/json');
+  await store.blobs.put(keys.cardMd, renderCardMarkdown(card), 'text/markdown');
+  await store.blobs.put(keys.cardHtml, renderCardHtml(card), 'text/html');
+  await store.putWinner(searchId, { winner: summary.winner, baselines: summary.baselines, keys, finishedAt });
+  await store.updateMeta(searchId, { status: 'finished' });
+
+  return {
+    searchId,
+    winner: { generation: winner.generation, candidateId: winner.candidateId, name: winner.name, searchSuccess: winner.searchSuccess, freshSuccess: winner.freshSuccess ?? 0 },
+    baselines: baselines.map((b) => ({ candidateId: b.candidateId, searchSuccess: b.searchSuccess, freshSuccess: b.freshSuccess ?? 0 })),
+    cardKey: keys.cardHtml,
+  };
+}
+
+async function allCandidates(store: SearchStore, searchId: string, meta: MetaRecord): Promise<CandidateRecord[]> {
+  const generations = Array.from({ length: meta.config.generations + 1 }, (_, g) => g);
+  return (await Promise.all(generations.map((g) => store.candidates(searchId, g)))).flat();
+}
+
+/** A reward's search score beside its fresh-seed score, curve, terms and one greedy episode. */
+async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[]): Promise<CardReward> {
+  const mine = fresh.filter((s) => s.candidateId === record.candidateId);
+  const results = (await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey))))
+    .filter((r): r is SeedResult => r !== undefined);
+  const agg = aggregateCandidate(record, record.generation, mine, results);
+  const best = [...results].sort((a, b) => b.success - a.success || a.seed - b.seed)[0];
+  return {
+    candidateId: record.candidateId,
+    generation: record.generation,
+    name: record.name,
+    idea: record.idea,
+    code: (await store.blobs.getText(rewardKey(searchId, record.generation, record.candidateId))) ?? '',
+    hostile: record.origin === 'hostile',
+    searchSuccess: record.success,
+    searchStepsToFlag: record.meanStepsToFlag,
+    freshSuccess: mine.length > 0 ? agg.success : null,
+    freshStepsToFlag: agg.meanStepsToFlag,
+    freshSeeds: agg.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+    curve: meanCurve(results),
+    terms: agg.terms,
+    episode: best?.episode ?? { positions: [], velocities: [] },
+  };
+}
+
+function meanCurve(results: SeedResult[]): CardReward['curve'] {
+  const length = Math.min(...results.map((r) => r.curve.length));
+  if (!Number.isFinite(length)) return [];
+  return Array.from({ length }, (_, k) => ({
+    step: results[0].curve[k].step,
+    meanReward: mean(results.map((r) => r.curve[k].meanReward)),
+    trainSuccess: mean(results.map((r) => r.curve[k].trainSuccess)),
+    episodeLength: mean(results.map((r) => r.curve[k].episodeLength)),
+  }));
+}
+
+/** Copies the policy of the winner's best fresh seed; returns that seed (null if none trained). */
+async function copyPolicy(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[], to: string): Promise<number | null> {
+  const trained = fresh.filter((s) => s.candidateId === record.candidateId && s.outcome === 'trained')
+    .sort((a, b) => b.success - a.success || a.seed - b.seed);
+  if (trained.length === 0) return null;
+  const from = seedPolicyPrefix(searchId, record.generation, record.candidateId, trained[0].seed);
+  for (const key of await store.blobs.list(`${from}/`)) {
+    const body = await store.blobs.get(key);
+    if (body) await store.blobs.put(`${to}/${key.slice(from.length + 1)}`, body);
+  }
+  return trained[0].seed;
+}

@@ -1,0 +1,66 @@
+/**
+ * winner/summary.json: the search's result for machines. The schema is versioned by `schema`;
+ * the README documents each field. Success values are shares in [0, 1].
+ */
+import type { CardData, CardReward } from './card-data.ts';
+
+export const SUMMARY_SCHEMA = 'eureka-serverless/summary@1';
+
+export interface RewardSummary {
+  candidateId: string;
+  /** 0 for the baselines. */
+  generation: number;
+  name: string;
+  idea: string;
+  /** Mean success over the search's seeds: the best of many, so biased upward for the winner. */
+  searchSuccess: number;
+  searchStepsToFlag: number | null;
+  /** Mean success over seeds the search never used: the honest score. */
+  freshSuccess: number | null;
+  freshStepsToFlag: number | null;
+  freshSeeds: CardReward['freshSeeds'];
+}
+
+export interface SearchSummary {
+  schema: typeof SUMMARY_SCHEMA;
+  searchId: string;
+  startedAt: string;
+  finishedAt: string;
+  config: CardData['config'];
+  proposer: CardData['proposer'];
+  winner: RewardSummary & {
+    /** Bucket key of the winner's reward.js. */
+    rewardKey: string;
+    /** Bucket prefix of the policy (model.json + weights.bin), from the fresh seed below. */
+    policyPrefix: string;
+    policySeed: number | null;
+  };
+  baselines: RewardSummary[];
+  bestByGeneration: CardData['bestByGeneration'];
+  /** Bucket keys of the artifacts. */
+  artifacts: { reward: string; cardHtml: string; cardMd: string; summary: string; policy: string };
+}
+
+export function buildSummary(
+  card: CardData,
+  artifacts: SearchSummary['artifacts'],
+  policySeed: number | null,
+): SearchSummary {
+  return {
+    schema: SUMMARY_SCHEMA,
+    searchId: card.searchId,
+    startedAt: card.startedAt,
+    finishedAt: card.finishedAt,
+    config: card.config,
+    proposer: card.proposer,
+    winner: { ...rewardSummary(card.winner), rewardKey: artifacts.reward, policyPrefix: artifacts.policy, policySeed },
+    baselines: card.baselines.map(rewardSummary),
+    bestByGeneration: card.bestByGeneration,
+    artifacts,
+  };
+}
+
+function rewardSummary(r: CardReward): RewardSummary {
+  const { candidateId, generation, name, idea, searchSuccess, searchStepsToFlag, freshSuccess, freshStepsToFlag, freshSeeds } = r;
+  return { candidateId, generation, name, idea, searchSuccess, searchStepsToFlag, freshSuccess, freshStepsToFlag, freshSeeds };
+}
