@@ -1,0 +1,130 @@
+/**
+ * Every cap and default of the deployment in one place, read by the CDK stack and by the local
+ * runtime (DESIGN §4: "Timeout and memory caps from one config module shared by CDK and the local
+ * runtime"). Plain values only: importing aws-cdk-lib here would slow down the CLI.
+ */
+
+/** The four Lambda functions; the init step runs in the reflect function (kind 'init'). */
+export type FunctionRole = 'propose' | 'trainSeed' | 'reflect' | 'publish';
+
+/** The five Task roles of the state machine; init and reflect share one function. */
+export type TaskRole = 'init' | FunctionRole;
+
+export interface FunctionCaps {
+  /** Lambda memory size in MB; locally the child process's memory cap. */
+  memoryMb: number;
+  /** Lambda timeout in seconds; locally the child process's wall-clock cap. */
+  timeoutSeconds: number;
+}
+
+export const FUNCTION_CAPS: Readonly<Record<FunctionRole, FunctionCaps>> = {
+  /** Streams a long model answer (K up to 16 rewards, ~16k tokens at ~60 tokens/s is ~4.5 min). */
+  propose: { memoryMb: 1024, timeoutSeconds: 600 },
+  /**
+   * One seed-run: 1769 MB is exactly one vCPU. 150,000 steps take ~10-20 s on a desktop core and
+   * 2-3x that on a Lambda vCPU, so 600 s is a >10x margin that still fits a 1M-step run, while a
+   * stuck seed-run holds a Map slot for at most 10 minutes (900 s would buy nothing).
+   */
+  trainSeed: { memoryMb: 1769, timeoutSeconds: 600 },
+  /** Init and reflect: read at most K x S result.json files, rank, write a summary. */
+  reflect: { memoryMb: 1024, timeoutSeconds: 120 },
+  /** Renders the card and copies the winner's reward and policy. */
+  publish: { memoryMb: 1024, timeoutSeconds: 300 },
+};
+
+/** Which function serves each Task role. */
+export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
+  init: 'reflect',
+  propose: 'propose',
+  trainSeed: 'trainSeed',
+  reflect: 'reflect',
+  publish: 'publish',
+};
+
+/** A Task's TimeoutSeconds sits this far above its Lambda's timeout, so the Lambda stops first. */
+export const TASK_TIMEOUT_MARGIN_SECONDS = 30;
+
+/** TimeoutSeconds of the Task state that invokes the given role. */
+export function taskTimeoutSeconds(role: TaskRole): number {
+  return FUNCTION_CAPS[TASK_FUNCTION[role]].timeoutSeconds + TASK_TIMEOUT_MARGIN_SECONDS;
+}
+
+/** TimeoutSeconds of "Announce the winner" (one EventBridge PutEvents call). */
+export const ANNOUNCE_TIMEOUT_SECONDS = 30;
+
+/** A whole execution is stopped after this long (the Standard default is a year). */
+export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
+
+/** Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects more. */
+export const MAX_MAP_CONCURRENCY = 40;
+
+/** Lambda runtime (nodejs20.x can no longer be created; 22 is the closest to the Node 20 we test on). */
+export const LAMBDA_RUNTIME = 'nodejs22.x';
+
+/** Lambda architecture: Graviton is cheaper per vCPU-second and TensorFlow.js wasm runs on both. */
+export const LAMBDA_ARCHITECTURE: 'arm64' | 'x86_64' = 'arm64';
+
+/** Days CloudWatch keeps function, state-machine and flow logs (a value CloudWatch accepts). */
+export const LOG_RETENTION_DAYS = 30;
+
+/** Default model of the anthropic proposer (Anthropic API model id). */
+export const DEFAULT_MODEL_ID = 'claude-sonnet-5-5';
+
+/** Model of the bedrock proposer: a global inference profile; the Propose role may invoke only it. */
+export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-sonnet-5-5';
+
+/** The foundation model behind DEFAULT_BEDROCK_MODEL_ID (IAM needs both ARNs). */
+export const DEFAULT_BEDROCK_FOUNDATION_MODEL = 'anthropic.claude-sonnet-5-5';
+
+/** Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally. */
+export const SANDBOX_CAPS = {
+  /** QuickJS runtime memory limit in bytes (large arrays can exceed it: the process cap is last). */
+  memoryLimitBytes: 64 * 1024 * 1024,
+  /** QuickJS stack limit: 512 KiB or more overflows the host stack (DESIGN §4). */
+  stackLimitBytes: 128 * 1024,
+  /** Interrupt deadline of one batched call into the sandbox. */
+  callDeadlineMs: 250,
+  /** Total sandbox time of one seed-run, well under the trainSeed timeout. */
+  seedRunBudgetSeconds: 120,
+} as const;
+
+/** Caps of one local seed-run child process: the same as its Lambda (DESIGN §4). */
+export const CHILD_PROCESS_CAPS: FunctionCaps = FUNCTION_CAPS.trainSeed;
+
+/** Seed-run policies are tagged with this on upload; the bucket expires tagged objects. */
+export const SEED_POLICY_TAG = { key: 'eureka-artifact', value: 'seed-policy' } as const;
+
+/** Days before a seed-run's policy files expire (the winner's copy under winner/ stays). */
+export const SEED_POLICY_EXPIRY_DAYS = 30;
+
+/** Environment variables the stack sets on the functions. */
+export const ENV_VARS = {
+  /** DynamoDB table name. */
+  table: 'EUREKA_TABLE',
+  /** S3 bucket name. */
+  bucket: 'EUREKA_BUCKET',
+  /** Secrets Manager ARN of the Anthropic API key (Propose only). */
+  anthropicSecretArn: 'ANTHROPIC_SECRET_ARN',
+  /** Bedrock model id the Propose role may invoke. */
+  bedrockModelId: 'EUREKA_BEDROCK_MODEL_ID',
+} as const;
+
+/** EventBridge source of the events the search sends and listens to. */
+export const EVENT_SOURCE = 'eureka-serverless';
+
+/** detail-type that starts a search (detail = the execution input). */
+export const START_DETAIL_TYPE = 'Start reward search';
+
+/** detail-type announced when a search finishes (detail = PublishResult). */
+export const FINISHED_DETAIL_TYPE = 'Reward search finished';
+
+/** Default CloudFormation stack name (`eureka start --stack`). */
+export const DEFAULT_STACK_NAME = 'EurekaServerless';
+
+/** CloudFormation output keys `eureka start` reads with DescribeStacks. */
+export const STACK_OUTPUT_KEYS = {
+  stateMachineArn: 'StateMachineArn',
+  bucketName: 'BucketName',
+  tableName: 'TableName',
+  secretArn: 'SecretArn',
+} as const;

@@ -1,0 +1,310 @@
+/**
+ * The deployment (infra/stack.ts) asserted on its CloudFormation template. esbuild bundling is
+ * skipped (`aws:cdk:bundling-stacks: []`); each configuration is synthesized once and shared.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import cdkNag from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import {
+  ENV_VARS,
+  EVENT_SOURCE,
+  FUNCTION_CAPS,
+  type FunctionRole,
+  LAMBDA_RUNTIME,
+  LOG_RETENTION_DAYS,
+  SEED_POLICY_EXPIRY_DAYS,
+  SEED_POLICY_TAG,
+  STACK_OUTPUT_KEYS,
+  START_DETAIL_TYPE,
+} from '../infra/config.ts';
+import { EurekaStack } from '../infra/stack.ts';
+
+interface Synthesized {
+  app: App;
+  stack: EurekaStack;
+  template: Template;
+}
+
+function synth(context: Record<string, unknown> = {}): Synthesized {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new EurekaStack(app, 'EurekaServerless');
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+const base = synth();
+const ROLES: FunctionRole[] = ['propose', 'trainSeed', 'reflect', 'publish'];
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+function logicalId(construct: IConstruct): string {
+  return base.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+function roleId(role: FunctionRole): string {
+  return logicalId(base.stack.functions[role].role!);
+}
+
+function functionProps(role: FunctionRole): Record<string, unknown> {
+  const resource = base.template.toJSON().Resources[logicalId(base.stack.functions[role])];
+  return resource.Properties as Record<string, unknown>;
+}
+
+/** Every statement of the inline policies attached to a role. */
+function statementsOf(roleLogicalId: string): Statement[] {
+  const policies = base.template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([{ Ref: roleLogicalId }]) },
+  });
+  return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+function actionsOf(statements: Statement[]): string[] {
+  return statements.flatMap((statement) => [statement.Action].flat());
+}
+
+describe('Stack: network of the seed-runs', () => {
+  it('has no NAT gateway, internet gateway or route out of the VPC', () => {
+    for (const type of ['AWS::EC2::NatGateway', 'AWS::EC2::InternetGateway', 'AWS::EC2::VPCGatewayAttachment',
+      'AWS::EC2::EIP', 'AWS::EC2::Route', 'AWS::EC2::EgressOnlyInternetGateway', 'AWS::EC2::TransitGatewayAttachment']) {
+      base.template.resourceCountIs(type, 0);
+    }
+    base.template.allResourcesProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
+  });
+
+  it('runs TrainSeed in the isolated subnets with the seed-run security group', () => {
+    const subnets = Object.keys(base.template.findResources('AWS::EC2::Subnet'));
+    const [securityGroup] = Object.keys(base.template.findResources('AWS::EC2::SecurityGroup'));
+    const vpcConfig = functionProps('trainSeed').VpcConfig as { SubnetIds: unknown[]; SecurityGroupIds: unknown[] };
+    assert.deepEqual(vpcConfig.SubnetIds, subnets.map((id) => ({ Ref: id })));
+    assert.deepEqual(vpcConfig.SecurityGroupIds, [{ 'Fn::GetAtt': [securityGroup, 'GroupId'] }]);
+    for (const role of ['propose', 'reflect', 'publish'] as const) {
+      assert.equal(functionProps(role).VpcConfig, undefined, `${role} needs the internet, not the VPC`);
+    }
+  });
+
+  it('lets the seed-run security group send only HTTPS to the S3 prefix list', () => {
+    const [securityGroup] = Object.values(base.template.findResources('AWS::EC2::SecurityGroup'));
+    // No inline rule: the standalone rule below replaces the default allow-all egress.
+    assert.equal(securityGroup.Properties.SecurityGroupEgress, undefined);
+    assert.equal(securityGroup.Properties.SecurityGroupIngress, undefined);
+    base.template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+    base.template.resourceCountIs('AWS::EC2::SecurityGroupEgress', 1);
+    const prefixList = new Capture();
+    base.template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', {
+      IpProtocol: 'tcp', FromPort: 443, ToPort: 443, DestinationPrefixListId: prefixList,
+    });
+    const [lookupId] = Object.keys(base.template.findResources('Custom::AWS'));
+    assert.deepEqual(prefixList.asObject(), { 'Fn::GetAtt': [lookupId, 'PrefixLists.0.PrefixListId'] });
+    const create = JSON.stringify(base.template.toJSON().Resources[lookupId].Properties);
+    assert.match(create, /describeManagedPrefixLists/);
+    assert.match(create, /prefix-list-name/);
+    assert.match(create, /com\.amazonaws\.".*AWS::Region.*\.s3/);
+  });
+
+  it('takes the S3 prefix list id from context without a lookup', () => {
+    const { template } = synth({ s3PrefixListId: 'pl-63a5400a' });
+    template.resourceCountIs('Custom::AWS', 0);
+    template.resourceCountIs('AWS::Lambda::Function', 4);
+    template.hasResourceProperties('AWS::EC2::SecurityGroupEgress', {
+      IpProtocol: 'tcp', FromPort: 443, ToPort: 443, DestinationPrefixListId: 'pl-63a5400a',
+    });
+  });
+
+  it('limits the S3 gateway endpoint to the project bucket', () => {
+    const bucket = logicalId(base.stack.node.findChild('ArtifactsBucket'));
+    base.template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+      VpcEndpointType: 'Gateway',
+      PolicyDocument: {
+        Statement: [{
+          Effect: 'Allow',
+          Principal: { AWS: '*' },
+          Action: ['s3:GetObject', 's3:ListBucket', 's3:PutObject', 's3:PutObjectTagging'],
+          Resource: [
+            { 'Fn::GetAtt': [bucket, 'Arn'] },
+            { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/*']] },
+          ],
+        }],
+      },
+    });
+  });
+});
+
+describe('Stack: permissions', () => {
+  it('lets only the Propose role read the Anthropic key', () => {
+    const readers = Object.values(base.template.findResources('AWS::IAM::Policy')).filter((policy) =>
+      actionsOf(policy.Properties.PolicyDocument.Statement).some((action) => action.startsWith('secretsmanager:')));
+    assert.equal(readers.length, 1);
+    assert.deepEqual(readers[0].Properties.Roles, [{ Ref: roleId('propose') }]);
+    base.template.hasResourceProperties('AWS::SecretsManager::ResourcePolicy', {
+      ResourcePolicy: {
+        Statement: [{
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: 'secretsmanager:GetSecretValue',
+          Condition: { StringNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [roleId('propose'), 'Arn'] } } },
+        }],
+      },
+    });
+  });
+
+  it('gives TrainSeed only its objects: no table, secret, model or events', () => {
+    const actions = new Set(actionsOf(statementsOf(roleId('trainSeed'))));
+    assert.deepEqual([...actions].sort(), [
+      's3:GetObject', 's3:ListBucket', 's3:PutObject', 's3:PutObjectTagging',
+      'xray:PutTelemetryRecords', 'xray:PutTraceSegments',
+    ]);
+    const objects = statementsOf(roleId('trainSeed')).find((statement) => [statement.Action].flat().includes('s3:PutObject'));
+    assert.match(JSON.stringify(objects?.Resource), /"\/searches\/\*"/);
+  });
+
+  it('grants Bedrock to Propose only, on the configured model', () => {
+    for (const role of ROLES) {
+      const bedrock = actionsOf(statementsOf(roleId(role))).filter((action) => action.startsWith('bedrock:'));
+      assert.deepEqual(bedrock.sort(), role === 'propose' ? ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'] : []);
+    }
+  });
+
+  it('gives the other functions the table and the searches/ objects, never a delete', () => {
+    for (const role of ['propose', 'reflect', 'publish'] as const) {
+      const actions = actionsOf(statementsOf(roleId(role)));
+      assert.ok(actions.includes('dynamodb:PutItem'), `${role} writes the table`);
+      assert.ok(actions.includes('s3:PutObject'), `${role} writes objects`);
+      assert.ok(!actions.some((action) => action.startsWith('s3:Delete')), `${role} deletes no object`);
+    }
+  });
+});
+
+describe('Stack: functions', () => {
+  for (const role of ROLES) {
+    it(`caps ${role} from infra/config.ts`, () => {
+      const props = functionProps(role);
+      assert.equal(props.MemorySize, FUNCTION_CAPS[role].memoryMb);
+      assert.equal(props.Timeout, FUNCTION_CAPS[role].timeoutSeconds);
+      assert.equal(props.Runtime, LAMBDA_RUNTIME);
+      assert.ok(Number(/^nodejs(\d+)\.x$/.exec(String(props.Runtime))?.[1]) >= 22, 'nodejs22.x or newer');
+      assert.deepEqual(props.TracingConfig, { Mode: 'Active' });
+      assert.equal(props.Handler, 'index.handler');
+      const logGroup = (props.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      assert.equal(base.template.toJSON().Resources[logGroup].Properties.RetentionInDays, LOG_RETENTION_DAYS);
+    });
+  }
+
+  it('binds each environment variable with its grant', () => {
+    const names = (role: FunctionRole): string[] =>
+      Object.keys((functionProps(role).Environment as { Variables: Record<string, unknown> }).Variables).sort();
+    assert.deepEqual(names('propose'), [ENV_VARS.anthropicSecretArn, ENV_VARS.bedrockModelId, ENV_VARS.bucket,
+      ENV_VARS.table, 'NODE_OPTIONS'].sort());
+    assert.deepEqual(names('trainSeed'), [ENV_VARS.bucket, 'EUREKA_TFJS_BACKEND', 'NODE_OPTIONS'].sort());
+    assert.deepEqual(names('reflect'), [ENV_VARS.bucket, ENV_VARS.table, 'NODE_OPTIONS'].sort());
+    assert.deepEqual(names('publish'), [ENV_VARS.bucket, ENV_VARS.table, 'NODE_OPTIONS'].sort());
+  });
+});
+
+describe('Stack: storage', () => {
+  it('keeps the bucket private, encrypted, TLS-only, and expires seed-run policies by tag', () => {
+    base.template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 'artifacts/' }),
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([Match.objectLike({
+          Status: 'Enabled',
+          ExpirationInDays: SEED_POLICY_EXPIRY_DAYS,
+          TagFilters: [{ Key: SEED_POLICY_TAG.key, Value: SEED_POLICY_TAG.value }],
+        })]),
+      },
+    });
+    const bucket = logicalId(base.stack.node.findChild('ArtifactsBucket'));
+    base.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucket },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({
+          Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        })]),
+      },
+    });
+  });
+
+  it('keys the table by pk/sk strings, on demand, with point-in-time recovery', () => {
+    base.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+});
+
+describe('Stack: workflow and events', () => {
+  it('runs a STANDARD state machine with ALL logging and tracing', () => {
+    base.template.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      StateMachineType: 'STANDARD',
+      TracingConfiguration: { Enabled: true },
+      LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: true }),
+    });
+    const role = logicalId(base.stack.stateMachine.role);
+    const actions = actionsOf(statementsOf(role));
+    assert.ok(actions.includes('events:PutEvents'), 'announces the winner');
+    assert.ok(actions.includes('lambda:InvokeFunction'), 'invokes the functions');
+  });
+
+  it('starts a search for each "Start reward search" event with its detail as input', () => {
+    base.template.resourceCountIs('AWS::Events::Rule', 1);
+    base.template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: [EVENT_SOURCE], 'detail-type': [START_DETAIL_TYPE] },
+      State: 'ENABLED',
+      Targets: [Match.objectLike({
+        Arn: { Ref: logicalId(base.stack.stateMachine) },
+        InputPath: '$.detail',
+        RoleArn: Match.anyValue(),
+      })],
+    });
+  });
+
+  it('adds the schedule only when the context sets it', () => {
+    const { template, stack } = synth({ schedule: 'rate(7 days)', scheduleInput: '{"smoke":true}' });
+    template.resourceCountIs('AWS::Events::Rule', 2);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(7 days)',
+      Targets: [Match.objectLike({
+        Arn: { Ref: stack.getLogicalId(stack.stateMachine.node.defaultChild as CfnElement) },
+        Input: '{"smoke":true}',
+      })],
+    });
+    assert.equal(Object.keys(base.template.findResources('AWS::Events::Rule', {
+      Properties: { ScheduleExpression: Match.anyValue() },
+    })).length, 0);
+  });
+
+  it('rejects a schedule input that is not a JSON object', () => {
+    assert.throws(() => synth({ schedule: 'rate(1 day)', scheduleInput: '{smoke' }), /scheduleInput is not JSON/);
+  });
+
+  it('exports the outputs `eureka start` reads', () => {
+    for (const key of Object.values(STACK_OUTPUT_KEYS)) {
+      base.template.hasOutput(key, { Export: { Name: `EurekaServerless-${key}` } });
+    }
+    base.template.hasOutput(STACK_OUTPUT_KEYS.stateMachineArn, { Value: { Ref: logicalId(base.stack.stateMachine) } });
+  });
+});
+
+describe('Stack: cdk-nag', () => {
+  it('finds nothing that is not acknowledged', () => {
+    const report = new cdkNag.AwsSolutionsChecks(base.app, { verbose: true }).validateScope(base.app);
+    assert.deepEqual(report.violations.map((violation) => violation.ruleName), []);
+  });
+
+  it('has a written reason for every acknowledgment', () => {
+    const acknowledgments = base.stack.node.findAll().flatMap((construct) => construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>)));
+    assert.ok(acknowledgments.length > 0);
+    for (const [id, reason] of acknowledgments) {
+      assert.ok(typeof reason === 'string' && reason.length > 20, `${id} needs a reason`);
+    }
+  });
+});

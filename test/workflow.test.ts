@@ -1,0 +1,407 @@
+/**
+ * The search definition (infra/workflow.ts): its shape in the deployed template, read by state
+ * names and transitions; the same definition rendered for the local runner; and its behaviour,
+ * run by aws-local-stepfunctions with stub handlers (failed seed-runs, the generation loop, the
+ * largest state of the maximum configuration).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type {
+  InitEvent, InitResult, ProposeEvent, ProposeResult, PublishEvent, PublishResult, ReflectEvent, ReflectResult,
+} from '../functions/shared/contracts.ts';
+import { seedResultKey } from '../functions/shared/keys.ts';
+import type { SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import { FUNCTION_CAPS, TASK_FUNCTION, type TaskRole, taskTimeoutSeconds } from '../infra/config.ts';
+import { EurekaStack } from '../infra/stack.ts';
+import { type AslDefinition, definitionAsl, type JsonObject, LOCAL_FUNCTION_ARNS, localRoleOfResource } from '../infra/workflow-asl.ts';
+import { LAMBDA_TASK_STATES, MAX_CONCURRENCY_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
+
+// aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22) to run a Task.
+const promiseStatics = Promise as unknown as { withResolvers?: () => unknown };
+promiseStatics.withResolvers ??= () => {
+  let resolve: unknown;
+  let reject: unknown;
+  const promise = new Promise((yes, no) => { resolve = yes; reject = no; });
+  return { promise, resolve, reject };
+};
+const { StateMachine } = await import('aws-local-stepfunctions');
+
+// ---------------------------------------------------------------- the deployed definition
+
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new EurekaStack(app, 'EurekaServerless');
+const template = Template.fromStack(stack);
+
+/** The DefinitionString with each Fn::GetAtt as `<LogicalId.Attr>` and each Ref as `<Name>`. */
+function deployedDefinition(): AslDefinition {
+  const [machine] = Object.values(template.findResources('AWS::StepFunctions::StateMachine'));
+  const [separator, parts] = machine.Properties.DefinitionString['Fn::Join'] as [string, unknown[]];
+  const text = parts.map((part) => {
+    if (typeof part === 'string') return part;
+    const intrinsic = part as { 'Fn::GetAtt'?: [string, string]; Ref?: string };
+    if (intrinsic['Fn::GetAtt']) return `<${intrinsic['Fn::GetAtt'].join('.')}>`;
+    if (intrinsic.Ref) return `<${intrinsic.Ref}>`;
+    throw new Error(`unexpected part of the DefinitionString: ${JSON.stringify(part)}`);
+  }).join(separator);
+  return JSON.parse(text) as AslDefinition;
+}
+
+const deployed = deployedDefinition();
+
+/** Every state, nested ones (Map item processors) included, by name. */
+function allStates(definition: Pick<AslDefinition, 'States'>): Map<string, JsonObject> {
+  const found = new Map<string, JsonObject>();
+  for (const [name, state] of Object.entries(definition.States)) {
+    assert.ok(!found.has(name), `state name ${name} is used twice`);
+    found.set(name, state);
+    const processor = state.ItemProcessor as Pick<AslDefinition, 'States'> | undefined;
+    for (const [nested, nestedState] of processor ? allStates(processor) : []) {
+      assert.ok(!found.has(nested), `state name ${nested} is used twice`);
+      found.set(nested, nestedState);
+    }
+  }
+  return found;
+}
+
+function state(name: string): JsonObject {
+  const found = allStates(deployed).get(name);
+  assert.ok(found, `no state named ${name}`);
+  return found;
+}
+
+function functionArnRef(role: TaskRole): string {
+  const fn = stack.functions[TASK_FUNCTION[role]];
+  return `<${stack.getLogicalId(fn.node.defaultChild as CfnElement)}.Arn>`;
+}
+
+describe('Workflow: shape of the deployed definition', () => {
+  it('visits the states of contracts.ts in order, looping back to "Propose rewards"', () => {
+    assert.equal(deployed.StartAt, STATE.start);
+    const next = (name: string): unknown => state(name).Next;
+    assert.equal(next(STATE.start), STATE.trainBaselines);
+    assert.equal(next(STATE.trainBaselines), STATE.propose);
+    assert.equal(next(STATE.propose), STATE.trainSeeds);
+    assert.equal(next(STATE.trainSeeds), STATE.reflect);
+    assert.equal(next(STATE.reflect), STATE.moreGenerations);
+    assert.deepEqual(state(STATE.moreGenerations).Choices,
+      [{ Variable: '$.reflection.more', BooleanEquals: true, Next: STATE.nextGeneration }]);
+    assert.equal(state(STATE.moreGenerations).Default, STATE.trainFresh);
+    assert.equal(next(STATE.nextGeneration), STATE.propose);
+    assert.equal(next(STATE.trainFresh), STATE.publish);
+    assert.equal(next(STATE.publish), STATE.announce);
+    assert.equal(state(STATE.announce).End, true);
+    assert.equal(Object.keys(deployed.States).length, Object.keys(STATE).length);
+  });
+
+  it('writes each result at its path of contracts.ts', () => {
+    const resultPaths: Record<string, string> = {
+      [STATE.start]: '$.search',
+      [STATE.trainBaselines]: '$.baselines',
+      [STATE.propose]: '$.proposal',
+      [STATE.trainSeeds]: '$.seedResults',
+      [STATE.reflect]: '$.reflection',
+      [STATE.trainFresh]: '$.freshResults',
+      [STATE.publish]: '$.published',
+      [STATE.nextGeneration]: '$.search.nextGeneration',
+    };
+    for (const [name, path] of Object.entries(resultPaths)) assert.equal(state(name).ResultPath, path, name);
+    assert.equal(state(STATE.announce).ResultPath, null);
+    assert.equal(state(STATE.announce).OutputPath, '$.published');
+  });
+
+  it('passes each handler the event of contracts.ts', () => {
+    assert.deepEqual(state(STATE.start).Parameters,
+      { kind: 'init', 'input.$': '$', 'executionName.$': '$$.Execution.Name' });
+    assert.deepEqual(state(STATE.propose).Parameters,
+      { 'searchId.$': '$.search.searchId', 'generation.$': '$.search.nextGeneration' });
+    assert.deepEqual(state(STATE.reflect).Parameters, {
+      kind: 'reflect', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation',
+      'seedResults.$': '$.seedResults', 'baselines.$': '$.baselines',
+    });
+    assert.deepEqual(state(STATE.publish).Parameters,
+      { 'searchId.$': '$.search.searchId', 'freshResults.$': '$.freshResults' });
+    assert.deepEqual(state(STATE.announce).Parameters, {
+      Entries: [{ 'Detail.$': '$.published', DetailType: 'Reward search finished', Source: 'eureka-serverless' }],
+    });
+  });
+
+  it('invokes the function of each Task role, answer only', () => {
+    for (const [name, role] of Object.entries(LAMBDA_TASK_STATES)) {
+      assert.equal(state(name).Resource, functionArnRef(role), name);
+    }
+    assert.equal(functionArnRef('init'), functionArnRef('reflect'), 'init runs in the reflect function');
+    assert.equal(state(STATE.announce).Resource, 'arn:<AWS::Partition>:states:::events:putEvents');
+  });
+
+  it('gives every Task a timeout above its Lambda timeout and a retry with backoff', () => {
+    const tasks = [...allStates(deployed)].filter(([, candidate]) => candidate.Type === 'Task');
+    assert.equal(tasks.length, Object.keys(LAMBDA_TASK_STATES).length + 1);
+    for (const [name, task] of tasks) {
+      const role = LAMBDA_TASK_STATES[name];
+      if (role) {
+        assert.equal(task.TimeoutSeconds, taskTimeoutSeconds(role), name);
+        assert.ok(Number(task.TimeoutSeconds) > FUNCTION_CAPS[TASK_FUNCTION[role]].timeoutSeconds, name);
+        const retried = (task.Retry as JsonObject[]).flatMap((retry) => retry.ErrorEquals as string[]);
+        for (const error of ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException',
+          'Lambda.TooManyRequestsException']) {
+          assert.ok(retried.includes(error), `${name} retries ${error}`);
+        }
+      } else {
+        assert.ok(Number(task.TimeoutSeconds) > 0, name);
+      }
+      for (const retry of task.Retry as JsonObject[]) {
+        assert.ok(Number(retry.BackoffRate) > 1 && Number(retry.MaxAttempts) > 1, `${name} backs off`);
+      }
+    }
+  });
+
+  it('maps exactly SeedTasks to SeedSummaries with the search\'s concurrency', () => {
+    const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines],
+      [STATE.trainSeeds]: ['$.proposal.tasks', SEED_RUN_STATES.seeds],
+      [STATE.trainFresh]: ['$.reflection.freshTasks', SEED_RUN_STATES.fresh] } as const;
+    for (const [name, [itemsPath, names]] of Object.entries(maps)) {
+      const map = state(name);
+      assert.equal(map.Type, 'Map');
+      assert.equal(map.ItemsPath, itemsPath);
+      assert.equal(map.MaxConcurrencyPath, MAX_CONCURRENCY_PATH);
+      assert.equal(map.MaxConcurrency, undefined);
+      assert.deepEqual(Object.keys(map.ItemSelector as JsonObject).sort(),
+        ['budget.$', 'candidateId.$', 'generation.$', 'searchId.$', 'seed.$']);
+      const processor = map.ItemProcessor as JsonObject;
+      assert.equal(processor.StartAt, names.train);
+      assert.deepEqual(state(names.train).Catch, [
+        { ErrorEquals: ['Runtime.OutOfMemory'], ResultPath: '$.error', Next: names.outOfMemory },
+        { ErrorEquals: ['Sandbox.Timedout', 'States.Timeout'], ResultPath: '$.error', Next: names.timedOut },
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: names.failed },
+      ]);
+      for (const pass of [names.outOfMemory, names.timedOut, names.failed]) {
+        assert.equal(state(pass).Type, 'Pass');
+        assert.equal(state(pass).End, true);
+        assert.deepEqual(Object.keys(state(pass).Parameters as JsonObject).map((key) => key.replace(/\.\$$/, '')).sort(),
+          ['candidateId', 'meanStepsToFlag', 'outcome', 'reason', 'resultKey', 'seed', 'success']);
+      }
+    }
+  });
+
+  it('uses JSONPath only (the local runner ignores JSONata)', () => {
+    const text = JSON.stringify(deployed);
+    assert.doesNotMatch(text, /JSONata|\{%/);
+    assert.doesNotMatch(text, /"(Arguments|Output|Assign)"/);
+  });
+});
+
+describe('Workflow: the local definition', () => {
+  const local = definitionAsl();
+
+  it('is plain JSON with a placeholder ARN per Task role', () => {
+    const text = JSON.stringify(local);
+    assert.doesNotMatch(text, /Fn::|"Ref"|\$\{Token|<AWS::/);
+    assert.deepEqual(JSON.parse(text), local);
+    for (const [name, role] of Object.entries(LAMBDA_TASK_STATES)) {
+      const resource = allStates(local).get(name)?.Resource;
+      assert.equal(resource, LOCAL_FUNCTION_ARNS[role], name);
+      assert.equal(localRoleOfResource(String(resource)), role);
+    }
+    assert.equal(localRoleOfResource('arn:aws:states:::events:putEvents'), undefined);
+  });
+
+  it('is the deployed definition, function ARNs aside', () => {
+    const normalize = (definition: AslDefinition, resource: (arn: string) => string): string =>
+      JSON.stringify(definition, (key, value: unknown) =>
+        (key === 'Resource' && typeof value === 'string' ? resource(value) : value));
+    const deployedRoles = new Map(Object.values(LAMBDA_TASK_STATES).map((role) =>
+      [functionArnRef(role), TASK_FUNCTION[role]]));
+    const localRoles = (arn: string): string => {
+      const role = localRoleOfResource(arn);
+      return role ? TASK_FUNCTION[role] : arn.replace(':aws:', ':<AWS::Partition>:');
+    };
+    assert.equal(normalize(local, localRoles), normalize(deployed, (arn) => deployedRoles.get(arn) ?? arn));
+  });
+});
+
+// ---------------------------------------------------------------- behaviour, run locally
+
+class LambdaError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+interface SearchShape {
+  generations: number;
+  candidates: number;
+  seeds: number;
+  /** What TrainSeed does with a task: return a summary or throw. */
+  trainSeed?: (task: SeedTask) => SeedSummary;
+}
+
+function task(searchId: string, generation: number, candidateId: string, seed: number): SeedTask {
+  return { searchId, generation, candidateId, seed, budget: { steps: 150_000, evalEpisodes: 20 } };
+}
+
+function trained(input: SeedTask): SeedSummary {
+  return {
+    candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanStepsToFlag: 117.35,
+    resultKey: seedResultKey(input.searchId, input.generation, input.candidateId, input.seed),
+  };
+}
+
+/** Stub handlers that follow contracts.ts, and a record of what they were called with. */
+function stubs(shape: SearchShape) {
+  const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], publish: [] as PublishEvent[], announce: [] as unknown[] };
+  const searchSeeds = Array.from({ length: shape.seeds }, (_, i) => 1000 + i);
+  const roles: Record<TaskRole, (input: never) => unknown> = {
+    init: (event: InitEvent): InitResult => ({
+      searchId: event.executionName,
+      config: {
+        generations: shape.generations, candidates: shape.candidates, seeds: shape.seeds, steps: 150_000,
+        evalEpisodes: 20, includeHostile: true, proposer: 'offline', model: 'claude-sonnet-5-5', maxConcurrency: 40,
+        randomSeed: 7, humanInit: [],
+      },
+      baselineTasks: ['environment_reward', 'human_energy_shaping'].flatMap((name) =>
+        searchSeeds.map((seed) => task(event.executionName, 0, name, seed))),
+      nextGeneration: 1,
+    }),
+    propose: (event: ProposeEvent): ProposeResult => {
+      calls.propose.push(event);
+      const ids = Array.from({ length: shape.candidates }, (_, k) => `g${event.generation}-c${k + 1}-energy-shaping-with-goal-bonus`);
+      return { generation: event.generation, tasks: ids.flatMap((id) => searchSeeds.map((seed) => task(event.searchId, event.generation, id, seed))) };
+    },
+    trainSeed: (input: SeedTask): SeedSummary => (shape.trainSeed ?? trained)(input),
+    reflect: (event: ReflectEvent): ReflectResult => {
+      calls.reflect.push(event);
+      const more = event.generation < shape.generations;
+      const best = { generation: 1, candidateId: `g1-c1-energy-shaping-with-goal-bonus`, success: 0.95 };
+      const fresh = [best.candidateId, 'environment_reward', 'human_energy_shaping'].flatMap((id) =>
+        searchSeeds.map((seed) => task(event.searchId, id === best.candidateId ? 1 : 0, id, seed + 5000)));
+      return { generation: event.generation, nextGeneration: event.generation + 1, more, best, freshTasks: more ? [] : fresh };
+    },
+    publish: (event: PublishEvent): PublishResult => {
+      calls.publish.push(event);
+      return {
+        searchId: event.searchId,
+        winner: { generation: 1, candidateId: 'g1-c1-energy-shaping-with-goal-bonus', name: 'energy shaping', searchSuccess: 0.95, freshSuccess: 0.9 },
+        baselines: [{ candidateId: 'environment_reward', searchSuccess: 0, freshSuccess: 0 }],
+        cardKey: `searches/${event.searchId}/winner/card.html`,
+      };
+    },
+  };
+  type Handler = (input: unknown) => unknown;
+  const handlers: Record<string, Handler> = {};
+  for (const [name, role] of Object.entries(LAMBDA_TASK_STATES)) handlers[name] = roles[role] as Handler;
+  handlers[STATE.announce] = (input) => { calls.announce.push(input); return { Entries: [{ EventId: 'e-1' }], FailedEntryCount: 0 }; };
+  return { handlers, calls };
+}
+
+interface LocalRun<T> {
+  output: T;
+  /** Size in bytes of the largest state input or output the execution saw. */
+  largestState: number;
+  retries: number;
+}
+
+async function runLocally<T>(shape: SearchShape, executionName = 'search-1'): Promise<LocalRun<T> & ReturnType<typeof stubs>> {
+  const stub = stubs(shape);
+  const machine = new StateMachine(definitionAsl() as unknown as ConstructorParameters<typeof StateMachine>[0]);
+  const execution = machine.run({ smoke: false } as never, {
+    overrides: {
+      taskResourceLocalHandlers: stub.handlers as never,
+      retryIntervalOverrides: Object.fromEntries(Object.keys(LAMBDA_TASK_STATES).map((name) => [name, 0])),
+    },
+    context: { Execution: { Name: executionName } },
+  });
+  let largestState = 0;
+  let retries = 0;
+  for await (const event of execution.eventLogs) {
+    if (event.type === 'StateRetried') retries += 1;
+    if (event.type === 'StateEntered' || event.type === 'StateExited') {
+      const size = Buffer.byteLength(JSON.stringify(event.type === 'StateEntered' ? event.state.input : event.state.output));
+      largestState = Math.max(largestState, size);
+    }
+  }
+  const output = (await execution.result) as T;
+  return { ...stub, output, largestState, retries };
+}
+
+describe('Workflow: behaviour, run locally', () => {
+  it('loops over the generations and ends with the PublishResult, announced', async () => {
+    const run = await runLocally<PublishResult>({ generations: 3, candidates: 2, seeds: 2 });
+    assert.deepEqual(run.calls.propose.map((event) => event), [1, 2, 3].map((generation) => ({ searchId: 'search-1', generation })));
+    assert.deepEqual(run.calls.reflect.map((event) => [event.kind, event.generation, event.seedResults.length, event.baselines.length]),
+      [['reflect', 1, 4, 4], ['reflect', 2, 4, 4], ['reflect', 3, 4, 4]]);
+    assert.equal(run.calls.publish.length, 1);
+    assert.equal(run.calls.publish[0].freshResults.length, 3 * 2);
+    assert.equal(run.output.searchId, 'search-1');
+    assert.deepEqual(run.calls.announce, [{
+      Entries: [{ Detail: run.output, DetailType: 'Reward search finished', Source: 'eureka-serverless' }],
+    }]);
+  });
+
+  it('turns a seed-run out of memory, out of time or failing into a SeedSummary', async () => {
+    const failures: Record<string, Error> = {
+      'g1-c1-energy-shaping-with-goal-bonus': new LambdaError('Runtime.OutOfMemory', 'Runtime exited with error: signal: killed'),
+      'g1-c2-energy-shaping-with-goal-bonus': new LambdaError('Sandbox.Timedout', 'Task timed out after 600.00 seconds'),
+      'g1-c3-energy-shaping-with-goal-bonus': new LambdaError('MissingReward', 'no reward.js for candidate g1-c3'),
+    };
+    const run = await runLocally<PublishResult>({
+      generations: 1, candidates: 4, seeds: 1,
+      trainSeed: (input) => {
+        const failure = failures[input.candidateId];
+        if (failure) throw failure;
+        return trained(input);
+      },
+    });
+    const [reflected] = run.calls.reflect;
+    const byCandidate = new Map(reflected.seedResults.map((summary) => [summary.candidateId, summary]));
+    const key = (candidateId: string): string => seedResultKey('search-1', 1, candidateId, 1000);
+    assert.deepEqual(byCandidate.get('g1-c1-energy-shaping-with-goal-bonus'), {
+      candidateId: 'g1-c1-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'memory',
+      reason: `the seed-run exceeded its ${FUNCTION_CAPS.trainSeed.memoryMb} MB memory cap (Runtime.OutOfMemory)`,
+      success: 0, meanStepsToFlag: null, resultKey: key('g1-c1-energy-shaping-with-goal-bonus'),
+    });
+    assert.equal(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.outcome, 'timeout');
+    assert.match(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.reason ?? '', /600 s time cap \(Sandbox\.Timedout\)/);
+    assert.deepEqual(byCandidate.get('g1-c3-energy-shaping-with-goal-bonus'), {
+      candidateId: 'g1-c3-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'error',
+      reason: 'MissingReward: no reward.js for candidate g1-c3', success: 0, meanStepsToFlag: null,
+      resultKey: key('g1-c3-energy-shaping-with-goal-bonus'),
+    });
+    assert.equal(byCandidate.get('g1-c4-energy-shaping-with-goal-bonus')?.outcome, 'trained');
+  });
+
+  it('retries a throttled seed-run instead of counting it as failed', async () => {
+    const throttled = new Set<string>();
+    const run = await runLocally<PublishResult>({
+      generations: 1, candidates: 1, seeds: 2,
+      trainSeed: (input) => {
+        const id = `${input.generation}/${input.candidateId}/${input.seed}`;
+        if (!throttled.has(id)) {
+          throttled.add(id);
+          throw new LambdaError('Lambda.TooManyRequestsException', 'Rate exceeded');
+        }
+        return trained(input);
+      },
+    });
+    assert.ok(run.retries >= 2);
+    assert.ok(run.calls.reflect[0].seedResults.every((summary) => summary.outcome === 'trained'));
+  });
+
+  it('keeps every state under half of the 256 KiB limit at the maximum configuration (K=16, S=5)', async () => {
+    const longCause = JSON.stringify({ errorType: 'TypeError', errorMessage: 'x is not a function', trace: Array(40).fill('    at run (file:///var/task/index.mjs:1:23456)') });
+    const run = await runLocally<PublishResult>({
+      generations: 4, candidates: 16, seeds: 5,
+      trainSeed: (input) => {
+        if (input.seed === 1001 && input.candidateId.endsWith('c3-energy-shaping-with-goal-bonus')) {
+          throw new LambdaError('TypeError', longCause);
+        }
+        return trained(input);
+      },
+    }, 'a'.repeat(80));
+    assert.equal(run.calls.propose.length, 4);
+    // About 58 KiB with these stubs (80-character searchId, long candidate ids, one stack-trace Cause).
+    assert.ok(run.largestState < 128 * 1024, `largest state is ${run.largestState} bytes`);
+  });
+});
