@@ -34,6 +34,39 @@ program
     await trainCommand(opts);
   });
 
+program
+  .command('search')
+  .description('run a reward search on this machine (the same state machine as on AWS)')
+  .option('--smoke', 'a small search: 2 generations, 3 candidates, 2 seeds, 60,000 steps')
+  .option('--generations <n>', 'generations (default 4)')
+  .option('--candidates <n>', 'candidates per generation (default 6)')
+  .option('--seeds <n>', 'seeds per candidate (default 5)')
+  .option('--steps <n>', 'environment steps per seed-run (default 150000)')
+  .option('--proposer <name>', 'offline, anthropic or bedrock (default: anthropic with ANTHROPIC_API_KEY, else offline)')
+  .option('--model <id>', 'model id for the anthropic or bedrock proposer')
+  .option('--no-hostile', 'leave the two hostile candidates out of generation 1')
+  .option('--human-init <files...>', "your own rewards, added to generation 1")
+  .option('--search-id <id>', 'name the search (default: a new id)')
+  .option('--resume <id>', 'continue a search: nothing finished is trained or proposed again')
+  .option('--data-dir <dir>', 'where the table and the bucket live', '.eureka')
+  .option('--json', 'print {searchId, winner, baselines, generations, cardPath}')
+  .action(async (opts: object) => {
+    const { searchCommand } = await import('./commands/search.ts');
+    await searchCommand(opts);
+  });
+
+program
+  .command('show')
+  .description('the scoreboard of a search (the latest by default)')
+  .argument('[id]', 'search id')
+  .option('--data-dir <dir>', 'where the table and the bucket live', '.eureka')
+  .option('--json', 'print one JSON object')
+  .option('--open', 'open the card in the browser')
+  .action(async (id: string | undefined, opts: object) => {
+    const { showCommand } = await import('./commands/show.ts');
+    await showCommand({ ...opts, id });
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {

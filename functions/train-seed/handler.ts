@@ -38,11 +38,16 @@ export async function handler(event: unknown): Promise<SeedSummary> {
   const source = await blobs.getText(rewardKey(task.searchId, task.generation, task.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${task.candidateId} of generation ${task.generation}`);
 
-  const { result, theta } = await runSeed({ candidateId: task.candidateId, source, seed: task.seed, budget: task.budget });
+  const { result, theta } = await runSeed({ candidateId: task.candidateId, source, seed: task.seed, budget: task.budget, onUpdate: reportToParent });
   if (theta) await savePolicy(theta, blobs, seedPolicyPrefix(task.searchId, task.generation, task.candidateId, task.seed));
   // result.json last: its presence means the seed-run is complete, policy included.
   await blobs.put(resultKey, JSON.stringify(result), 'application/json');
   return summarize(result, resultKey);
+}
+
+/** Run as a local child process (local/), the seed-run reports its progress to the parent. */
+function reportToParent(stats: { trainSuccess: number }, update: number, total: number): void {
+  process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess });
 }
 
 export function summarize(result: SeedResult, resultKey: string): SeedSummary {

@@ -1,0 +1,70 @@
+/** `eureka search`: the whole search, on this machine, through the same state machine as AWS. */
+import { randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import type { PublishResult } from '../../functions/shared/contracts.ts';
+import { intFlag, parseFlags, UsageError } from '../flags.ts';
+import { progressReporter } from '../progress.ts';
+import { readUserFile } from '../read-file.ts';
+import { runLocalSearch, UnknownSearch } from '../runtime.ts';
+import { printScoreboard } from './show.ts';
+
+const SearchFlags = z.object({
+  smoke: z.boolean().default(false),
+  generations: intFlag(1, 20).optional(),
+  candidates: intFlag(1, 16).optional(),
+  seeds: intFlag(1, 5).optional(),
+  steps: intFlag(2048, 2_000_000).optional(),
+  proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
+  model: z.string().min(1).optional(),
+  hostile: z.boolean().default(true),
+  humanInit: z.array(z.string()).default([]),
+  searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'letters, digits, - and _ only (at most 80)' }).optional(),
+  resume: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be the id of an earlier search' }).optional(),
+  dataDir: z.string().default('.eureka'),
+  json: z.boolean().default(false),
+});
+
+export async function searchCommand(raw: unknown): Promise<void> {
+  const flags = parseFlags(SearchFlags, raw);
+  if (flags.resume && flags.searchId) throw new UsageError('--resume and --search-id: give one of them');
+  const searchId = flags.resume ?? flags.searchId ?? newSearchId();
+  const input = flags.resume ? { searchId } : await executionInput(flags, searchId);
+
+  const progress = progressReporter();
+  let result: { output: unknown };
+  try {
+    result = await runLocalSearch({ dataDir: flags.dataDir, executionName: searchId, input, resume: flags.resume !== undefined, onEvent: progress.onEvent });
+  } catch (err) {
+    if (err instanceof UnknownSearch) throw new UsageError(`--resume: ${err.message}`);
+    throw err;
+  } finally {
+    progress.stop();
+  }
+  const published = result.output as PublishResult;
+  const cardPath = join(flags.dataDir, 'bucket', published.cardKey);
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations: await printScoreboard(flags.dataDir, searchId, false), cardPath })}\n`);
+  } else {
+    await printScoreboard(flags.dataDir, searchId, true);
+    process.stdout.write(`card: ${cardPath}\n`);
+  }
+}
+
+async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: string): Promise<Record<string, unknown>> {
+  const humanInit = await Promise.all(flags.humanInit.map(async (file) => {
+    const code = await readUserFile(file);
+    const idea = /\/\/\s*idea:\s*(.*)/.exec(code)?.[1]?.trim() ?? `the reward in ${basename(file)}`;
+    return { name: basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64) || 'human', idea, code };
+  }));
+  const pick = Object.fromEntries(Object.entries({
+    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
+    proposer: flags.proposer, model: flags.model,
+  }).filter(([, v]) => v !== undefined));
+  return { searchId, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, ...(humanInit.length ? { humanInit } : {}) };
+}
+
+function newSearchId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `search-${stamp}-${randomBytes(2).toString('hex')}`;
+}

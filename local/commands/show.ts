@@ -1,0 +1,89 @@
+/** `eureka show [ID]`: the scoreboard of a local search (the latest by default). */
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { winnerPrefix } from '../../functions/shared/keys.ts';
+import type { SearchStore } from '../../functions/shared/search-store.ts';
+import { parseFlags, UsageError } from '../flags.ts';
+import { withLocalStore } from '../runtime.ts';
+
+const ShowFlags = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be a search id' }).optional(),
+  dataDir: z.string().default('.eureka'),
+  json: z.boolean().default(false),
+  open: z.boolean().default(false),
+});
+
+export async function showCommand(raw: unknown): Promise<void> {
+  const flags = parseFlags(ShowFlags, raw);
+  const searchId = flags.id ?? (await latestSearch(flags.dataDir));
+  const report = await printScoreboard(flags.dataDir, searchId, !flags.json);
+  if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  if (flags.open && report.cardPath) {
+    const { openInBrowser } = await import('../open.ts');
+    await openInBrowser(report.cardPath);
+  }
+}
+
+export interface ScoreboardReport {
+  searchId: string;
+  status: string;
+  generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanStepsToFlag: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
+  proposer: { requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  cardPath: string | null;
+}
+
+/** Reads a search's records and, when asked, prints them as a table on stdout. */
+export async function printScoreboard(dataDir: string, searchId: string, print: boolean): Promise<ScoreboardReport> {
+  const report = await withLocalStore(dataDir, (store) => readReport(store, dataDir, searchId));
+  if (print) process.stdout.write(formatReport(report));
+  return report;
+}
+
+async function readReport(store: SearchStore, dataDir: string, searchId: string): Promise<ScoreboardReport> {
+  const meta = await store.meta(searchId).catch(() => { throw new UsageError(`no search ${searchId} in ${dataDir}`); });
+  const summaries = await store.summaries(searchId);
+  const proposals = (await Promise.all(summaries.map((s) => store.proposal(searchId, s.generation)))).filter((p) => p !== undefined);
+  const cardKey = `${winnerPrefix(searchId)}/card.html`;
+  return {
+    searchId,
+    status: meta.status,
+    generations: summaries.map((s) => ({
+      generation: s.generation,
+      rows: s.scoreboard.map(({ name, success, meanStepsToFlag, outcome, reason }) => ({ name, success, meanStepsToFlag, outcome, reason })),
+      bestSoFar: s.bestSoFar?.name ?? null,
+    })),
+    proposer: {
+      requests: proposals.length,
+      inputTokens: proposals.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
+      outputTokens: proposals.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
+      costUsd: proposals.some((p) => p.costUsd === null) ? null : proposals.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+    },
+    cardPath: (await store.blobs.exists(cardKey)) ? join(resolve(dataDir), 'bucket', cardKey) : null,
+  };
+}
+
+function formatReport(r: ScoreboardReport): string {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`.padStart(5);
+  const lines = [`search ${r.searchId} (${r.status})`];
+  for (const g of r.generations) {
+    lines.push(`generation ${g.generation} (best so far: ${g.bestSoFar ?? '-'})`);
+    for (const row of g.rows) {
+      const steps = row.meanStepsToFlag === null ? '    -' : row.meanStepsToFlag.toFixed(0).padStart(5);
+      lines.push(`  ${pct(row.success)} ${steps} steps  ${row.outcome.padEnd(7)} ${row.name}${row.reason ? `  (${row.reason})` : ''}`);
+    }
+  }
+  const cost = r.proposer.costUsd === null ? 'unknown cost' : `$${r.proposer.costUsd.toFixed(4)}`;
+  lines.push(`proposer: ${r.proposer.requests} requests, ${r.proposer.inputTokens} input and ${r.proposer.outputTokens} output tokens, ${cost}`);
+  lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The most recently started search in the data directory. */
+async function latestSearch(dataDir: string): Promise<string> {
+  const ids = await readdir(join(dataDir, 'bucket', 'searches')).catch(() => [] as string[]);
+  if (ids.length === 0) throw new UsageError(`no searches in ${dataDir}: run eureka search first`);
+  const started = await withLocalStore(dataDir, (store) =>
+    Promise.all(ids.map(async (id) => [id, (await store.meta(id).catch(() => undefined))?.startedAt ?? ''] as const)));
+  return started.sort((a, b) => b[1].localeCompare(a[1]))[0][0];
+}

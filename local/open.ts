@@ -1,0 +1,17 @@
+/** Opens a file in the user's browser with the platform's opener. */
+import { spawn } from 'node:child_process';
+
+export async function openInBrowser(path: string): Promise<void> {
+  const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  await new Promise<void>((resolve) => {
+    const child = spawn(opener, [path], { stdio: 'ignore', detached: true });
+    child.on('error', () => {
+      process.stderr.write(`could not start ${opener}; open ${path} yourself\n`);
+      resolve();
+    });
+    child.on('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * Progress on stderr: on a terminal, one bar per stage (baselines, each generation, fresh seeds)
+ * and one per running seed-run; elsewhere (CI logs, pipes), one line per stage and per seed-run.
+ */
+import cliProgress from 'cli-progress';
+import type { RuntimeEvent } from './runtime.ts';
+
+export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { onEvent: logLine, stop: () => {} };
+  const bars = new cliProgress.MultiBar({
+    stream: process.stderr,
+    format: '{label} [{bar}] {value}/{total} {unit}',
+    hideCursor: true,
+    clearOnComplete: false,
+  }, cliProgress.Presets.shades_grey);
+  const stages = new Map<string, cliProgress.SingleBar>();
+  const running = new Map<string, cliProgress.SingleBar>();
+  let current: cliProgress.SingleBar | undefined;
+  return {
+    onEvent(e) {
+      if (e.type === 'stage') {
+        current = bars.create(e.seeds, 0, { label: e.label.padEnd(14), unit: 'seed-runs' });
+        stages.set(e.label, current);
+      } else if (e.type === 'seed') {
+        const { task, state, update, total } = e.progress;
+        const id = `${task.generation}/${task.candidateId}/${task.seed}`;
+        if (state === 'progress' && update !== undefined && total !== undefined) {
+          let bar = running.get(id);
+          if (!bar) {
+            bar = bars.create(total, 0, { label: `  ${task.candidateId.slice(0, 20)} s${task.seed}`.padEnd(14), unit: 'updates' });
+            running.set(id, bar);
+          }
+          bar.update(update);
+        } else if (state === 'finished') {
+          const bar = running.get(id);
+          if (bar) bars.remove(bar);
+          running.delete(id);
+          current?.increment();
+        }
+      }
+    },
+    stop: () => bars.stop(),
+  };
+}
+
+function logLine(e: RuntimeEvent): void {
+  if (e.type === 'stage') process.stderr.write(`${e.label}: ${e.seeds} seed-runs\n`);
+  if (e.type === 'seed' && e.progress.state === 'finished' && e.progress.summary) {
+    const { task, summary } = e.progress;
+    const detail = summary.outcome === 'trained' ? `success ${(summary.success * 100).toFixed(0)}%` : `${summary.outcome}: ${summary.reason}`;
+    process.stderr.write(`  ${task.candidateId} seed ${task.seed}: ${detail}\n`);
+  }
+}

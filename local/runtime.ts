@@ -1,0 +1,132 @@
+/**
+ * The embedded runtime: the SAME state-machine definition that AWS runs (infra/workflow.ts,
+ * rendered to ASL), run by aws-local-stepfunctions. Each Task state runs the matching handler:
+ * Propose, Reflect and Publish in this process, TrainSeed in a capped child process. The table is
+ * dynalite and the bucket a directory, both under the data directory.
+ */
+import './polyfills.ts';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { CHILD_PROCESS_CAPS, type TaskRole } from '../infra/config.ts';
+import { definitionAsl, localRoleOfResource, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
+import type { InitResult, ProposeResult, PublishResult, ReflectResult } from '../functions/shared/contracts.ts';
+import type { SeedTask } from '../functions/shared/types.ts';
+import { META_SK, searchPk } from '../functions/shared/records.ts';
+import { SearchStore } from '../functions/shared/search-store.ts';
+import { Table } from '../functions/shared/table.ts';
+import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import { localAwsEnv, startLocalTable } from './dynalite.ts';
+import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
+
+export type RuntimeEvent =
+  | { type: 'stage'; label: string; seeds: number }
+  | { type: 'seed'; progress: SeedProgress }
+  | { type: 'state'; name: string };
+
+export interface LocalRunOptions {
+  dataDir: string;
+  executionName: string;
+  input: Record<string, unknown>;
+  /** Continue a search the data directory already holds (fails if it holds none by that name). */
+  resume?: boolean;
+  onEvent?: (event: RuntimeEvent) => void;
+}
+
+export class UnknownSearch extends Error {
+  override readonly name = 'UnknownSearch';
+}
+
+type Handler = (event: unknown) => Promise<unknown>;
+
+/** Runs one execution of the search to its end; returns the state machine's output. */
+export async function runLocalSearch(options: LocalRunOptions): Promise<{ output: unknown; dataDir: string }> {
+  const dataDir = resolve(options.dataDir);
+  const emit = options.onEvent ?? (() => {});
+  await mkdir(dataDir, { recursive: true });
+  const table = await startLocalTable({ dir: join(dataDir, 'table') });
+  try {
+    Object.assign(process.env, localAwsEnv(table), {
+      EUREKA_DATA_DIR: dataDir,
+      EUREKA_DEFAULT_PROPOSER: process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline',
+    });
+    if (options.resume && !(await new Table(table.tableName).getItem(searchPk(options.executionName), META_SK))) {
+      throw new UnknownSearch(`no search ${options.executionName} in ${dataDir}`);
+    }
+    const handlers = await loadHandlers(dataDir, emit);
+    const definition = definitionAsl();
+    const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+    const execution = machine.run(options.input as never, {
+      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit) as never },
+      context: { Execution: { Id: `local:${options.executionName}`, Name: options.executionName, Input: options.input as never, StartTime: new Date().toISOString() } },
+    });
+    return { output: await execution.result, dataDir };
+  } finally {
+    await table.close();
+  }
+}
+
+/** Opens the data directory's table and bucket for reading (eureka show), then closes them. */
+export async function withLocalStore<T>(dataDir: string, fn: (store: SearchStore) => Promise<T>): Promise<T> {
+  const table = await startLocalTable({ dir: join(resolve(dataDir), 'table') });
+  try {
+    Object.assign(process.env, localAwsEnv(table));
+    return await fn(new SearchStore(new Table(table.tableName), new FsBlobStore(join(resolve(dataDir), 'bucket'))));
+  } finally {
+    await table.close();
+  }
+}
+
+/** Handlers are imported after the environment is set: they read it once when they load. */
+async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void): Promise<Record<TaskRole, Handler>> {
+  const [propose, reflect, publish] = await Promise.all([
+    import('../functions/propose/handler.ts'),
+    import('../functions/reflect/handler.ts'),
+    import('../functions/publish/handler.ts'),
+  ]);
+  // TrainSeed gets what its Lambda gets: the bucket, no table, no keys.
+  const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: process.env.EUREKA_TFJS_BACKEND };
+  const pool = new TrainSeedPool(CHILD_PROCESS_CAPS, childEnv, (progress) => emit({ type: 'seed', progress }));
+  const staged = (label: (out: never) => [string, SeedTask[]]) => (h: Handler): Handler => async (event) => {
+    const out = await h(event);
+    const [name, tasks] = label(out as never);
+    if (tasks.length > 0) emit({ type: 'stage', label: name, seeds: tasks.length });
+    return out;
+  };
+  return {
+    init: staged((o: InitResult) => ['baselines', o.baselineTasks])(reflect.handler),
+    propose: staged((o: ProposeResult) => [`generation ${o.generation}`, o.tasks])(propose.handler),
+    reflect: staged((o: ReflectResult) => ['fresh seeds', o.freshTasks])(reflect.handler),
+    trainSeed: (event) => pool.invoke(event as SeedTask),
+    publish: publish.handler as Handler,
+  };
+}
+
+/** Every Task state, Map iterations included, mapped to its local handler by its Resource. */
+function localHandlers(definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void): Record<string, Handler> {
+  const out: Record<string, Handler> = {};
+  const visit = (states: Record<string, JsonObject>) => {
+    for (const [name, state] of Object.entries(states)) {
+      const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
+      if (processor?.States) visit(processor.States);
+      if (state.Type !== 'Task') continue;
+      const role = localRoleOfResource(String(state.Resource));
+      const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event);
+      out[name] = async (event) => {
+        emit({ type: 'state', name });
+        return run(event);
+      };
+    }
+  };
+  visit(definition.States);
+  return out;
+}
+
+/** "Announce the winner" locally: the EventBridge entries go to <data-dir>/events.jsonl. */
+async function putEventsLocally(dataDir: string, event: unknown): Promise<unknown> {
+  const entries = ((event as { Entries?: unknown[] }).Entries ?? [event]) as unknown[];
+  await appendFile(join(dataDir, 'events.jsonl'), entries.map((e) => `${JSON.stringify({ time: new Date().toISOString(), ...(e as object) })}\n`).join(''));
+  return { Entries: entries.map((_, i) => ({ EventId: `local-${Date.now()}-${i}` })), FailedEntryCount: 0 };
+}
+
+export type { PublishResult };
