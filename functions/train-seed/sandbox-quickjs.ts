@@ -4,7 +4,8 @@
  */
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, Scope } from 'quickjs-emscripten';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import { WRAPPER_SOURCE } from './sandbox-wrapper.ts';
+import { takeWrapperApi } from './sandbox-wrapper.ts';
+import type { WrapperApi } from './sandbox-wrapper.ts';
 import { checkBatch, classifyThrown, encodeBatch, isReportFault, lineOf, mib, oneLine, parseThrown, readRunHeader, readRunValues } from './sandbox-report.ts';
 import type { Thrown } from './sandbox-report.ts';
 import { RewardFault } from './sandbox-types.ts';
@@ -30,20 +31,12 @@ const FOLLOW_UP_MS = 100;
 
 /** A fresh module whose WebAssembly memory may not grow past limits.memoryBytes, with the code loaded. */
 export async function newQuickJSRewardSandbox(source: string, limits: SandboxLimits): Promise<RewardSandbox> {
+  const started = performance.now();
   const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.floor(limits.memoryBytes / PAGE_BYTES) });
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
-  const sandbox = new QuickJSRewardSandbox(module, memory, limits);
+  const sandbox = new QuickJSRewardSandbox(module, memory, limits, started);
   sandbox.load(source);
   return sandbox;
-}
-
-/** Handles to the wrapper's functions, taken before the candidate's code runs. */
-interface WrapperApi {
-  bind: QuickJSHandle;
-  run: QuickJSHandle;
-  take: QuickJSHandle;
-  describe: QuickJSHandle;
-  progress: QuickJSHandle;
 }
 
 interface Live {
@@ -67,7 +60,8 @@ class QuickJSRewardSandbox implements RewardSandbox {
   private spentMs = 0;
   private readonly memoryFaultBytes: number;
 
-  constructor(module: QuickJSWASMModule, private readonly memory: WasmMemory, private readonly limits: SandboxLimits) {
+  /** `started`: when making the module began; that time counts in usedMs too. */
+  constructor(module: QuickJSWASMModule, private readonly memory: WasmMemory, private readonly limits: SandboxLimits, started: number) {
     this.memoryFaultBytes = MEMORY_FAULT_SHARE * limits.memoryBytes;
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
@@ -80,6 +74,7 @@ class QuickJSRewardSandbox implements RewardSandbox {
     const context = runtime.newContext();
     this.arm(limits.callDeadlineMs);
     this.live = { runtime, context, api: takeWrapperApi(context) };
+    this.spentMs = performance.now() - started;
   }
 
   get usedMs(): number {
@@ -279,26 +274,5 @@ class QuickJSRewardSandbox implements RewardSandbox {
   /** WebAssembly memory never shrinks and QuickJS may be mid-way: throw the module away. */
   private drop(): void {
     this.live = null;
-  }
-}
-
-function takeWrapperApi(context: QuickJSContext): WrapperApi {
-  const result = context.evalCode(WRAPPER_SOURCE, 'wrapper.js', { type: 'global', strict: true });
-  if (result.error) {
-    const reason = JSON.stringify(context.dump(result.error));
-    result.dispose();
-    throw new Error(`sandbox wrapper failed to load: ${reason}`);
-  }
-  const object = result.value;
-  try {
-    return {
-      bind: context.getProp(object, 'bind'),
-      run: context.getProp(object, 'run'),
-      take: context.getProp(object, 'take'),
-      describe: context.getProp(object, 'describe'),
-      progress: context.getProp(object, 'progress'),
-    };
-  } finally {
-    object.dispose();
   }
 }

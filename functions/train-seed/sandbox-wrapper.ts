@@ -20,6 +20,8 @@
  * - describe(thrown): a JSON {type,readable,name,message,stack} of anything thrown, read defensively.
  * - progress(): the index of the transition being evaluated (read after an interrupt).
  */
+import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
+
 export const WRAPPER_SOURCE = String.raw`(function () {
   'use strict';
   const apply = Reflect.apply;
@@ -180,3 +182,34 @@ export const WRAPPER_SOURCE = String.raw`(function () {
   api.progress = progress;
   return api;
 })()`;
+
+/** Handles to the wrapper's functions, taken before the candidate's code runs. */
+export interface WrapperApi {
+  bind: QuickJSHandle;
+  run: QuickJSHandle;
+  take: QuickJSHandle;
+  describe: QuickJSHandle;
+  progress: QuickJSHandle;
+}
+
+/** Evaluates the wrapper (trusted code) and keeps handles to its functions. */
+export function takeWrapperApi(context: QuickJSContext): WrapperApi {
+  const result = context.evalCode(WRAPPER_SOURCE, 'wrapper.js', { type: 'global', strict: true });
+  if (result.error) {
+    const reason = JSON.stringify(context.dump(result.error));
+    result.dispose();
+    throw new Error(`sandbox wrapper failed to load: ${reason}`);
+  }
+  const object = result.value;
+  try {
+    return {
+      bind: context.getProp(object, 'bind'),
+      run: context.getProp(object, 'run'),
+      take: context.getProp(object, 'take'),
+      describe: context.getProp(object, 'describe'),
+      progress: context.getProp(object, 'progress'),
+    };
+  } finally {
+    object.dispose();
+  }
+}
