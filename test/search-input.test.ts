@@ -57,6 +57,7 @@ describe('Function: parseSearchInput', () => {
         { humanInit: [{ name: 'energy', idea: '', code: 'export default 1' }] }],
       ['a full 32-bit random seed is accepted', { randomSeed: 2 ** 32 - 1 }, { randomSeed: 2 ** 32 - 1 }],
       ['smoke: false changes nothing', { smoke: false }, {}],
+      ['an effort level is passed through (absent by default)', { effort: 'medium' }, { effort: 'medium' }],
     ];
     for (const [name, raw, changes] of cases) {
       it(name, () => assert.deepEqual(parseSearchInput(raw, OFFLINE), { ...DEFAULTS, ...changes }));
@@ -111,6 +112,8 @@ describe('Function: parseSearchInput', () => {
       ['an unknown proposer',
         { proposer: 'gpt' }, '"proposer" must be one of "offline", "anthropic", "bedrock" (got "gpt")'],
       ['an empty model', { model: '' }, '"model" must not be empty'],
+      ['an unknown effort level',
+        { effort: 'extreme' }, '"effort" must be one of "low", "medium", "high", "xhigh", "max" (got "extreme")'],
       ['a searchId with a space',
         { searchId: 'my search' }, '"searchId" must be 1 to 80 letters, digits, "_" or "-" (got "my search")'],
       ['a searchId that is too long',

@@ -46,6 +46,8 @@ export interface SearchSettings {
   includeHostile: boolean;
   proposer: 'offline' | 'anthropic' | 'bedrock';
   model: string;
+  /** The model's effort (output_config.effort); unset leaves the model's default. */
+  effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
   maxConcurrency: number;
   /** Seed of the offline proposer and of everything random the search decides. */
   randomSeed: number;

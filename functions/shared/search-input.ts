@@ -60,6 +60,7 @@ export const SearchInputSchema = z.strictObject({
   includeHostile: z.boolean().optional(),
   proposer: z.enum(['offline', 'anthropic', 'bedrock']).optional(),
   model: z.string().min(1).max(200).optional(),
+  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
   maxConcurrency: count(1, 40),
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
   humanInit: z
@@ -101,6 +102,7 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     includeHostile: input.includeHostile ?? base.includeHostile,
     proposer: input.proposer ?? defaults.proposer,
     model: input.model ?? base.model,
+    ...(input.effort === undefined ? {} : { effort: input.effort }),
     maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
     randomSeed: input.randomSeed ?? base.randomSeed,
     humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),

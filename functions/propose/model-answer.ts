@@ -1,0 +1,262 @@
+/**
+ * A model's answer, from request to candidates, shared by the Anthropic and the Bedrock proposer
+ * (one code path, two transports). The request is streamed with structured output
+ * (`output_config.format`, a JSON schema made from the zod schema below); the answer is checked
+ * against the same zod schema. A refusal fails at once; an answer that does not parse or validate
+ * gets ONE repair request carrying the previous answer and the problems, then fails. What can be
+ * fixed without the model is fixed and noted: names made unique, oversize code dropped, more than
+ * K cut to K, fewer than K accepted.
+ */
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import type {
+  JSONOutputFormat, Message, MessageParam, Messages, OutputConfig,
+} from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { costUsd } from '../shared/pricing.ts';
+import { buildPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type PromptBudget } from './prompt.ts';
+import { ProposerError, type ProposeContext, type ProposerAnswer, type TokenUsage } from './proposer.ts';
+import type { Candidate } from './reflection.ts';
+
+// ---- The answer's schema -------------------------------------------------------------------------
+
+export const AnswerSchema = z.object({
+  candidates: z
+    .array(
+      z.object({
+        name: z.string().min(1).describe('A short, unique kebab-case name, for example energy-shaping-goal.'),
+        idea: z.string().describe('One or two sentences: what the reward encourages and why it should help PPO reach the flag.'),
+        code: z.string().min(1).describe(`The complete JavaScript source that defines ${REWARD_SIGNATURE}.`),
+      }),
+    )
+    .min(1)
+    .describe('The candidate reward functions, K of them.'),
+});
+
+export type Answer = z.infer<typeof AnswerSchema>;
+
+/** The wire format: the SDK's strict JSON schema of AnswerSchema (no parse hook: we validate, so a bad answer can be repaired). */
+export const ANSWER_FORMAT: JSONOutputFormat = { type: 'json_schema', schema: zodOutputFormat(AnswerSchema).schema };
+
+export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = NonNullable<OutputConfig['effort']> & (typeof EFFORTS)[number];
+
+/** The effort level, checked; undefined leaves it to the model (the API's default is high). */
+export function parseEffort(effort: string | undefined): Effort | undefined {
+  if (effort === undefined) return undefined;
+  const found = EFFORTS.find((e) => e === effort);
+  if (found === undefined) throw new ProposerError(`Unknown effort "${effort}": use one of ${EFFORTS.join(', ')}`);
+  return found;
+}
+
+// ---- Checking and fixing an answer ---------------------------------------------------------------
+
+export type Checked = { ok: true; answer: Answer } | { ok: false; problems: string[] };
+
+const MAX_PROBLEMS = 8;
+
+/** Parses and validates the answer's text; a ```json fence around it is tolerated. */
+export function checkAnswer(text: string): Checked {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/.exec(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fenced ? fenced[1] : text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, problems: [text.trim() === '' ? 'the answer is empty' : `the answer is not valid JSON (${why})`] };
+  }
+  const result = AnswerSchema.safeParse(parsed);
+  if (result.success) return { ok: true, answer: result.data };
+  const issues = result.error.issues;
+  const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
+    const at = issue.path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '');
+    return `${at || 'the answer'}: ${issue.message}`;
+  });
+  if (issues.length > MAX_PROBLEMS) problems.push(`and ${issues.length - MAX_PROBLEMS} more problems`);
+  return { ok: false, problems };
+}
+
+const NAME_LENGTH = 64;
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+const candidatesCount = (n: number): string => `${n} usable candidate${n === 1 ? '' : 's'}`;
+
+/** A name safe for keys and prompts: letters, digits, "_" and "-", at most 64 characters. */
+function cleanName(name: string, index: number): string {
+  const cleaned = name.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, NAME_LENGTH);
+  return cleaned === '' ? `candidate-${index + 1}` : cleaned;
+}
+
+/** Names cleaned, oversize or empty code dropped, the list cut to K, duplicates renamed; each change noted. */
+export function normalizeCandidates(answer: Answer, k: number): { candidates: Candidate[]; notes: string[] } {
+  const notes: string[] = [];
+  let candidates: Candidate[] = [];
+  answer.candidates.forEach((c, i) => {
+    const name = cleanName(c.name, i);
+    if (name !== c.name) notes.push(`Renamed ${JSON.stringify(c.name)} to "${name}" (names use letters, digits, "_" and "-").`);
+    const bytes = utf8Bytes(c.code);
+    if (bytes > REWARD_RULES.maxCodeBytes) {
+      notes.push(`Dropped "${name}": its code is ${(bytes / 1024).toFixed(1)} KiB, over the ${REWARD_RULES.maxCodeBytes / 1024} KiB limit.`);
+    } else if (c.code.trim() === '') {
+      notes.push(`Dropped "${name}": its code is blank.`);
+    } else {
+      candidates.push({ name, idea: c.idea.trim(), code: c.code });
+    }
+  });
+  if (candidates.length > k) {
+    notes.push(`The model wrote ${candidatesCount(candidates.length)}; kept the first ${k} (K = ${k}).`);
+    candidates = candidates.slice(0, k);
+  }
+  const taken = new Set<string>();
+  candidates = candidates.map((c) => {
+    if (!taken.has(c.name)) {
+      taken.add(c.name);
+      return c;
+    }
+    let n = 2;
+    while (taken.has(`${c.name}-${n}`)) n++;
+    const unique = `${c.name}-${n}`;
+    taken.add(unique);
+    notes.push(`Renamed a duplicate "${c.name}" to "${unique}".`);
+    return { ...c, name: unique };
+  });
+  if (candidates.length === 0) {
+    throw new ProposerError(`The model's answer has no usable candidates${notes.length > 0 ? `: ${notes.join(' ')}` : ''}`);
+  }
+  if (candidates.length < k) notes.push(`The model wrote ${candidatesCount(candidates.length)}, fewer than K = ${k}; accepted ${candidates.length === 1 ? 'it' : 'them'}.`);
+  return { candidates, notes };
+}
+
+// ---- The conversation ----------------------------------------------------------------------------
+
+/** What both clients (Anthropic, AnthropicBedrock) offer: the Messages API's streaming helper. */
+export interface MessagesClient {
+  messages: Pick<Messages, 'stream'>;
+}
+
+export interface ConversationOptions {
+  proposer: 'anthropic' | 'bedrock';
+  /** Who answered, for error messages: "Anthropic API" or "Amazon Bedrock". */
+  service: string;
+  model: string;
+  effort?: Effort;
+  maxTokens: number;
+  /** The client's retry count, for error messages. */
+  maxRetries: number;
+  budget: PromptBudget;
+  /** Removes secrets from any text that leaves this module in an error. */
+  redact: (text: string) => string;
+}
+
+interface Reply {
+  text: string;
+  message: Message;
+}
+
+function repairRequest(problems: string[], reply: Reply, k: number): string {
+  const cut = reply.message.stop_reason === 'max_tokens' ? ' It was cut off at the output limit: keep the code short.' : '';
+  return [
+    `Your answer could not be used: ${problems.join('; ')}.${cut}`,
+    `Answer again with the complete, corrected JSON object {"candidates": [{"name", "idea", "code"}, ...]} with ${k} candidates, and nothing else.`,
+  ].join('\n');
+}
+
+/** Error messages are one line: whatever the API or the model wrote is folded. */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
+function refusal(message: Message): ProposerError {
+  const d = message.stop_details;
+  const category = d?.category ? ` (category ${d.category})` : '';
+  const why = d?.explanation ? `: ${d.explanation}` : '';
+  return new ProposerError(oneLine(`The model refused to write the reward functions${category}${why} (stop_reason "refusal")`));
+}
+
+/** The reply checked; an answer that stopped early says so first. */
+function inspect(reply: Reply): Checked {
+  const checked = checkAnswer(reply.text);
+  const reason = reply.message.stop_reason;
+  if (checked.ok || (reason !== 'max_tokens' && reason !== 'model_context_window_exceeded')) return checked;
+  const early = `the answer stopped early (stop_reason "${reason}" after ${reply.message.usage.output_tokens} output tokens)`;
+  return { ok: false, problems: [early, ...checked.problems] };
+}
+
+function apiFailure(error: unknown, options: ConversationOptions): Error {
+  if (error instanceof ProposerError) return error;
+  let what: string;
+  if (error instanceof APIConnectionTimeoutError) what = 'the request timed out';
+  else if (error instanceof APIConnectionError) what = `could not connect (${error.message})`;
+  else if (error instanceof APIError) {
+    const kind = error.type ? ` ${error.type}` : '';
+    const id = error.requestID ? `; request id ${error.requestID}` : '';
+    const where = error.status === undefined ? 'an error event in the stream' : `HTTP ${error.status}`;
+    what = `${where}${kind}: ${error.apiMessage ?? error.message}${id}`;
+  } else what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const status = error instanceof APIError ? error.status : undefined;
+  const retryable = error instanceof APIConnectionError || (status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500));
+  const retried = retryable ? ` (after up to ${options.maxRetries} retries)` : '';
+  return new ProposerError(options.redact(oneLine(`${options.service} request for ${options.model} failed${retried}: ${what}`)), { cause: error });
+}
+
+/** One streamed request; usage is added to the total as it arrives. */
+async function send(client: MessagesClient, options: ConversationOptions, system: string, messages: MessageParam[], usage: TokenUsage): Promise<Reply> {
+  let message: Message;
+  try {
+    const stream = client.messages.stream({
+      model: options.model,
+      max_tokens: options.maxTokens,
+      system,
+      messages,
+      output_config: { format: ANSWER_FORMAT, ...(options.effort === undefined ? {} : { effort: options.effort }) },
+    });
+    message = await stream.finalMessage();
+  } catch (error) {
+    throw apiFailure(error, options);
+  }
+  usage.inputTokens += message.usage.input_tokens;
+  usage.outputTokens += message.usage.output_tokens;
+  usage.cacheReadTokens += message.usage.cache_read_input_tokens ?? 0;
+  usage.cacheWriteTokens += message.usage.cache_creation_input_tokens ?? 0;
+  if (message.stop_reason === 'refusal') throw refusal(message);
+  const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+  return { text, message };
+}
+
+/** Asks for K candidates (one repair at most) and turns the answer into the proposer's answer. */
+export async function proposeThroughMessages(
+  client: MessagesClient,
+  options: ConversationOptions,
+  context: ProposeContext,
+): Promise<ProposerAnswer> {
+  const prompt = buildPrompt(context, options.budget);
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
+  let reply = await send(client, options, prompt.system, messages, usage);
+  let checked = inspect(reply);
+  const notes: string[] = [];
+  if (!checked.ok) {
+    const first = checked.problems;
+    messages.push(
+      { role: 'assistant', content: reply.text.trim() === '' ? '(empty answer)' : reply.text },
+      { role: 'user', content: repairRequest(first, reply, context.k) },
+    );
+    reply = await send(client, options, prompt.system, messages, usage);
+    checked = inspect(reply);
+    if (!checked.ok) {
+      throw new ProposerError(oneLine(
+        `The model's answer did not match the schema, also after a repair request: ${checked.problems.join('; ')} ` +
+          `(first answer: ${first.join('; ')}; ${usage.inputTokens} input and ${usage.outputTokens} output tokens spent)`,
+      ));
+    }
+    notes.push(`The first answer could not be used (${first.join('; ')}); a repair request fixed it.`);
+  }
+  const normalized = normalizeCandidates(checked.answer, context.k);
+  return {
+    candidates: normalized.candidates,
+    proposer: options.proposer,
+    model: options.model,
+    raw: reply.text,
+    usage,
+    costUsd: costUsd(options.model, usage),
+    notes: [...notes, ...normalized.notes],
+    promptHash: promptHash(options.model, prompt),
+  };
+}

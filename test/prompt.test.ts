@@ -1,0 +1,98 @@
+/** The model's prompt (DESIGN §6): the task, the signature and its rules, K; the reflection from generation 2. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
+import { reflectionText } from '../functions/propose/reflection.ts';
+import { BEST, GEN1, GEN2 } from './support/messages-api-server.ts';
+
+describe('Function: buildPrompt', () => {
+  it('casts the model as a reward engineer in the system message', () => {
+    const { system } = buildPrompt(GEN1);
+    assert.match(system, /reward engineer/);
+    assert.match(system, /reward functions/);
+  });
+
+  it('states the task: observation, actions, dynamics, termination and the metric', () => {
+    const { user } = buildPrompt(GEN1);
+    for (const text of [
+      'MountainCar-v0',
+      'obs = [position, velocity]',
+      '0 (push left), 1 (no push) or 2 (push right)',
+      'velocity += (action - 1) * 0.001 - 0.0025 * cos(3 * position)',
+      'clip(velocity, -0.07, 0.07)',
+      'position += velocity',
+      'clip(position, -1.2, 0.6)',
+      'if position == -1.2 and velocity < 0: velocity = 0',
+      'position >= 0.5',
+      'after 200 steps',
+      'share of these episodes that reach the flag',
+      'ties are broken by fewer steps to the flag',
+      'never graded on the reward',
+      'gamma 0.99',
+      'Training budget: 150000 environment steps per seed',
+    ]) {
+      assert.ok(user.includes(text), `missing: ${text}`);
+    }
+  });
+
+  it('gives the exact signature and its rules', () => {
+    const { user } = buildPrompt(GEN1);
+    assert.ok(user.includes(`${REWARD_SIGNATURE} {`));
+    assert.equal(REWARD_SIGNATURE, 'function computeReward(obs, action, nextObs, terminated)');
+    assert.match(user, /pure function/);
+    assert.match(user, /Use only Math/);
+    assert.match(user, /no require, import, process, fetch/);
+    assert.match(user, /Return \[total, terms\]/);
+    assert.match(user, /at most 16 term names/);
+    assert.match(user, /finite number/);
+    assert.match(user, /At most 64 KiB/);
+  });
+
+  it('asks for exactly K candidates', () => {
+    assert.match(buildPrompt(GEN1).user, /K = 6: answer with exactly 6 candidates/);
+    assert.match(buildPrompt({ ...GEN1, k: 3 }).user, /K = 3: answer with exactly 3 candidates/);
+  });
+
+  it('states the training budget it is given', () => {
+    const { user } = buildPrompt(GEN1, { steps: 60_000, seeds: 2, evalEpisodes: 10 });
+    assert.match(user, /Training budget: 60000 environment steps per seed \(29 updates/);
+    assert.match(user, /averaged over 2 training seeds/);
+    assert.match(user, /for 10 evaluation episodes/);
+  });
+
+  it('has no reflection in generation 1', () => {
+    const { user } = buildPrompt(GEN1);
+    assert.doesNotMatch(user, /Best reward function so far/);
+    assert.doesNotMatch(user, /Feedback from the search/);
+    assert.doesNotMatch(user, /improve on/);
+  });
+
+  it('reflects on the search from generation 2 and asks to improve on the best', () => {
+    const { user } = buildPrompt(GEN2);
+    assert.ok(user.includes(reflectionText(GEN2.best, GEN2.scoreboard, GEN2.bestByGeneration).trimEnd()), 'the reflection, verbatim');
+    assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
+    assert.match(user, /seed 1: 0\.95, seed 2: 0\.80, seed 3: 0\.00 \(timeout: total sandbox budget of 60 s exceeded\)/);
+    assert.match(user, /mean highest position: 0\.432/);
+    assert.match(user, /shaping: \['0\.12', '3\.44'/, 'the term series');
+    assert.match(user, /early mean 0\.12, late mean 30\.00/);
+    assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+    assert.match(user, /generation 1: 0\.57 \(g1-energy-shaping-2\); best so far 0\.57/);
+    assert.match(user, /improve on the best reward function so far/);
+    assert.ok(user.indexOf('Feedback from the search') < user.indexOf('# Your answer'), 'the answer request comes last');
+  });
+});
+
+describe('Function: promptHash', () => {
+  it('is the same for the same question, and changes with the model, K or the reflection', () => {
+    const hash = promptHash('claude-sonnet-4-5', buildPrompt(GEN2));
+    assert.match(hash, /^[0-9a-f]{64}$/);
+    assert.equal(promptHash('claude-sonnet-4-5', buildPrompt(structuredClone(GEN2))), hash);
+    assert.notEqual(promptHash('claude-opus-4-5', buildPrompt(GEN2)), hash);
+    assert.notEqual(promptHash('claude-sonnet-4-5', buildPrompt({ ...GEN2, k: 5 })), hash);
+    assert.notEqual(promptHash('claude-sonnet-4-5', buildPrompt({ ...GEN2, scoreboard: [] })), hash);
+  });
+
+  it('does not depend on the random seed, which the model never sees', () => {
+    assert.equal(promptHash('m', buildPrompt({ ...GEN1, randomSeed: 7 })), promptHash('m', buildPrompt(GEN1)));
+  });
+});

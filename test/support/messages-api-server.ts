@@ -1,0 +1,248 @@
+/**
+ * A loopback server that plays the Anthropic Messages API and Bedrock's InvokeModel for Claude,
+ * for tests that drive the real SDKs. Each request takes the next scripted response and is
+ * recorded (method, path, headers, body). An answer is delivered the way the request asked:
+ *
+ *   POST /v1/messages, "stream": true             server-sent events, as the Messages API streams
+ *   POST /v1/messages                             one JSON Message
+ *   POST /model/<id>/invoke-with-response-stream  the same events in AWS event-stream binary frames
+ *   POST /model/<id>/invoke                       one JSON Message
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
+import { HUMAN_ENERGY_SHAPING } from '../../functions/propose/baselines.ts';
+import type { ProposeContext } from '../../functions/propose/proposer.ts';
+import type { ReflectionBest } from '../../functions/propose/reflection.ts';
+import type { TermStats } from '../../functions/shared/types.ts';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export interface ScriptedAnswer {
+  kind: 'answer';
+  text: string;
+  /** @default 'end_turn' */
+  stopReason?: string;
+  stopDetails?: { type: 'refusal'; category: string | null; explanation: string | null } | null;
+  usage?: Partial<Usage>;
+}
+
+export interface ScriptedError {
+  kind: 'error';
+  status: number;
+  /** The body's error.type, e.g. rate_limit_error, overloaded_error, api_error. */
+  type: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export type Scripted = ScriptedAnswer | ScriptedError;
+
+export interface RecordedRequest {
+  method: string;
+  /** The URL path as sent (percent-encoded). */
+  rawPath: string;
+  /** The URL path, decoded. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+export interface MessagesApiServer {
+  url: string;
+  /** Responses still to give, in order; push more at any time. */
+  script: Scripted[];
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export const answer = (text: string, rest: Omit<ScriptedAnswer, 'kind' | 'text'> = {}): ScriptedAnswer => ({ kind: 'answer', text, ...rest });
+
+export const apiError = (status: number, type: string, message: string, headers: Record<string, string> = {}): ScriptedError =>
+  ({ kind: 'error', status, type, message, headers });
+
+export const DEFAULT_USAGE: Usage = { input_tokens: 1000, output_tokens: 2000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
+let nextId = 1;
+
+function messageOf(a: ScriptedAnswer, model: string, withText: boolean): Record<string, unknown> {
+  return {
+    id: `msg_test_${nextId++}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: withText ? [{ type: 'text', text: a.text, citations: null }] : [],
+    stop_reason: withText ? (a.stopReason ?? 'end_turn') : null,
+    stop_sequence: null,
+    stop_details: withText ? (a.stopDetails ?? null) : null,
+    usage: { ...DEFAULT_USAGE, ...a.usage, ...(withText ? {} : { output_tokens: 1 }) },
+  };
+}
+
+/** The Messages API's stream for one answer: the text arrives in three deltas. */
+export function streamEvents(a: ScriptedAnswer, model: string): Array<Record<string, unknown>> {
+  const usage = { ...DEFAULT_USAGE, ...a.usage };
+  const size = Math.max(1, Math.ceil(a.text.length / 3));
+  const pieces = a.text === '' ? [] : Array.from({ length: Math.ceil(a.text.length / size) }, (_, i) => a.text.slice(i * size, (i + 1) * size));
+  return [
+    { type: 'message_start', message: messageOf(a, model, false) },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'ping' },
+    ...pieces.map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
+    { type: 'content_block_stop', index: 0 },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: a.stopReason ?? 'end_turn', stop_sequence: null, stop_details: a.stopDetails ?? null },
+      usage: { output_tokens: usage.output_tokens },
+    },
+    { type: 'message_stop' },
+  ];
+}
+
+// ---- AWS event-stream framing --------------------------------------------------------------------
+
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0, 0);
+  return b;
+}
+
+/** One frame: prelude (total and headers length, CRC32), string headers (type 7), payload, CRC32. */
+export function eventStreamFrame(headers: Record<string, string>, payload: Buffer): Buffer {
+  const encoded = Buffer.concat(
+    Object.entries(headers).map(([name, value]) => {
+      const n = Buffer.from(name, 'utf8');
+      const v = Buffer.from(value, 'utf8');
+      const len = Buffer.alloc(2);
+      len.writeUInt16BE(v.length, 0);
+      return Buffer.concat([Buffer.from([n.length]), n, Buffer.from([7]), len, v]);
+    }),
+  );
+  const prelude = Buffer.concat([u32(12 + encoded.length + payload.length + 4), u32(encoded.length)]);
+  const message = Buffer.concat([prelude, u32(crc32(prelude)), encoded, payload]);
+  return Buffer.concat([message, u32(crc32(message))]);
+}
+
+function bedrockChunk(event: Record<string, unknown>): Buffer {
+  const bytes = Buffer.from(JSON.stringify(event), 'utf8').toString('base64');
+  return eventStreamFrame(
+    { ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' },
+    Buffer.from(JSON.stringify({ bytes }), 'utf8'),
+  );
+}
+
+// ---- The server ----------------------------------------------------------------------------------
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  res.writeHead(status, { 'request-id': `req_test_${nextId++}`, ...headers });
+  res.end(body);
+}
+
+function respond(res: ServerResponse, scripted: Scripted | undefined, path: string, body: Record<string, unknown>): void {
+  if (scripted === undefined) {
+    send(res, 500, { 'content-type': 'application/json', 'x-should-retry': 'false' },
+      JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'test server: script exhausted' } }));
+    return;
+  }
+  if (scripted.kind === 'error') {
+    send(res, scripted.status, { 'content-type': 'application/json', ...scripted.headers },
+      JSON.stringify({ type: 'error', error: { type: scripted.type, message: scripted.message } }));
+    return;
+  }
+  const bedrock = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(path);
+  const model = bedrock ? bedrock[1] : String(body.model);
+  const streamed = bedrock ? bedrock[2] === 'invoke-with-response-stream' : body.stream === true;
+  if (!streamed) {
+    send(res, 200, { 'content-type': 'application/json' }, JSON.stringify(messageOf(scripted, model, true)));
+    return;
+  }
+  const events = streamEvents(scripted, model);
+  if (bedrock) {
+    send(res, 200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-content-type': 'application/json' },
+      Buffer.concat(events.map(bedrockChunk)));
+    return;
+  }
+  send(res, 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+    events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join(''));
+}
+
+export async function startMessagesApiServer(script: Scripted[] = []): Promise<MessagesApiServer> {
+  const requests: RecordedRequest[] = [];
+  const state = { script };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = text === '' ? {} : JSON.parse(text);
+        if (parsed !== null && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+      } catch {
+        body = { unparsed: text };
+      }
+      const rawPath = (req.url ?? '/').split('?')[0];
+      const path = decodeURIComponent(rawPath);
+      requests.push({ method: req.method ?? '', rawPath, path, headers: req.headers, body });
+      respond(res, state.script.shift(), path, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get script() {
+      return state.script;
+    },
+    set script(s: Scripted[]) {
+      state.script = s;
+    },
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+// ---- Propose contexts the proposer tests ask about -----------------------------------------------
+
+const ramp = (a: number, b: number): TermStats => {
+  const series = Array.from({ length: 10 }, (_, i) => a + ((b - a) * i) / 9);
+  return { early: a, late: b, series };
+};
+
+export const GEN1: ProposeContext = {
+  generation: 1, k: 6, randomSeed: 0, model: 'claude-sonnet-5-5', best: null, scoreboard: [], bestByGeneration: [],
+};
+
+export const BEST: ReflectionBest = {
+  candidate: { ...HUMAN_ENERGY_SHAPING, name: 'g1-energy-shaping-2' },
+  generation: 1,
+  success: 0.57,
+  seeds: [
+    { seed: 1, success: 0.95, outcome: 'trained', reason: '' },
+    { seed: 2, success: 0.8, outcome: 'trained', reason: '' },
+    { seed: 3, success: 0, outcome: 'timeout', reason: 'total sandbox budget of 60 s exceeded' },
+  ],
+  meanStepsToFlag: 121.5,
+  meanMaxPosition: 0.4321,
+  terms: { step: ramp(-1, -1), shaping: ramp(0.12, 30), goal: ramp(0, 0.0042) },
+  trainSuccessSeries: [0, 0, 0.05, 0.1, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85],
+};
+
+export const GEN2: ProposeContext = {
+  ...GEN1,
+  generation: 2,
+  best: BEST,
+  scoreboard: [
+    { name: 'g1-energy-shaping-2', idea: 'Energy shaping.', success: 0.57, outcome: 'trained', reason: '' },
+    { name: 'hostile_exfiltrate', idea: 'Reads process.env.', success: 0, outcome: 'error', reason: 'ReferenceError: process is not defined' },
+  ],
+  bestByGeneration: [{ generation: 1, name: 'g1-energy-shaping-2', success: 0.57, bestSoFar: 0.57 }],
+};
