@@ -1,0 +1,189 @@
+/**
+ * What the winner's card shows (card.html and its Markdown twin card.md): plain data gathered by
+ * Publish from the table and the stored seed results, plus the few judgements both renderers share
+ * (who won, by how much, number formats). Everything textual in it came from a candidate or a model
+ * and is escaped by the renderers.
+ */
+
+export interface CardSeed {
+  seed: number;
+  success: number;
+  outcome: string;
+  reason: string;
+}
+
+export interface CardReward {
+  candidateId: string;
+  generation: number;
+  name: string;
+  idea: string;
+  code: string;
+  hostile: boolean;
+  /** Mean success over the search's seeds: the number the reward was picked on. */
+  searchSuccess: number;
+  searchStepsToFlag: number | null;
+  /** Mean success over fresh seeds (null if not re-trained). */
+  freshSuccess: number | null;
+  freshStepsToFlag: number | null;
+  freshSeeds: CardSeed[];
+  /** Mean over fresh seeds, one point per PPO update. */
+  curve: Array<{ step: number; meanReward: number; trainSuccess: number; episodeLength: number }>;
+  terms: Record<string, { early: number; late: number; series: number[] }>;
+  /** One greedy evaluation episode of a fresh seed. */
+  episode: { positions: number[]; velocities: number[] };
+}
+
+export interface CardCandidate {
+  generation: number;
+  candidateId: string;
+  name: string;
+  idea: string;
+  hostile: boolean;
+  success: number;
+  meanStepsToFlag: number | null;
+  outcome: 'trained' | 'timeout' | 'memory' | 'error';
+  reason: string;
+  seeds: CardSeed[];
+}
+
+export interface CardData {
+  searchId: string;
+  startedAt: string;
+  finishedAt: string;
+  config: {
+    generations: number; candidates: number; seeds: number; steps: number; evalEpisodes: number;
+    includeHostile: boolean; proposer: string; model: string; maxConcurrency: number; randomSeed: number;
+  };
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  winner: CardReward;
+  /** environment_reward and human_energy_shaping. */
+  baselines: CardReward[];
+  bestByGeneration: Array<{ generation: number; name: string; success: number; bestSoFar: number }>;
+  /** Every candidate of every generation (baselines are generation 0). */
+  candidates: CardCandidate[];
+}
+
+// ---------------------------------------------------------------- colours, shared by every chart
+
+export const WINNER_COLOR = '#2f5bd3';
+const BASELINE_COLORS: Record<string, string> = { human_energy_shaping: '#c26a06', environment_reward: '#6b7280' };
+const OTHER_COLORS = ['#0f8a7e', '#a23b72', '#7a5c00'];
+
+export function rewardColor(reward: CardReward, index: number, winner: CardReward): string {
+  if (reward === winner) return WINNER_COLOR;
+  return BASELINE_COLORS[reward.candidateId] ?? OTHER_COLORS[index % OTHER_COLORS.length];
+}
+
+/** How a person would call a baseline. */
+export function rewardLabel(reward: CardReward): string {
+  if (reward.candidateId === 'human_energy_shaping') return 'the person\'s shaping';
+  if (reward.candidateId === 'environment_reward') return 'the environment\'s reward';
+  return reward.name;
+}
+
+// ---------------------------------------------------------------- numbers
+
+const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** 0.953 -> "95%"; null or non-finite -> "—". */
+export function pct(x: number | null | undefined): string {
+  return finite(x) ? `${Math.round(x * 100)}%` : '—';
+}
+
+/** Signed percentage points: +45, −5, ±0. */
+export function points(delta: number): string {
+  const p = Math.round(delta * 100);
+  return p > 0 ? `+${p}` : p < 0 ? `−${-p}` : '±0';
+}
+
+export function steps(x: number | null | undefined): string {
+  return finite(x) ? String(Math.round(x)) : '—';
+}
+
+/** Three significant digits, thousands grouped, no exponent for ordinary magnitudes. */
+export function num(x: number | null | undefined): string {
+  if (!finite(x)) return '—';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a >= 1000) return Math.round(x).toLocaleString('en-US');
+  if (a < 1e-4) return x.toExponential(1);
+  return String(Number(x.toPrecision(3)));
+}
+
+export function int(x: number): string {
+  return finite(x) ? Math.round(x).toLocaleString('en-US') : '—';
+}
+
+export function usd(x: number | null): string {
+  if (!finite(x)) return '—';
+  return x < 0.01 && x > 0 ? `$${x.toFixed(4)}` : `$${x.toFixed(2)}`;
+}
+
+/** "1 h 12 min", "3 min 05 s"; "—" when a timestamp is missing or invalid. */
+export function duration(startedAt: string, finishedAt: string): string {
+  const s = Math.round((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000);
+  if (!Number.isFinite(s) || s < 0) return '—';
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${s} s`;
+}
+
+/** "2025-06-14 09:12:03 UTC"; an unparsable timestamp is returned as given (the renderers escape it). */
+export function timestamp(iso: string): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return iso;
+  return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+// ---------------------------------------------------------------- the headline
+
+export interface Versus {
+  reward: CardReward;
+  label: string;
+  score: number;
+  /** Winner minus this reward, on the same basis. */
+  delta: number;
+}
+
+export interface Headline {
+  /** 'fresh' when the winner and every baseline were re-trained on fresh seeds. */
+  basis: 'fresh' | 'search';
+  score: number;
+  /** "g2-energy-shaping-1 reaches the flag in 95% of fresh episodes" (plain text, unescaped). */
+  title: string;
+  /** "+45 points over the person's shaping, +95 over the environment's reward" (plain text). */
+  versusText: string;
+  versus: Versus[];
+}
+
+/** The honest score of a reward: fresh seeds when there are any, else the search's. */
+export function scoreOf(reward: CardReward, basis: 'fresh' | 'search'): number {
+  const s = basis === 'fresh' ? reward.freshSuccess : reward.searchSuccess;
+  return finite(s) ? s : 0;
+}
+
+export function headline(data: CardData): Headline {
+  const { winner, baselines } = data;
+  const basis = [winner, ...baselines].every((r) => finite(r.freshSuccess)) ? 'fresh' : 'search';
+  const score = scoreOf(winner, basis);
+  const episodes = basis === 'fresh' ? 'fresh episodes' : 'episodes on the search\'s seeds';
+  const title = score > 0
+    ? `${winner.name} reaches the flag in ${pct(score)} of ${episodes}`
+    : `No reward reached the flag: the best, ${winner.name}, scores ${pct(score)} on ${episodes}`;
+  const versus = baselines.map((reward) => {
+    const s = scoreOf(reward, basis);
+    return { reward, label: rewardLabel(reward), score: s, delta: score - s };
+  });
+  const versusText = versus.map((v, i) => {
+    const { amount, relation } = versusWords(v, i === 0);
+    return `${amount} ${relation}`;
+  }).join(', ');
+  return { basis, score, title, versusText, versus };
+}
+
+/** "+45 points" / "over the person's shaping"; "level" / "with …" when the rounded gap is zero. */
+export function versusWords(v: Versus, first: boolean): { amount: string; relation: string } {
+  const p = Math.round(v.delta * 100);
+  if (p === 0) return { amount: 'level', relation: `with ${v.label}` };
+  return { amount: `${points(v.delta)}${first ? ' points' : ''}`, relation: `${p < 0 ? 'under' : 'over'} ${v.label}` };
+}

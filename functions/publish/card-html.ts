@@ -1,0 +1,328 @@
+/**
+ * card.html: the winner's card, one self-contained page (inline CSS and SVG, no script, no external
+ * resource; a Content-Security-Policy that forbids both anyway). Reads top-down as a person asks:
+ * who won and by how much, how honest that number is, how the search got there, how the winner
+ * learns and drives, what it is, and every candidate the search tried.
+ */
+import {
+  duration, headline, int, timestamp, num, pct, rewardColor, rewardLabel, steps, usd, versusWords, WINNER_COLOR,
+  type CardCandidate, type CardData, type CardReward, type CardSeed,
+} from './card-data.ts';
+import { escapeHtml as h } from './escape.ts';
+import { barChart, carAnimation, lineChart, sparkline, type Series } from './svg.ts';
+
+const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
+
+const CARD_CSS = `
+:root{--ink:#1b1f29;--muted:#5b6472;--line:#e3e6ec;--bg:#f4f5f8;--winner:${WINNER_COLOR}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:1000px;margin:0 auto;padding:28px 20px 56px}
+.mono,code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+header{padding:8px 4px 4px}
+.eyebrow{margin:0;color:var(--muted);font-size:13px;letter-spacing:.02em}
+h1{font-size:31px;line-height:1.2;margin:8px 0 10px;letter-spacing:-.01em}
+.winner-name{color:var(--winner);font-size:.92em;overflow-wrap:anywhere}
+.versus{font-size:17px;margin:0 0 18px;color:#333a47}
+.delta{font-weight:700;font-variant-numeric:tabular-nums}.delta.up{color:#13803d}.delta.down{color:#b42318}
+.tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:14px}
+.tile{background:#fff;border:1px solid var(--line);border-top:4px solid var(--c);border-radius:10px;padding:12px 16px 14px}
+.tile-who{font-size:12.5px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:var(--c)}
+.tile-name{font-size:13px;color:var(--muted);overflow-wrap:anywhere}
+.tile-score{font-size:40px;font-weight:700;line-height:1.1;margin:4px 0 6px;font-variant-numeric:tabular-nums}
+.meter{height:8px;background:#eceef3;border-radius:4px;overflow:hidden}.meter span{display:block;height:100%;background:var(--c)}
+.tile-sub{font-size:12.5px;color:var(--muted);margin-top:6px}
+.found{color:var(--muted);font-size:14px;margin:12px 0 0}
+section{background:#fff;border:1px solid var(--line);border-radius:12px;padding:18px 22px 20px;margin:18px 0}
+h2{font-size:19px;margin:0 0 4px}
+.lede{color:var(--muted);margin:0 0 14px;max-width:80ch}
+figure{margin:0}
+svg[data-chart]{width:100%;height:auto;display:block}
+svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;font-size:12px;fill:#3b4250}
+svg .grid{stroke:#eceef2}svg .axis{stroke:#9aa1ad}svg .axis-label{fill:var(--muted);font-size:12px}
+svg .bar-value{font-weight:700;font-size:13px;fill:var(--ink)}svg .ref{font-size:11.5px;font-weight:600}svg .empty{fill:#9aa1ad;font-size:14px}
+.grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}
+@media (max-width:760px){.grid2{grid-template-columns:1fr}}
+figure.car{margin-bottom:14px;border:1px solid var(--line);border-radius:8px;overflow:hidden}
+table{border-collapse:collapse;width:100%;font-size:14px}
+th,td{padding:7px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+thead th{font-weight:600;color:var(--muted);font-size:13px;border-bottom:2px solid var(--line);white-space:nowrap}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.strong{font-weight:700}
+.muted{color:var(--muted)}
+table[data-table=headline] td:first-child{white-space:nowrap}
+.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:8px}
+tr.winner-row td{background:#f3f6fe}
+.badge{display:inline-block;font-size:11px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;padding:1px 7px;border-radius:9px;margin-left:4px;vertical-align:1px}
+.badge.win{background:var(--winner);color:#fff}.badge.hostile{background:#b42318;color:#fff}.badge.base{background:#e7e9ee;color:#404755}
+.seeds{white-space:nowrap}.seed.wide{min-width:0;padding:1px 8px}
+.seed{display:inline-block;min-width:36px;text-align:center;font-size:11.5px;font-variant-numeric:tabular-nums;padding:1px 4px;margin:1px 2px 1px 0;border-radius:4px;background:#f2f3f6;color:#1b1f29}
+.seed.failed{background:#fde8e6;color:#8f1d12}
+.cand{width:42%}td.outcome{min-width:200px}.cand .name{font-weight:600;overflow-wrap:anywhere}.idea{color:var(--muted);font-size:13px;margin-top:2px;overflow-wrap:anywhere}
+tr.gen-row th{background:#f6f7fa;color:var(--ink);font-size:13px;font-weight:600;padding:9px 10px;border-top:1px solid var(--line)}
+tr.hostile-row td{background:#fff8f7}
+.pill{display:inline-block;font-size:12px;font-weight:600;padding:0 8px;border-radius:9px;background:#e3f4e8;color:#14632f}
+.pill.timeout{background:#fff1d6;color:#7a4b00}.pill.memory{background:#efe6fb;color:#5b2b99}.pill.error{background:#fde8e6;color:#8f1d12}
+.reason{font-size:12.5px;color:var(--muted);margin-top:3px;max-width:32ch;overflow-wrap:anywhere}
+.scroll{overflow-x:auto}
+.hbar{display:inline-block;width:120px;height:8px;background:#eceef3;border-radius:4px;overflow:hidden;vertical-align:middle}
+.hbar span{display:block;height:100%;background:var(--winner)}
+svg.spark{display:block}
+pre{background:#f6f8fb;border:1px solid var(--line);border-radius:8px;padding:14px 16px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px;line-height:1.5;margin:0}
+table.kv th{width:52%;color:var(--muted);font-weight:500}table.kv td{font-variant-numeric:tabular-nums}
+section.run{background:none;border:none;padding:0;align-items:start}section.run>div{background:#fff;border:1px solid var(--line);border-radius:12px;padding:18px 22px}
+footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:28px}
+`;
+
+const kSteps = (v: number): string => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k` : String(v));
+const pctAxis = (v: number): string => `${Math.round(v * 100)}%`;
+
+function rewards(data: CardData): CardReward[] {
+  return [data.winner, ...data.baselines];
+}
+
+function color(data: CardData, reward: CardReward): string {
+  return rewardColor(reward, data.baselines.indexOf(reward), data.winner);
+}
+
+function author(data: CardData, reward: CardReward): string {
+  if (reward.candidateId === 'human_energy_shaping') return 'a person';
+  if (reward.candidateId === 'environment_reward') return 'the environment';
+  return `the search, generation ${reward.generation}`;
+}
+
+/** A coloured chip per seed: its success, or its outcome when it did not train. */
+function seedChips(seeds: CardSeed[]): string {
+  if (seeds.length === 0) return '<span class="muted">—</span>';
+  const first = seeds[0];
+  if (seeds.length > 1 && first.outcome !== 'trained' && seeds.every((s) => s.outcome === first.outcome && s.reason === first.reason)) {
+    return `<span class="seed failed wide" title="${h(`seeds ${seeds.map((s) => s.seed).join(', ')}: ${first.outcome} — ${first.reason}`)}">` +
+      `all ${seeds.length} seeds: ${h(first.outcome)}</span>`;
+  }
+  return seeds.map((s) => {
+    const ok = s.outcome === 'trained';
+    const tip = `seed ${s.seed}: ${pct(s.success)} ${s.outcome}${s.reason === '' ? '' : ` — ${s.reason}`}`;
+    const light = Number.isFinite(s.success) ? Math.round(96 - 34 * Math.min(1, Math.max(0, s.success))) : 96;
+    const style = ok ? ` style="background:hsl(145 55% ${light}%)"` : '';
+    return `<span class="seed${ok ? '' : ' failed'}"${style} title="${h(tip)}">${ok ? pct(s.success) : h(s.outcome)}</span>`;
+  }).join('');
+}
+
+function header(data: CardData): string {
+  const head = headline(data);
+  const basisText = head.basis === 'fresh' ? 'fresh seeds' : 'the search\'s seeds';
+  const tiles = rewards(data).map((r) => {
+    const score = head.basis === 'fresh' ? r.freshSuccess : r.searchSuccess;
+    const s = Number.isFinite(score) ? Math.max(0, Math.min(1, score ?? 0)) : 0;
+    const who = r === data.winner ? 'Winner' : rewardLabel(r).replace(/^the /, 'The ');
+    return `<div class="tile" style="--c:${color(data, r)}"><div class="tile-who">${h(who)}</div>` +
+      `<div class="tile-name mono">${h(r.name)}</div><div class="tile-score">${pct(score)}</div>` +
+      `<div class="meter"><span style="width:${(s * 100).toFixed(1)}%"></span></div>` +
+      `<div class="tile-sub">search ${pct(r.searchSuccess)} · fresh ${pct(r.freshSuccess)}</div></div>`;
+  }).join('');
+  const title = h(head.title).replace(h(data.winner.name), `<span class="winner-name mono">${h(data.winner.name)}</span>`);
+  const versus = head.versus.map((v, i) => {
+    const { amount, relation } = versusWords(v, i === 0);
+    const tone = amount === 'level' ? '' : v.delta > 0 ? ' up' : ' down';
+    return `<span class="delta${tone}">${h(amount)}</span> ${h(relation)} (${pct(v.score)})`;
+  }).join(', ');
+  return `<header><p class="eyebrow">Eureka reward search · MountainCar-v0 · search <span class="mono">${h(data.searchId)}</span></p>` +
+    `<h1>${title}</h1><p class="versus">${versus}${versus === '' ? '' : '.'} Measured on ${basisText}: success is the share of greedy ` +
+    `evaluation episodes that reach the flag.</p><div class="tiles">${tiles}</div>` +
+    `<p class="found">Found in generation ${data.winner.generation} of ${data.bestByGeneration.length} among ` +
+    `${data.candidates.filter((c) => c.generation > 0).length} candidates written by ${h(data.proposer.kind)}` +
+    `${data.proposer.model === '' ? '' : ` (<span class="mono">${h(data.proposer.model)}</span>)`}, each trained on ` +
+    `${int(data.config.seeds)} seed${data.config.seeds === 1 ? '' : 's'} × ${int(data.config.steps)} steps.</p></header>`;
+}
+
+function headlineTable(data: CardData): string {
+  const picked = data.candidates.filter((c) => c.generation > 0).length;
+  const rows = rewards(data).map((r) => {
+    const stepsToFlag = r.freshStepsToFlag ?? r.searchStepsToFlag;
+    return `<tr${r === data.winner ? ' class="winner-row"' : ''}><td><span class="swatch" style="background:${color(data, r)}"></span>` +
+      `<span class="mono">${h(r.name)}</span></td>` +
+      `<td>${author(data, r)}</td><td class="num">${pct(r.searchSuccess)}</td><td class="num strong">${pct(r.freshSuccess)}</td>` +
+      `<td class="num">${steps(stepsToFlag)}</td><td class="seeds">${seedChips(r.freshSeeds)}</td></tr>`;
+  }).join('');
+  return `<section><h2>Search score and fresh score</h2>` +
+    `<p class="lede">The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
+    `The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.</p>` +
+    `<table data-table="headline"><thead><tr><th>Reward</th><th>Written by</th><th class="num">Search score</th>` +
+    `<th class="num">Fresh score</th><th class="num">Steps to flag</th><th>Fresh seeds</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+function searchSection(data: CardData): string {
+  const gens = data.bestByGeneration;
+  const index = new Map(gens.map((g, i) => [g.generation, i]));
+  const w = data.winner;
+  const isWinner = (c: CardCandidate): boolean => c.candidateId === w.candidateId && c.generation === w.generation;
+  const dots = data.candidates.filter((c) => index.has(c.generation)).map((c) => ({
+    bar: index.get(c.generation) ?? 0, value: c.success, ring: isWinner(c),
+    color: isWinner(c) ? WINNER_COLOR : c.outcome !== 'trained' ? '#b42318' : '#1b1f29',
+    tooltip: `${c.name}: ${pct(c.success)} (${c.outcome})`,
+  }));
+  const chart = barChart({
+    chart: 'best-by-generation', title: 'Best success by generation', width: 940, height: 310, y: [0, 1], yFormat: pctAxis,
+    xLabel: '', yLabel: 'success on the search\'s seeds',
+    bars: gens.map((g) => ({
+      label: `generation ${g.generation}`, value: g.success, text: pct(g.success), tooltip: `${g.name}: ${pct(g.success)}`,
+      color: g.generation === w.generation ? WINNER_COLOR : '#b7c6ee',
+    })),
+    dots,
+    line: { label: 'best so far', color: '#1b1f29', values: gens.map((g) => g.bestSoFar) },
+    refs: data.baselines.map((b) => ({ axis: 'y' as const, at: b.searchSuccess, label: `${shortLabel(b)} ${pct(b.searchSuccess)}`, color: color(data, b) })),
+    legend: [
+      { label: 'best of the generation', color: '#b7c6ee', shape: 'bar' }, { label: 'best so far', color: '#1b1f29' },
+      { label: 'a candidate', color: '#1b1f29', shape: 'dot' }, { label: 'a failed candidate', color: '#b42318', shape: 'dot' },
+      ...data.baselines.map((b) => ({ label: rewardLabel(b), color: color(data, b), dashed: true })),
+    ],
+  });
+  const counts = new Map<string, number>();
+  const tried = data.candidates.filter((c) => c.generation > 0);
+  for (const c of tried) counts.set(c.outcome, (counts.get(c.outcome) ?? 0) + 1);
+  const outcomes = [...counts].map(([k, n]) => `${n} ${OUTCOME_WORDS[k] ?? k}`).join(', ');
+  const first = gens[0];
+  const last = gens[gens.length - 1];
+  const rise = first === undefined || last === undefined ? ''
+    : ` The best so far went from ${pct(first.bestSoFar)} in generation ${first.generation} to ${pct(last.bestSoFar)} in generation ${last.generation}.`;
+  return `<section><h2>How the search got there</h2><p class="lede">${tried.length} candidates in ${gens.length} ` +
+    `generation${gens.length === 1 ? '' : 's'}${outcomes === '' ? '' : ` (${h(outcomes)})`}.${rise} ` +
+    `The winner (ringed) comes from generation ${w.generation}.</p><figure>${chart}</figure></section>`;
+}
+
+const OUTCOME_WORDS: Record<string, string> = { trained: 'trained', timeout: 'timed out', memory: 'ran out of memory', error: 'failed with an error' };
+
+/** A baseline's label for tight spots: "person's shaping". */
+function shortLabel(reward: CardReward): string {
+  return rewardLabel(reward).replace(/^the /, '');
+}
+
+function learningSection(data: CardData): string {
+  const series = (pick: (p: CardReward['curve'][number]) => number): Series[] => rewards(data).map((r) => ({
+    label: r === data.winner ? `${r.name} (winner)` : rewardLabel(r), color: color(data, r),
+    points: r.curve.map((p) => [p.step, pick(p)] as [number, number]), dashed: r.candidateId === 'environment_reward',
+  }));
+  const success = lineChart({
+    chart: 'learning-curve', title: 'Training success over training, mean over fresh seeds', width: 470, height: 300,
+    series: series((p) => p.trainSuccess), xLabel: 'environment steps', yLabel: 'training episodes at the flag',
+    y: [0, 1], xFormat: kSteps, yFormat: pctAxis,
+  });
+  const length = lineChart({
+    chart: 'episode-length', title: 'Episode length over training, mean over fresh seeds', width: 470, height: 300,
+    series: series((p) => p.episodeLength), xLabel: 'environment steps', yLabel: 'steps per episode (200 = time limit)',
+    y: [0, 210], xFormat: kSteps,
+  });
+  return `<section><h2>Learning on fresh seeds</h2><p class="lede">Mean over the fresh seeds. Left: the share of training ` +
+    `episodes that end at the flag. Right: episode length; 200 means the time limit ran out.</p>` +
+    `<div class="grid2"><figure>${success}</figure><figure>${length}</figure></div></section>`;
+}
+
+function termsSection(data: CardData): string {
+  const entries = Object.entries(data.winner.terms);
+  const largest = Math.max(1e-12, ...entries.map(([, t]) => Math.abs(t.late)).filter(Number.isFinite));
+  const rows = entries.map(([name, t]) => {
+    const share = Number.isFinite(t.late) ? Math.min(100, (Math.abs(t.late) / largest) * 100) : 0;
+    return `<tr><td><code>${h(name)}</code></td><td class="num">${num(t.early)}</td><td class="num">${num(t.late)}</td>` +
+      `<td>${sparkline(t.series, WINNER_COLOR)}</td><td><span class="hbar"><span style="width:${share.toFixed(1)}%"></span></span></td></tr>`;
+  }).join('');
+  const body = rows === '' ? '<tr><td colspan="5" class="muted">The winner reported no terms.</td></tr>' : rows;
+  return `<section><h2>The winner's reward terms</h2><p class="lede">Mean value per step early (first 10% of updates) and late ` +
+    `(last 10%), the 10-checkpoint series, and each term's size late in training next to the largest.</p>` +
+    `<table data-table="terms"><thead><tr><th>Term</th><th class="num">Early</th><th class="num">Late</th><th>Over training</th>` +
+    `<th>Size late</th></tr></thead><tbody>${body}</tbody></table></section>`;
+}
+
+function episodeSection(data: CardData): string {
+  const { positions, velocities } = data.winner.episode;
+  const n = Math.min(positions.length, velocities.length);
+  const reachedAt = positions.findIndex((p) => p >= 0.5);
+  const swings = velocities.slice(1, n).filter((v, i) => Math.sign(v) !== 0 && Math.sign(v) !== Math.sign(velocities[i])).length;
+  const highest = positions.length === 0 ? null : Math.max(...positions);
+  const story = positions.length === 0 ? 'No evaluation episode was recorded.'
+    : `Starts at x = ${num(positions[0])}, turns ${swings} time${swings === 1 ? '' : 's'} to build up speed, and ` +
+      (reachedAt >= 0 ? `reaches the flag at step ${reachedAt}.` : `does not reach the flag (highest x = ${num(highest)}).`);
+  const car = carAnimation({ chart: 'car-animation', title: 'The winner\'s greedy episode, animated', positions, color: WINNER_COLOR, width: 940, height: 300 });
+  const position = lineChart({
+    chart: 'episode-position', title: 'Position over time', width: 470, height: 280, xLabel: 'step', yLabel: 'position x',
+    series: [{ label: 'position', color: WINNER_COLOR, points: positions.map((p, i) => [i, p] as [number, number]) }],
+    y: [-1.2, 0.6], refs: [{ axis: 'y', at: 0.5, label: 'flag', color: '#16a34a' }],
+  });
+  const phase = lineChart({
+    chart: 'phase-portrait', title: 'Phase portrait: velocity against position', width: 470, height: 280,
+    xLabel: 'position x', yLabel: 'velocity', x: [-1.2, 0.6], y: [-0.07, 0.07],
+    series: [{ label: 'trajectory', color: WINNER_COLOR, points: positions.slice(0, n).map((p, i) => [p, velocities[i]] as [number, number]) }],
+    refs: [{ axis: 'x', at: 0.5, label: 'flag', color: '#16a34a' }],
+    markers: n > 0 ? [{ at: [positions[0], velocities[0]], label: 'start', color: '#1b1f29' }] : [],
+  });
+  return `<section><h2>The winner drives</h2><p class="lede">One greedy evaluation episode on a fresh seed. ${h(story)}</p>` +
+    `<figure class="car">${car}</figure><div class="grid2"><figure>${position}</figure><figure>${phase}</figure></div></section>`;
+}
+
+function codeSection(data: CardData): string {
+  const w = data.winner;
+  return `<section><h2>The winner's reward</h2><p class="lede"><span class="mono">${h(w.name)}</span>: ${h(w.idea)}</p>` +
+    `<pre><code>${h(w.code)}</code></pre></section>`;
+}
+
+function outcomeCell(c: CardCandidate): string {
+  return `<span class="pill ${h(c.outcome)}">${h(c.outcome)}</span>${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}`;
+}
+
+function candidateRow(data: CardData, c: CardCandidate): string {
+  const isWinner = c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
+  const badges = (c.hostile ? ' <span class="badge hostile">hostile</span>' : '') +
+    (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '');
+  const cls = [isWinner ? 'winner-row' : '', c.hostile ? 'hostile-row' : ''].filter((x) => x !== '').join(' ');
+  return `<tr${cls === '' ? '' : ` class="${cls}"`} data-generation="${c.generation}"><td class="cand"><span class="mono name">${h(c.name)}</span>${badges}` +
+    `<div class="idea">${h(c.idea)}</div></td><td class="seeds">${seedChips(c.seeds)}</td><td class="num strong">${pct(c.success)}</td>` +
+    `<td class="num">${steps(c.meanStepsToFlag)}</td><td class="outcome">${outcomeCell(c)}</td></tr>`;
+}
+
+function candidatesSection(data: CardData): string {
+  const byGeneration = new Map<number, CardCandidate[]>();
+  for (const c of data.candidates) byGeneration.set(c.generation, [...(byGeneration.get(c.generation) ?? []), c]);
+  const groups = [...byGeneration].sort(([a], [b]) => a - b).map(([g, cs]) => {
+    const sorted = [...cs].sort((a, b) => b.success - a.success);
+    const best = sorted[0];
+    const title = g === 0 ? 'Generation 0 · the baselines'
+      : `Generation ${g} · ${cs.length} candidate${cs.length === 1 ? '' : 's'} · best <span class="mono">${h(best.name)}</span> ${pct(best.success)}`;
+    return `<tbody><tr class="gen-row"><th colspan="5">${title}</th></tr>${sorted.map((c) => candidateRow(data, c)).join('')}</tbody>`;
+  }).join('');
+  return `<section><h2>Every candidate</h2><p class="lede">Success is the mean over the search's seeds (a seed that failed ` +
+    `counts 0); steps are to the flag, over the successful evaluation episodes. Hostile candidates test the sandbox.</p>` +
+    `<div class="scroll"><table data-table="candidates"><thead><tr><th>Candidate and idea</th><th>Per seed</th>` +
+    `<th class="num">Success</th><th class="num">Steps</th><th>Outcome</th></tr></thead>${groups}</table></div></section>`;
+}
+
+function kv(table: string, rows: Array<[string, string]>): string {
+  return `<table data-table="${table}" class="kv"><tbody>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</tbody></table>`;
+}
+
+function runSection(data: CardData): string {
+  const p = data.proposer;
+  const c = data.config;
+  const proposer = kv('proposer', [
+    ['Proposer', h(p.kind)], ['Model', `<span class="mono">${h(p.model)}</span>`], ['Requests', int(p.requests)],
+    ['Input tokens', int(p.inputTokens)], ['Output tokens', int(p.outputTokens)],
+    ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
+  ]);
+  const config = kv('config', [
+    ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
+    ['Steps per seed-run', int(c.steps)], ['Evaluation episodes', int(c.evalEpisodes)],
+    ['Hostile candidates', c.includeHostile ? 'included' : 'not included'], ['Proposer', `${h(c.proposer)} · <span class="mono">${h(c.model)}</span>`],
+    ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
+    ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
+    ['Started', h(timestamp(data.startedAt))], ['Finished', h(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],
+  ]);
+  return `<section class="grid2 run"><div><h2>Proposer</h2>${proposer}</div><div><h2>Configuration</h2>${config}</div></section>`;
+}
+
+export function renderCardHtml(data: CardData): string {
+  const head = headline(data);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(head.title)}</title>` +
+    `<style>${CARD_CSS}</style></head><body><main>${header(data)}${headlineTable(data)}${searchSection(data)}` +
+    `${learningSection(data)}${episodeSection(data)}${termsSection(data)}${codeSection(data)}${candidatesSection(data)}` +
+    `${runSection(data)}<footer>eureka-serverless · search <span class="mono">${h(data.searchId)}</span> · ` +
+    `${h(timestamp(data.finishedAt))}</footer></main></body></html>\n`;
+}

@@ -1,0 +1,127 @@
+/**
+ * card.md: the Markdown twin of card.html, for a README, a pull request or a terminal. Same
+ * sections in the same order; charts become tables and Unicode sparklines. Everything from a
+ * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
+ */
+import {
+  duration, headline, int, timestamp, num, pct, rewardLabel, steps, usd, versusWords,
+  type CardData, type CardReward, type CardSeed,
+} from './card-data.ts';
+import { mdCode, mdFence, mdText } from './escape.ts';
+
+const BLOCKS = '▁▂▃▄▅▆▇█';
+
+/** A Unicode sparkline: one block per value, scaled to the values' range. */
+export function blocks(values: number[], domain?: [number, number]): string {
+  const v = values.filter(Number.isFinite);
+  if (v.length === 0) return '';
+  const [lo, hi] = domain ?? [Math.min(...v), Math.max(...v)];
+  return v.map((x) => BLOCKS[hi > lo ? Math.round(Math.min(1, Math.max(0, (x - lo) / (hi - lo))) * 7) : 3]).join('');
+}
+
+function table(head: string[], rows: string[][], align: Array<'l' | 'r'>): string {
+  const sep = align.map((a) => (a === 'r' ? '---:' : '---'));
+  return [head, sep, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+}
+
+function seedList(seeds: CardSeed[]): string {
+  if (seeds.length === 0) return '—';
+  const first = seeds[0];
+  if (seeds.length > 1 && first.outcome !== 'trained' && seeds.every((s) => s.outcome === first.outcome)) {
+    return `all ${seeds.length} seeds: ${mdText(first.outcome)}`;
+  }
+  return seeds.map((s) => (s.outcome === 'trained' ? pct(s.success) : mdText(s.outcome))).join(' · ');
+}
+
+function rewards(data: CardData): CardReward[] {
+  return [data.winner, ...data.baselines];
+}
+
+/** The curve at about n evenly spaced updates, so the table stays short. */
+function sample<T>(points: T[], n: number): T[] {
+  if (points.length <= n) return points;
+  return Array.from({ length: n }, (_, i) => points[Math.round((i * (points.length - 1)) / (n - 1))]);
+}
+
+export function renderCardMarkdown(data: CardData): string {
+  const head = headline(data);
+  const w = data.winner;
+  const out: string[] = [];
+  const versus = head.versus.map((v, i) => {
+    const { amount, relation } = versusWords(v, i === 0);
+    return `**${amount}** ${mdText(relation)} (${pct(v.score)})`;
+  });
+  out.push(`# ${mdText(head.title)}`, '');
+  if (versus.length > 0) out.push(`${versus.join(', ')}.`, '');
+  out.push(`Eureka reward search on MountainCar-v0, search ${mdCode(data.searchId)}. Success is the share of greedy evaluation episodes that reach the flag. ` +
+    `Found in generation ${w.generation} of ${data.bestByGeneration.length} among ${data.candidates.filter((c) => c.generation > 0).length} candidates ` +
+    `written by ${mdText(data.proposer.kind)}${data.proposer.model === '' ? '' : ` (${mdCode(data.proposer.model)})`}.`, '');
+
+  const picked = data.candidates.filter((c) => c.generation > 0).length;
+  out.push('## Search score and fresh score', '');
+  out.push(`The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
+    'The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.', '');
+  out.push(table(['Reward', 'Search score', 'Fresh score', 'Steps to the flag', 'Fresh seeds'], rewards(data).map((r) => [
+    `${mdCode(r.name)}${r === w ? ' (winner)' : ` (${mdText(rewardLabel(r))})`}`, pct(r.searchSuccess), `**${pct(r.freshSuccess)}**`,
+    steps(r.freshStepsToFlag ?? r.searchStepsToFlag), seedList(r.freshSeeds),
+  ]), ['l', 'r', 'r', 'r', 'l']), '');
+
+  out.push('## How the search got there', '');
+  const gens = data.bestByGeneration;
+  out.push(`Best success on the search's seeds by generation: ${blocks(gens.map((g) => g.bestSoFar), [0, 1]) || '—'} (best so far).`, '');
+  out.push(table(['Generation', 'Best of the generation', 'Success', 'Best so far'], gens.map((g) => [
+    String(g.generation), mdCode(g.name), pct(g.success), pct(g.bestSoFar),
+  ]), ['r', 'l', 'r', 'r']), '');
+  for (const b of data.baselines) out.push(`- ${mdText(rewardLabel(b))} (${mdCode(b.name)}): ${pct(b.searchSuccess)} on the search's seeds`);
+  if (data.baselines.length > 0) out.push('');
+
+  out.push('## Learning on fresh seeds', '');
+  out.push('Training success (share of training episodes that end at the flag), mean over the fresh seeds:', '');
+  out.push(table(['Reward', 'Training success over training', 'At the end'], rewards(data).map((r) => {
+    const last = r.curve[r.curve.length - 1];
+    return [mdCode(r.name), blocks(sample(r.curve, 24).map((p) => p.trainSuccess), [0, 1]) || '—', last === undefined ? '—' : pct(last.trainSuccess)];
+  }), ['l', 'l', 'r']), '');
+
+  const { positions, velocities } = w.episode;
+  const reachedAt = positions.findIndex((p) => p >= 0.5);
+  out.push('## The winner drives', '');
+  out.push(positions.length === 0 ? 'No evaluation episode was recorded.'
+    : `One greedy evaluation episode on a fresh seed: starts at x = ${num(positions[0])}, ` +
+      (reachedAt >= 0 ? `reaches the flag at step ${reachedAt}.` : `does not reach the flag (highest x = ${num(Math.max(...positions))}).`), '');
+  if (positions.length > 0) {
+    out.push(`Position: ${blocks(sample(positions, 48), [-1.2, 0.6])}`, '');
+    if (velocities.length > 0) out.push(`Velocity: ${blocks(sample(velocities, 48), [-0.07, 0.07])}`, '');
+  }
+
+  out.push('## The winner\'s reward terms', '');
+  const terms = Object.entries(w.terms);
+  out.push(terms.length === 0 ? 'The winner reported no terms.' : table(['Term', 'Early', 'Late', 'Over training'], terms.map(([name, t]) => [
+    mdCode(name), num(t.early), num(t.late), blocks(t.series) || '—',
+  ]), ['l', 'r', 'r', 'l']), '');
+
+  out.push('## The winner\'s reward', '', `${mdCode(w.name)}: ${mdText(w.idea)}`, '', mdFence(w.code, 'js'), '');
+
+  out.push('## Every candidate', '', 'Generation 0 holds the baselines. Success is the mean over the search\'s seeds; a seed that failed counts 0.', '');
+  const sorted = [...data.candidates].sort((a, b) => a.generation - b.generation || b.success - a.success);
+  out.push(table(['Gen', 'Candidate', 'Idea', 'Per seed', 'Success', 'Steps', 'Outcome'], sorted.map((c) => [
+    String(c.generation),
+    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
+    mdText(c.idea), seedList(c.seeds), pct(c.success), steps(c.meanStepsToFlag),
+    c.reason === '' ? mdText(c.outcome) : `${mdText(c.outcome)}: ${mdText(c.reason)}`,
+  ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
+
+  const p = data.proposer;
+  const c = data.config;
+  out.push('## Proposer', '', table(['', ''], [
+    ['Proposer', mdText(p.kind)], ['Model', mdCode(p.model)], ['Requests', int(p.requests)], ['Input tokens', int(p.inputTokens)],
+    ['Output tokens', int(p.outputTokens)], ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
+  ], ['l', 'r']), '');
+  out.push('## Configuration', '', table(['', ''], [
+    ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
+    ['Steps per seed-run', int(c.steps)], ['Evaluation episodes', int(c.evalEpisodes)], ['Hostile candidates', c.includeHostile ? 'included' : 'not included'],
+    ['Proposer', `${mdText(c.proposer)} · ${mdCode(c.model)}`], ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
+    ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
+    ['Started', mdText(timestamp(data.startedAt))], ['Finished', mdText(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],
+  ], ['l', 'r']), '');
+  return out.join('\n');
+}

@@ -1,0 +1,145 @@
+/**
+ * The card in a real browser (Debian's chromium driven by playwright-core), opened from disk with
+ * the network off: every chart and table is there and drawn, the car moves, the hostile candidate
+ * shows as text and nothing it carries runs or loads. Saves a full-page screenshot to
+ * $CARD_SCREENSHOT, else to a temporary directory.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { CardData } from '../functions/publish/card-data.ts';
+import { renderCardHtml } from '../functions/publish/card-html.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/card-data.json', import.meta.url), 'utf8')) as CardData;
+const CHARTS = ['best-by-generation', 'learning-curve', 'episode-length', 'episode-position', 'phase-portrait', 'car-animation'];
+const TABLES = ['headline', 'candidates', 'terms', 'config', 'proposer'];
+
+interface ChartGeometry { name: string; width: number; height: number; shapes: number; drawn: number }
+
+/** Runs in the page (as a string: the project compiles without the DOM library). */
+const MEASURE_CHARTS = `Array.from(document.querySelectorAll('svg[data-chart]')).map((svg) => {
+  const box = svg.getBoundingClientRect();
+  const shapes = Array.from(svg.querySelectorAll('path, rect, circle, line, polyline'));
+  const drawn = shapes.filter((s) => { const b = s.getBBox(); return b.width > 0 || b.height > 0; }).length;
+  return { name: svg.getAttribute('data-chart'), width: box.width, height: box.height, shapes: shapes.length, drawn };
+})`;
+
+const EVENT_HANDLERS = `Array.from(document.querySelectorAll('*')).flatMap((el) =>
+  Array.from(el.attributes).filter((a) => /^on/i.test(a.name)).map((a) => el.tagName + ' ' + a.name))`;
+
+const CAR_AT = (t: number): string => `(() => {
+  const svg = document.querySelector('svg[data-chart="car-animation"]');
+  svg.pauseAnimations();
+  svg.setCurrentTime(${t});
+  const b = svg.querySelector('g.car').getBoundingClientRect();
+  return [Math.round(b.x), Math.round(b.y)];
+})()`;
+
+describe('Function: card.html in a browser', () => {
+  let dir = '';
+  let fileUrl = '';
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  const otherRequests: string[] = [];
+  const dialogs: string[] = [];
+  const consoleErrors: string[] = [];
+
+  before(async () => {
+    assert.ok(existsSync(CHROMIUM), `Debian's chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
+    dir = mkdtempSync(join(tmpdir(), 'card-browser-'));
+    const file = join(dir, 'card.html');
+    writeFileSync(file, renderCardHtml(FIXTURE));
+    fileUrl = pathToFileURL(file).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 15_000 });
+    context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.setOffline(true);
+    page = await context.newPage();
+    page.on('request', (req) => { if (req.url() !== fileUrl) otherRequests.push(req.url()); });
+    page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    await page.route('**/*', (route) => (route.request().url() === fileUrl ? route.continue() : route.abort()));
+    await page.goto(fileUrl, { waitUntil: 'load', timeout: 10_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = (): Page => {
+    assert.ok(page !== undefined, 'the page did not open');
+    return page;
+  };
+
+  it('draws every chart with real geometry', async () => {
+    const charts = await open().evaluate(MEASURE_CHARTS) as ChartGeometry[];
+    for (const name of CHARTS) {
+      const chart = charts.find((c) => c.name === name);
+      assert.ok(chart !== undefined, `chart ${name} is missing`);
+      assert.ok(chart.width > 200 && chart.height > 100, `chart ${name} is ${chart.width}x${chart.height}`);
+      assert.ok(chart.drawn >= 3, `chart ${name} draws ${chart.drawn} of ${chart.shapes} shapes`);
+    }
+  });
+
+  it('shows every table with rows', async () => {
+    for (const name of TABLES) {
+      const rows = await open().locator(`table[data-table="${name}"] tbody tr`).count();
+      assert.ok(rows > 0, `table ${name} has no rows`);
+    }
+    const candidates = await open().locator('table[data-table="candidates"] tbody tr[data-generation]').count();
+    assert.equal(candidates, FIXTURE.candidates.length);
+  });
+
+  it('drives the car along the episode (SMIL, no script)', async () => {
+    const start = await open().evaluate(CAR_AT(0)) as number[];
+    const later = await open().evaluate(CAR_AT(2.5)) as number[];
+    assert.notDeepEqual(start, later);
+  });
+
+  it('shows the hostile candidate as text, and nothing it carries ran', async () => {
+    const p = open();
+    const text = await p.locator('table[data-table="candidates"]').textContent() ?? '';
+    assert.ok(text.includes('<script>alert(1)</script>'));
+    assert.ok(text.includes('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 1">'));
+    const headline = await p.locator('h1').textContent() ?? '';
+    assert.match(headline, new RegExp(`^${FIXTURE.winner.name} reaches the flag in \\d+% of fresh episodes$`));
+    await p.waitForTimeout(300);
+    assert.equal(await p.evaluate('typeof window.__pwned'), 'undefined');
+    assert.equal(await p.evaluate('document.scripts.length'), 0);
+    assert.equal(await p.evaluate('document.images.length'), 0);
+    assert.deepEqual(await p.evaluate(EVENT_HANDLERS), []);
+    assert.deepEqual(dialogs, []);
+  });
+
+  it('makes no request but the file itself', () => {
+    assert.deepEqual(otherRequests, []);
+    assert.deepEqual(consoleErrors, [], 'a blocked resource or a CSP violation shows up as a console error');
+  });
+
+  it('saves a full-page screenshot', async () => {
+    const path = process.env.CARD_SCREENSHOT ?? join(dir, 'card.png');
+    await open().evaluate(CAR_AT(2.5));
+    const png = await open().screenshot({ path, fullPage: true });
+    assert.ok(png.length > 10_000);
+    assert.ok(existsSync(path));
+  });
+
+  it('would have noticed a payload that runs (the detector works)', async () => {
+    assert.ok(browser !== undefined);
+    const control = await browser.newContext();
+    await control.setOffline(true);
+    const p = await control.newPage();
+    await p.route('**/*', (route) => route.abort());
+    await p.setContent('<img src="x" onerror="window.__pwned = 1">');
+    await p.waitForFunction('window.__pwned === 1', undefined, { timeout: 3000 });
+    await control.close();
+  });
+});
