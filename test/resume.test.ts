@@ -1,0 +1,67 @@
+/**
+ * A search whose runtime is killed (SIGKILL, children included) in the middle of a generation
+ * and then resumed finishes without training a finished seed again and without a second
+ * proposer call for any generation.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { after, describe, it } from 'node:test';
+
+const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
+const SEARCH_ID = 'killed';
+
+async function resultFiles(dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (e.isFile() && (e.name === 'result.json' || /^proposal-/.test(e.name))) {
+      const path = join(e.parentPath, e.name);
+      out.set(path, (await stat(path)).mtimeMs);
+    }
+  }
+  return out;
+}
+
+describe('Search: killed and resumed', () => {
+  const dirs: string[] = [];
+  after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  it('finishes without re-training a finished seed or asking for a generation twice', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-kill-'));
+    dirs.push(dataDir);
+    const bucket = join(dataDir, 'bucket', 'searches', SEARCH_ID);
+    const args = ['search', '--smoke', '--steps', '8192', '--json', '--data-dir', dataDir];
+
+    // Run until a few seed-runs of generation 1 have finished, then kill the whole process group.
+    const first = spawn(process.execPath, [CLI, ...args, '--search-id', SEARCH_ID], { detached: true, stdio: 'ignore' });
+    const deadline = Date.now() + 5 * 60_000;
+    let done = new Map<string, number>();
+    while (Date.now() < deadline) {
+      done = await resultFiles(join(bucket, 'generations', '1'));
+      if ([...done.keys()].filter((p) => p.endsWith('result.json')).length >= 3) break;
+      await sleep(100);
+    }
+    process.kill(-first.pid!, 'SIGKILL');
+    await sleep(500);
+    const beforeResume = await resultFiles(bucket);
+    assert.ok([...beforeResume.keys()].filter((p) => p.endsWith('result.json')).length >= 3, 'killed mid-search');
+    assert.ok(!(await resultFiles(join(bucket, 'winner'))).size, 'not finished when killed');
+
+    // Resume: it must finish.
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--resume', SEARCH_ID, '--json', '--data-dir', dataDir], { timeout: 10 * 60_000, maxBuffer: 1 << 24 });
+    assert.equal(JSON.parse(stdout).searchId, SEARCH_ID);
+
+    const afterResume = await resultFiles(bucket);
+    const retrained = [...beforeResume].filter(([path, mtime]) => afterResume.get(path) !== mtime);
+    assert.deepEqual(retrained, [], 'no finished seed-run or stored answer was written again');
+    for (const g of [1, 2]) {
+      const answers = [...afterResume.keys()].filter((p) => p.includes(`/generations/${g}/proposal-`));
+      assert.equal(answers.length, 1, `one proposer answer for generation ${g}`);
+    }
+  });
+});
