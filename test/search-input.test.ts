@@ -7,6 +7,7 @@ import {
   SEARCH_DEFAULTS,
   type SearchInput,
 } from '../functions/shared/search-input.ts';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID } from '../infra/config.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
 
@@ -18,7 +19,7 @@ const DEFAULTS: SearchInput = {
   evalEpisodes: 20,
   includeHostile: true,
   proposer: 'offline',
-  model: 'claude-sonnet-4-5',
+  model: DEFAULT_MODEL_ID,
   maxConcurrency: 10,
   randomSeed: 0,
   humanInit: [],
@@ -38,6 +39,12 @@ function rejection(raw: unknown): string {
 }
 
 describe('Function: parseSearchInput', () => {
+  it('defaults the model by proposer: an Anthropic id, or a Bedrock inference profile', () => {
+    assert.equal(parseSearchInput({}, { proposer: 'anthropic' }).model, DEFAULT_MODEL_ID);
+    assert.equal(parseSearchInput({ proposer: 'bedrock' }, OFFLINE).model, DEFAULT_BEDROCK_MODEL_ID);
+    assert.equal(parseSearchInput({ proposer: 'bedrock', model: 'x.y' }, OFFLINE).model, 'x.y');
+  });
+
   describe('defaults', () => {
     const cases: Array<[string, unknown, Partial<SearchInput>]> = [
       ['an empty object gets every default (DESIGN §1)', {}, {}],

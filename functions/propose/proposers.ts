@@ -7,7 +7,8 @@ import type { Proposer } from './proposer.ts';
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;
   const { createModelProposer } = await import('./model-proposer.ts');
-  return createModelProposer({ proposer: settings.proposer, model: settings.model, effort: settings.effort });
+  const { proposer, model, effort, steps, seeds, evalEpisodes } = settings;
+  return createModelProposer({ proposer, model, effort, steps, seeds, evalEpisodes });
 }
 
 const offlineProposer: Proposer = {

@@ -4,6 +4,7 @@
  * explicitly still win. Unknown fields are rejected, so a typo never silently runs the defaults.
  */
 import { z } from 'zod';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY } from '../../infra/config.ts';
 import type { SearchSettings } from './contracts.ts';
 
 export const SEARCH_DEFAULTS = {
@@ -13,7 +14,6 @@ export const SEARCH_DEFAULTS = {
   steps: 150_000,
   evalEpisodes: 20,
   includeHostile: true,
-  model: 'claude-sonnet-4-5',
   maxConcurrency: 10,
   randomSeed: 0,
 } as const;
@@ -61,7 +61,7 @@ export const SearchInputSchema = z.strictObject({
   proposer: z.enum(['offline', 'anthropic', 'bedrock']).optional(),
   model: z.string().min(1).max(200).optional(),
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
-  maxConcurrency: count(1, 40),
+  maxConcurrency: count(1, MAX_MAP_CONCURRENCY),
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
   humanInit: z
     .array(HumanInit)
@@ -101,7 +101,8 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     evalEpisodes: input.evalEpisodes ?? base.evalEpisodes,
     includeHostile: input.includeHostile ?? base.includeHostile,
     proposer: input.proposer ?? defaults.proposer,
-    model: input.model ?? base.model,
+    // Bedrock names models by inference profile; the offline proposer ignores the model.
+    model: input.model ?? ((input.proposer ?? defaults.proposer) === 'bedrock' ? DEFAULT_BEDROCK_MODEL_ID : DEFAULT_MODEL_ID),
     ...(input.effort === undefined ? {} : { effort: input.effort }),
     maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
     randomSeed: input.randomSeed ?? base.randomSeed,
