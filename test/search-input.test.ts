@@ -75,7 +75,7 @@ describe('Function: parseSearchInput', () => {
     });
 
     it('agrees with the exported defaults', () => {
-      const { proposer: _proposer, humanInit: _humanInit, ...rest } = DEFAULTS;
+      const { proposer: _proposer, humanInit: _humanInit, model: _model, ...rest } = DEFAULTS;
       assert.deepEqual(rest, SEARCH_DEFAULTS);
     });
 
