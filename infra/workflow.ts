@@ -39,7 +39,7 @@ export interface SeedRunStates {
   outOfMemory: string;
   /** Pass: outcome 'timeout' (Lambda or Task timeout). */
   timedOut: string;
-  /** Pass: outcome 'error' (any other failure), the Cause as reason. */
+  /** Pass: outcome 'error' (any other failure), the error's name as reason. */
   failed: string;
 }
 
@@ -236,7 +236,9 @@ function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPat
   train.addCatch(failure(states.timedOut, 'timeout',
     `States.Format('the seed-run did not finish within its ${timeoutSeconds} s time cap ({})', $.error.Error)`),
   { errors: TIMEOUT_ERRORS, resultPath: '$.error' });
-  train.addCatch(failure(states.failed, 'error', "States.Format('{}: {}', $.error.Error, $.error.Cause)"),
+  // Not the Cause: it can hold 32 KB of stack trace, and 80 of them would burst the 256 KiB state.
+  train.addCatch(failure(states.failed, 'error',
+    "States.Format('the seed-run failed with {} (its Cause is in the execution history)', $.error.Error)"),
     { errors: [sfn.Errors.ALL], resultPath: '$.error' });
 
   map.itemProcessor(train);

@@ -300,6 +300,9 @@ interface LocalRun<T> {
   output: T;
   /** Size in bytes of the largest state input or output the execution saw. */
   largestState: number;
+  /** Size in bytes of the largest Map item, and of the largest Map result (its array of summaries). */
+  largestMapItem: number;
+  largestMapResult: number;
   retries: number;
 }
 
@@ -314,16 +317,30 @@ async function runLocally<T>(shape: SearchShape, executionName = 'search-1'): Pr
     context: { Execution: { Name: executionName } },
   });
   let largestState = 0;
+  let largestMapItem = 0;
+  let largestMapResult = 0;
   let retries = 0;
+  const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
   for await (const event of execution.eventLogs) {
     if (event.type === 'StateRetried') retries += 1;
+    // A Map item is what its iteration's task receives: the input of "Train ... seed".
+    if (event.type === 'StateEntered' && / seed$/.test(event.state.name)) largestMapItem = Math.max(largestMapItem, bytes(event.state.input));
+    if (event.type === 'StateExited' && event.state.name.startsWith('Train') && Array.isArray(mapResultOf(event.state.output))) {
+      largestMapResult = Math.max(largestMapResult, bytes(mapResultOf(event.state.output)));
+    }
     if (event.type === 'StateEntered' || event.type === 'StateExited') {
       const size = Buffer.byteLength(JSON.stringify(event.type === 'StateEntered' ? event.state.input : event.state.output));
       largestState = Math.max(largestState, size);
     }
   }
   const output = (await execution.result) as T;
-  return { ...stub, output, largestState, retries };
+  return { ...stub, output, largestState, largestMapItem, largestMapResult, retries };
+}
+
+/** The array a Map state wrote at its ResultPath. */
+function mapResultOf(output: unknown): unknown {
+  const o = output as { baselines?: unknown; seedResults?: unknown; freshResults?: unknown };
+  return o.freshResults ?? o.seedResults ?? o.baselines;
 }
 
 describe('Workflow: behaviour, run locally', () => {
@@ -366,7 +383,7 @@ describe('Workflow: behaviour, run locally', () => {
     assert.match(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.reason ?? '', /600 s time cap \(Sandbox\.Timedout\)/);
     assert.deepEqual(byCandidate.get('g1-c3-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c3-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'error',
-      reason: 'MissingReward: no reward.js for candidate g1-c3', success: 0, meanStepsToFlag: null,
+      reason: 'the seed-run failed with MissingReward (its Cause is in the execution history)', success: 0, meanStepsToFlag: null,
       resultKey: key('g1-c3-energy-shaping-with-goal-bonus'),
     });
     assert.equal(byCandidate.get('g1-c4-energy-shaping-with-goal-bonus')?.outcome, 'trained');
@@ -403,5 +420,7 @@ describe('Workflow: behaviour, run locally', () => {
     assert.equal(run.calls.propose.length, 4);
     // About 58 KiB with these stubs (80-character searchId, long candidate ids, one stack-trace Cause).
     assert.ok(run.largestState < 128 * 1024, `largest state is ${run.largestState} bytes`);
+    assert.ok(run.largestMapItem > 0 && run.largestMapItem < 64 * 1024, `largest Map item is ${run.largestMapItem} bytes`);
+    assert.ok(run.largestMapResult > 10 * 1024 && run.largestMapResult < 64 * 1024, `largest Map result is ${run.largestMapResult} bytes`);
   });
 });

@@ -50,7 +50,11 @@ function reportToParent(stats: { trainSuccess: number }, update: number, total: 
   process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess });
 }
 
+/** The reason in a summary is clipped: 80 summaries travel together through the state machine. */
+const SUMMARY_REASON_CHARS = 500;
+
 export function summarize(result: SeedResult, resultKey: string): SeedSummary {
-  const { candidateId, seed, outcome, reason, success, meanStepsToFlag } = result;
+  const { candidateId, seed, outcome, success, meanStepsToFlag } = result;
+  const reason = result.reason.length > SUMMARY_REASON_CHARS ? `${result.reason.slice(0, SUMMARY_REASON_CHARS - 1)}…` : result.reason;
   return { candidateId, seed, outcome, reason, success, meanStepsToFlag, resultKey };
 }
