@@ -67,6 +67,18 @@ program
     await showCommand({ ...opts, id });
   });
 
+program
+  .command('start')
+  .description('start a search on AWS (the state machine of a deployed stack)')
+  .option('--stack <name>', 'CloudFormation stack name', 'EurekaServerless')
+  .option('--input <json>', 'execution input, e.g. \'{"smoke":true}\'', '{}')
+  .option('--name <name>', 'execution name (default: generated; it becomes the search id)')
+  .option('--json', 'print {executionArn, consoleUrl}')
+  .action(async (opts: object) => {
+    const { startCommand } = await import('./commands/start.ts');
+    await startCommand(opts);
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
