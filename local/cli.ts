@@ -88,7 +88,9 @@ try {
     process.stderr.write(`eureka: ${err.message}\n`);
     process.exitCode = 2;
   } else {
-    process.stderr.write(`eureka: ${(err as Error).message}\n`);
+    // aws-local-stepfunctions wraps the failing state's error in a long prefix.
+    const message = (err as Error).message.replace(/^Execution has failed with the following error: /, 'the search failed: ');
+    process.stderr.write(`eureka: ${message}\n`);
     process.exitCode = 1;
   }
 }

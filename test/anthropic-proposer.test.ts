@@ -403,7 +403,7 @@ describe('Function: anthropicApiKey', () => {
 
   it('fails with one line when there is no key, and tries again next time', async () => {
     const error = await rejection(anthropicApiKey());
-    assert.equal(error.message, 'No Anthropic API key: set the secret <arn> (aws secretsmanager put-secret-value --secret-id <arn> --secret-string <key>) or ANTHROPIC_API_KEY');
+    assert.equal(error.message, 'No Anthropic API key: set ANTHROPIC_API_KEY, or choose --proposer offline');
     process.env.ANTHROPIC_API_KEY = KEY;
     assert.equal(await anthropicApiKey(), KEY);
   });
@@ -432,9 +432,9 @@ describe('Function: anthropicApiKey', () => {
 
   it('treats an empty secret, or one with no value yet, as a missing key naming the secret', async () => {
     useSecret('  ');
-    assert.match((await rejection(anthropicApiKey())).message, new RegExp(`^No Anthropic API key: set the secret ${ARN} \\(aws secretsmanager put-secret-value --secret-id ${ARN} `));
+    assert.match((await rejection(anthropicApiKey())).message, new RegExp(`^No Anthropic API key: the secret ${ARN} is empty \\(aws secretsmanager put-secret-value --secret-id ${ARN} `));
     useSecret(null);
-    assert.match((await rejection(anthropicApiKey())).message, /^No Anthropic API key: set the secret arn:aws:secretsmanager/);
+    assert.match((await rejection(anthropicApiKey())).message, /^No Anthropic API key: the secret arn:aws:secretsmanager/);
   });
 });
 

@@ -23,11 +23,11 @@ export function clearApiKeyCache(): void {
   cached = undefined;
 }
 
+/** On AWS the key is the stack's secret; locally it is ANTHROPIC_API_KEY. Say which. */
 function missingKey(arn: string | undefined): ProposerError {
-  const secret = arn ?? '<arn>';
-  return new ProposerError(
-    `No Anthropic API key: set the secret ${secret} (aws secretsmanager put-secret-value --secret-id ${secret} --secret-string <key>) or ANTHROPIC_API_KEY`,
-  );
+  return new ProposerError(arn
+    ? `No Anthropic API key: the secret ${arn} is empty (aws secretsmanager put-secret-value --secret-id ${arn} --secret-string <key>)`
+    : 'No Anthropic API key: set ANTHROPIC_API_KEY, or choose --proposer offline');
 }
 
 async function readKey(): Promise<string> {

@@ -1,0 +1,124 @@
+/**
+ * The `eureka` command line as a user meets it: one JSON object on stdout with --json, one clear
+ * line and a non-zero exit on bad usage, exit 0 when the command did its job; and a search with
+ * the anthropic proposer against a loopback Messages API that a resume never asks again.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, describe, it } from 'node:test';
+import { answer, startMessagesApiServer } from './support/messages-api-server.ts';
+
+const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
+const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
+
+interface Ran { code: number; stdout: string; stderr: string }
+
+async function eureka(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 10 * 60_000, maxBuffer: 1 << 24 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('CLI: eureka', () => {
+  const dirs: string[] = [];
+  after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  const usage: Array<[string, string[], RegExp]> = [
+    ['a missing reward file', ['train', '--reward', '/nonexistent/reward.js'], /^eureka: cannot read \/nonexistent\/reward\.js: no such file\n$/],
+    ['a flag that is not a number', ['train', '--reward', `${EXAMPLES}energy.js`, '--steps', 'many'], /^eureka: --steps: must be a number\n$/],
+    ['a flag out of range', ['search', '--candidates', '40'], /^eureka: --candidates: must be at most 16\n$/],
+    ['an unknown flag', ['search', '--candidate', '3'], /unknown option '--candidate'/],
+    ['resuming a search that does not exist', ['search', '--resume', 'nope', '--data-dir', join(tmpdir(), 'eureka-empty')], /^eureka: --resume: no search nope in .*\n$/],
+    ['an execution input for AWS that does not validate', ['start', '--input', '{"seeds":9}'], /^eureka: --input: Invalid search input: "seeds" must be at most 5 \(got 9\)\n$/],
+  ];
+  for (const [what, args, message] of usage) {
+    it(`exits 2 with one line for ${what}`, async () => {
+      const ran = await eureka(args);
+      assert.equal(ran.code, 2, ran.stderr);
+      assert.match(ran.stderr, message);
+      assert.equal(ran.stdout, '');
+    });
+  }
+
+  it('check-reward --json prints one verdict and exits 0 even when the reward is rejected', async () => {
+    const bad = await eureka(['check-reward', `${EXAMPLES}hostile/never-returns.js`, '--json']);
+    assert.equal(bad.code, 0);
+    assert.equal(JSON.parse(bad.stdout).verdict, 'timeout');
+    const good = await eureka(['check-reward', `${EXAMPLES}energy.js`, '--json']);
+    const report = JSON.parse(good.stdout);
+    assert.equal(report.verdict, 'ok');
+    assert.deepEqual(Object.keys(report.terms).sort(), ['goal', 'shaping', 'step']);
+  });
+
+  it('train --json prints exactly one JSON object on stdout, the seed-run result', async () => {
+    const ran = await eureka(['train', '--reward', `${EXAMPLES}energy.js`, '--steps', '4096', '--seed', '3', '--json']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const lines = ran.stdout.trim().split('\n');
+    assert.equal(lines.length, 1);
+    const result = JSON.parse(lines[0]);
+    assert.equal(result.outcome, 'trained');
+    assert.equal(result.seed, 3);
+    assert.equal(result.steps, 4096);
+  });
+
+  it('start without AWS credentials says so in one line and exits 1', async () => {
+    const ran = await eureka(['start', '--input', '{"smoke":true}'], {
+      AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_SESSION_TOKEN: '', AWS_PROFILE: '', AWS_REGION: 'us-east-1',
+      AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent', HOME: '/nonexistent',
+    });
+    assert.equal(ran.code, 1);
+    assert.match(ran.stderr, /^eureka: no AWS credentials: .*\n$/);
+  });
+
+  it('a search with the anthropic proposer and no key fails at its first Propose, before any candidate trains', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-nokey-'));
+    dirs.push(dataDir);
+    const ran = await eureka(['search', '--smoke', '--seeds', '1', '--steps', '4096', '--proposer', 'anthropic', '--data-dir', dataDir, '--search-id', 'nokey'], { ANTHROPIC_API_KEY: '' });
+    assert.equal(ran.code, 1);
+    assert.match(ran.stderr, /^eureka: the search failed: No Anthropic API key: set ANTHROPIC_API_KEY, or choose --proposer offline$/m);
+    await readdir(join(dataDir, 'bucket', 'searches', 'nokey', 'generations', '0'));
+    await assert.rejects(readdir(join(dataDir, 'bucket', 'searches', 'nokey', 'generations', '1')), 'nothing of generation 1 exists');
+  });
+
+  it('runs a smoke search with --proposer anthropic end to end, and a resume makes no new request', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-claude-'));
+    dirs.push(dataDir);
+    const code = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
+  const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
+  const shaping = ${scale} * (0.99 * energy(nextObs) - energy(obs));
+  const goal = terminated ? 10 : 0;
+  return [shaping + goal - 1, { shaping, goal, step: -1 }];
+}`;
+    const reply = (g: number) => answer(JSON.stringify({ candidates: [1, 2, 3].map((i) => ({ name: `g${g}-energy-${i}`, idea: `energy shaping at scale ${i * 200}`, code: code(i * 200 * 400) })) }));
+    const server = await startMessagesApiServer([reply(1), reply(2)]);
+    try {
+      const env = { ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url };
+      const args = ['search', '--smoke', '--steps', '8192', '--proposer', 'anthropic', '--model', 'claude-sonnet-5-5', '--json', '--data-dir', dataDir, '--search-id', 'claude'];
+      const ran = await eureka(args, env);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.equal(JSON.parse(ran.stdout).searchId, 'claude');
+      assert.equal(server.requests.length, 2, 'one request per generation');
+      const second = JSON.stringify(server.requests[1].body);
+      assert.match(second, /energy shaping at scale/, 'generation 2 reflects on the best so far');
+      assert.match(second, /hostile_never_returns/, 'and on the scoreboard with the hostile candidates');
+
+      const resumed = await eureka(['search', '--resume', 'claude', '--json', '--data-dir', dataDir], env);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.equal(server.requests.length, 2, 'a resume asks nothing again');
+
+      const shown = JSON.parse((await eureka(['show', 'claude', '--json', '--data-dir', dataDir])).stdout);
+      assert.equal(shown.proposer.requests, 2);
+      assert.ok(shown.proposer.inputTokens > 0 && shown.proposer.costUsd > 0, 'usage and cost are recorded');
+    } finally {
+      await server.close();
+    }
+  });
+});
