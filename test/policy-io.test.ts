@@ -7,7 +7,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { Random } from '../functions/shared/random.ts';
 import { initBackend } from '../functions/train-seed/backend.ts';
-import { ACTOR_SLOTS, NUM_ACTIONS, forwardJs, initialParameters, scaleObservation } from '../functions/train-seed/network.ts';
+import { ACTOR_SLOTS, NUM_ACTIONS, forwardJs, initialParameters, prepareJs, scaleObservation } from '../functions/train-seed/network.ts';
 import { loadPolicy, savePolicy } from '../functions/train-seed/policy-io.ts';
 
 describe('Function: savePolicy', () => {
@@ -36,7 +36,7 @@ describe('Function: savePolicy', () => {
     const scaled = new Float32Array(raw.length * 2);
     raw.forEach(([p, v], n) => scaleObservation(p, v, scaled, 2 * n));
     const expected = new Float32Array(raw.length * NUM_ACTIONS);
-    forwardJs(theta, ACTOR_SLOTS, scaled, raw.length, expected);
+    forwardJs(prepareJs(theta, ACTOR_SLOTS), scaled, raw.length, expected);
     expected.forEach((x, k) => assert.ok(Math.abs(predicted[k] - x) < 1e-4, `logit ${k}: ${predicted[k]} vs ${x}`));
   });
 });

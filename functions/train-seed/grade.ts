@@ -3,7 +3,7 @@
  * (did the car reach the flag). The candidate's reward is never called here.
  */
 import { VecMountainCar } from './mountain-car.ts';
-import { ACTOR_SLOTS, NUM_ACTIONS, OBS_SIZE, forwardJs, scaleObservation } from './network.ts';
+import { ACTOR_SLOTS, NUM_ACTIONS, OBS_SIZE, forwardJs, prepareJs, scaleObservation } from './network.ts';
 
 /** Evaluation seeds start far above any training seed, so the two never meet. */
 export const EVAL_SEED_OFFSET = 1_000_003;
@@ -30,10 +30,11 @@ export function grade(theta: Float32Array, seed: number, episodes: number): Grad
   const x = new Float32Array(episodes * OBS_SIZE);
   const logits = new Float32Array(episodes * NUM_ACTIONS);
   const actions = new Int32Array(episodes);
+  const actor = prepareJs(theta, ACTOR_SLOTS);
 
   while (running.some((r) => r === 1)) {
     for (let e = 0; e < episodes; e++) scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], x, 2 * e);
-    forwardJs(theta, ACTOR_SLOTS, x, episodes, logits);
+    forwardJs(actor, x, episodes, logits);
     for (let e = 0; e < episodes; e++) actions[e] = argmax(logits, e * NUM_ACTIONS, NUM_ACTIONS);
     envs.step(actions);
     for (let e = 0; e < episodes; e++) {

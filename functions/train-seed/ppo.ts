@@ -12,7 +12,7 @@ import type { CurvePoint } from '../shared/types.ts';
 import { VecMountainCar } from './mountain-car.ts';
 import {
   ACTOR_SLOTS, CRITIC_SLOTS, NUM_ACTIONS, OBS_SIZE,
-  forwardJs, forwardTf, initialParameters, scaleObservation,
+  forwardJs, forwardTf, initialParameters, prepareJs, scaleObservation,
 } from './network.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
 
@@ -116,6 +116,7 @@ export async function train(
   const theta = tf.variable(tf.tensor1d(initialParameters(config.init, rng)), true);
   const optimizer = tf.train.adam(config.learningRate, 0.9, 0.999, config.adamEpsilon);
   let thetaJs = theta.dataSync() as Float32Array;
+  let [actor, critic] = [prepareJs(thetaJs, ACTOR_SLOTS), prepareJs(thetaJs, CRITIC_SLOTS)];
 
   // Rollout storage, (steps, envs) flattened
   const obs = new Float32Array(batchSize * OBS_SIZE);
@@ -143,8 +144,8 @@ export async function train(
         for (let e = 0; e < numEnvs; e++) {
           scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], scratch.obs, 2 * e);
         }
-        forwardJs(thetaJs, ACTOR_SLOTS, scratch.obs, numEnvs, scratch.logits);
-        forwardJs(thetaJs, CRITIC_SLOTS, scratch.obs, numEnvs, scratch.value);
+        forwardJs(actor, scratch.obs, numEnvs, scratch.logits);
+        forwardJs(critic, scratch.obs, numEnvs, scratch.value);
         for (let e = 0; e < numEnvs; e++) {
           const i = base + e;
           const [action, logprob] = sampleCategorical(scratch.logits, e, rng);
@@ -180,7 +181,7 @@ export async function train(
 
       // Bootstrap value and GAE (truncation counts as done, as in CleanRL and the reference).
       for (let e = 0; e < numEnvs; e++) scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], scratch.obs, 2 * e);
-      forwardJs(thetaJs, CRITIC_SLOTS, scratch.obs, numEnvs, scratch.value);
+      forwardJs(critic, scratch.obs, numEnvs, scratch.value);
       gae({ rewards, values, dones, nextValues: scratch.value, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
 
       // Optimize the policy and value network: epochs of shuffled minibatches.
@@ -197,6 +198,7 @@ export async function train(
         }
       }
       thetaJs = theta.dataSync() as Float32Array;
+      [actor, critic] = [prepareJs(thetaJs, ACTOR_SLOTS), prepareJs(thetaJs, CRITIC_SLOTS)];
 
       const stats: UpdateStats = {
         step: update * batchSize,
