@@ -43,9 +43,10 @@ export class S3BlobStore implements BlobStore {
     return body === undefined ? undefined : new TextDecoder().decode(body);
   }
 
-  async put(key: string, body: Uint8Array | string, contentType?: string): Promise<void> {
+  async put(key: string, body: Uint8Array | string, contentType?: string, tags?: Record<string, string>): Promise<void> {
+    const tagging = tags ? new URLSearchParams(tags).toString() : undefined;
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: checkBlobKey(key), Body: body, ContentType: contentType }),
+      new PutObjectCommand({ Bucket: this.bucket, Key: checkBlobKey(key), Body: body, ContentType: contentType, Tagging: tagging }),
     );
   }
 

@@ -14,8 +14,11 @@ export interface BlobStore {
   get(key: string): Promise<Uint8Array | undefined>;
   /** The object as UTF-8 text, or undefined when there is no such key. */
   getText(key: string): Promise<string | undefined>;
-  /** Writes the whole object at once: readers see the old one or the new one, never a part. */
-  put(key: string, body: Uint8Array | string, contentType?: string): Promise<void>;
+  /**
+   * Writes the whole object at once: readers see the old one or the new one, never a part.
+   * Tags select objects for lifecycle rules on S3; the local directory has no lifecycle and ignores them.
+   */
+  put(key: string, body: Uint8Array | string, contentType?: string, tags?: Record<string, string>): Promise<void>;
   exists(key: string): Promise<boolean>;
   /** Every key that starts with prefix (a plain string prefix, as S3's), in S3's order. */
   list(prefix: string): Promise<string[]>;

@@ -8,10 +8,12 @@ import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
 import { rewardKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
 import type { SeedResult, SeedSummary, SeedTask } from '../shared/types.ts';
+import { SEED_POLICY_TAG } from '../../infra/config.ts';
 import { savePolicy } from './policy-io.ts';
 import { runSeed } from './seed-run.ts';
 
 const blobs = blobStoreFromEnv();
+const SEED_POLICY_TAGS = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
 
 export const SeedTaskSchema = z.object({
   searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
@@ -39,7 +41,8 @@ export async function handler(event: unknown): Promise<SeedSummary> {
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${task.candidateId} of generation ${task.generation}`);
 
   const { result, theta } = await runSeed({ candidateId: task.candidateId, source, seed: task.seed, budget: task.budget, onUpdate: reportToParent });
-  if (theta) await savePolicy(theta, blobs, seedPolicyPrefix(task.searchId, task.generation, task.candidateId, task.seed));
+  // Tagged: the bucket expires seed-run policies after a while; the winner's copy is not tagged.
+  if (theta) await savePolicy(theta, blobs, seedPolicyPrefix(task.searchId, task.generation, task.candidateId, task.seed), SEED_POLICY_TAGS);
   // result.json last: its presence means the seed-run is complete, policy included.
   await blobs.put(resultKey, JSON.stringify(result), 'application/json');
   return summarize(result, resultKey);

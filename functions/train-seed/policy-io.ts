@@ -44,8 +44,8 @@ function foldScaling(w: Float32Array, b: Float32Array, outputs: number): void {
   }
 }
 
-/** Writes model.json and weights.bin under prefix. */
-export async function savePolicy(theta: Float32Array, blobs: BlobStore, prefix: string): Promise<void> {
+/** Writes model.json and weights.bin under prefix, with tags for the bucket's lifecycle rules. */
+export async function savePolicy(theta: Float32Array, blobs: BlobStore, prefix: string, tags?: Record<string, string>): Promise<void> {
   const model = actorModel(theta);
   try {
     await model.save(tf.io.withSaveHandler(async (artifacts) => {
@@ -58,8 +58,8 @@ export async function savePolicy(theta: Float32Array, blobs: BlobStore, prefix: 
         modelTopology: artifacts.modelTopology,
         weightsManifest: [{ paths: [`./${WEIGHTS_BIN}`], weights: artifacts.weightSpecs }],
       };
-      await blobs.put(`${prefix}/${MODEL_JSON}`, JSON.stringify(modelJson), 'application/json');
-      await blobs.put(`${prefix}/${WEIGHTS_BIN}`, new Uint8Array(weightData), 'application/octet-stream');
+      await blobs.put(`${prefix}/${MODEL_JSON}`, JSON.stringify(modelJson), 'application/json', tags);
+      await blobs.put(`${prefix}/${WEIGHTS_BIN}`, new Uint8Array(weightData), 'application/octet-stream', tags);
       return { modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON' } };
     }));
   } finally {
