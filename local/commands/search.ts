@@ -47,7 +47,6 @@ export async function searchCommand(raw: unknown): Promise<void> {
     process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations: await printScoreboard(flags.dataDir, searchId, false), cardPath })}\n`);
   } else {
     await printScoreboard(flags.dataDir, searchId, true);
-    process.stdout.write(`card: ${cardPath}\n`);
   }
 }
 

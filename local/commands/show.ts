@@ -29,7 +29,7 @@ export interface ScoreboardReport {
   searchId: string;
   status: string;
   generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanStepsToFlag: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
-  proposer: { requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
   cardPath: string | null;
 }
 
@@ -54,6 +54,8 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
       bestSoFar: s.bestSoFar?.name ?? null,
     })),
     proposer: {
+      kind: meta.config.proposer,
+      model: proposals[0]?.model ?? meta.config.model,
       requests: proposals.length,
       inputTokens: proposals.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
       outputTokens: proposals.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
@@ -73,8 +75,11 @@ function formatReport(r: ScoreboardReport): string {
       lines.push(`  ${pct(row.success)} ${steps} steps  ${row.outcome.padEnd(7)} ${row.name}${row.reason ? `  (${row.reason})` : ''}`);
     }
   }
-  const cost = r.proposer.costUsd === null ? 'unknown cost' : `$${r.proposer.costUsd.toFixed(4)}`;
-  lines.push(`proposer: ${r.proposer.requests} requests, ${r.proposer.inputTokens} input and ${r.proposer.outputTokens} output tokens, ${cost}`);
+  const p = r.proposer;
+  const cost = p.costUsd === null ? 'cost unknown' : `about $${p.costUsd.toFixed(4)}`;
+  lines.push(p.kind === 'offline'
+    ? `proposer: offline (${p.requests} generations, no model calls)`
+    : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens, ${cost}`);
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   return `${lines.join('\n')}\n`;
 }
