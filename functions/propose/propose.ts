@@ -44,14 +44,17 @@ export async function propose(store: SearchStore, event: ProposeEvent, makePropo
   return { generation, tasks: seedTasks(searchId, generation, record.candidates.map((c) => c.candidateId), meta.config, 0) };
 }
 
+type Origin = ProposedCandidate['origin'];
+
 /** Ids safe for keys and unique in the generation; hostile and human rewards join generation 1. */
 function withIds(generation: number, proposed: Candidate[], config: SearchSettings): StoredAnswer['candidates'] {
-  const extra: Array<[Candidate, ProposedCandidate['origin']]> = generation !== 1 ? [] : [
-    ...config.humanInit.map((c): [Candidate, ProposedCandidate['origin']] => [c, 'human']),
-    ...(config.includeHostile ? HOSTILE_CANDIDATES.map((c): [Candidate, ProposedCandidate['origin']] => [c, 'hostile']) : []),
+  const tagged = (cs: readonly Candidate[], origin: Origin) => cs.map((c) => ({ c, origin }));
+  const all = [
+    ...tagged(proposed, 'proposer'),
+    ...(generation === 1 ? tagged(config.humanInit, 'human') : []),
+    ...(generation === 1 && config.includeHostile ? tagged(HOSTILE_CANDIDATES, 'hostile') : []),
   ];
-  const all: Array<[Candidate, ProposedCandidate['origin']]> = [...proposed.map((c): [Candidate, ProposedCandidate['origin']] => [c, 'proposer']), ...extra];
-  return all.map(([c, origin], i) => {
+  return all.map(({ c, origin }, i) => {
     const candidateId = origin === 'hostile' ? c.name : `${String(i + 1).padStart(2, '0')}-${slug(c.name)}`;
     return { ...proposedCandidate(candidateId, c, origin), code: c.code };
   });

@@ -5,7 +5,7 @@
  */
 import type { PublishEvent, PublishResult } from '../shared/contracts.ts';
 import { rewardKey, seedPolicyPrefix, winnerPrefix } from '../shared/keys.ts';
-import { BASELINE_GENERATION, type CandidateRecord, type MetaRecord } from '../shared/records.ts';
+import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord, type ProposalRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
 import { aggregateCandidate, mean } from '../reflect/aggregate.ts';
@@ -39,7 +39,7 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
   const policySeed = await copyPolicy(store, searchId, winnerRecord, event.freshResults, `${prefix}/policy`);
   const finishedAt = new Date().toISOString();
   const proposals = await Promise.all(Array.from({ length: meta.config.generations }, (_, g) => store.proposal(searchId, g + 1)));
-  const used = proposals.filter((p) => p !== undefined);
+  const used = proposals.filter((p): p is ProposalRecord => p !== undefined);
   const card: CardData = {
     searchId,
     startedAt: meta.startedAt,
@@ -48,10 +48,7 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
     proposer: {
       kind: meta.config.proposer,
       model: used[0]?.model ?? meta.config.model,
-      requests: used.length,
-      inputTokens: used.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
-      outputTokens: used.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
-      costUsd: used.some((p) => p.costUsd === null) ? null : used.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+      ...proposerUsage(used),
     },
     winner,
     baselines,

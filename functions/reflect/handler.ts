@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { InitResult, ReflectResult, SearchSettings } from '../shared/contracts.ts';
 import { optionalEnv } from '../shared/env.ts';
+import { SeedSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
 import { initSearch } from './init.ts';
 import { reflect } from './reflect.ts';
@@ -12,16 +13,6 @@ import { reflect } from './reflect.ts';
 const store = SearchStore.fromEnv();
 /** On AWS the default is Claude; the local runtime sets 'offline' when there is no API key. */
 const DEFAULT_PROPOSER = (optionalEnv('EUREKA_DEFAULT_PROPOSER') ?? 'anthropic') as SearchSettings['proposer'];
-
-const SeedSummarySchema = z.object({
-  candidateId: z.string(),
-  seed: z.number().int(),
-  outcome: z.enum(['trained', 'timeout', 'memory', 'error']),
-  reason: z.string(),
-  success: z.number(),
-  meanStepsToFlag: z.number().nullable(),
-  resultKey: z.string(),
-});
 
 const EventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('init'), input: z.unknown(), executionName: z.string().min(1) }),

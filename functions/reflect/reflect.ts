@@ -5,7 +5,8 @@
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
-import { loadReflection } from '../shared/reflection-context.ts';
+import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
+import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
 import { BASELINES } from '../propose/baselines.ts';
@@ -34,7 +35,10 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
     generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
   }];
   const scoreboard = ranked.map(({ candidateId, name, idea, success, meanStepsToFlag, outcome, reason }) => ({ candidateId, name, idea, success, meanStepsToFlag, outcome, reason }));
-  const best = bestSoFar ? (await loadReflection(store, searchId, generation, bestSoFar)).best : null;
+  // The best so far is this generation's best or the one the context already holds.
+  const best = bestSoFar && bestSoFar !== meta.best
+    ? toReflectionBest(ranked[0], (await store.blobs.getText(rewardKey(searchId, generation, ranked[0].candidateId))) ?? '')
+    : context.best;
   await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(best, scoreboard, bestByGeneration) });
   await store.updateMeta(searchId, { best: bestSoFar });
 

@@ -80,3 +80,13 @@ export interface SummaryRecord {
   bestSoFar: BestPointer | null;
   reflection: string;
 }
+
+/** What the proposer cost over a search's stored answers (null cost when any price is unknown). */
+export function proposerUsage(proposals: ProposalRecord[]): { requests: number; inputTokens: number; outputTokens: number; costUsd: number | null } {
+  return {
+    requests: proposals.length,
+    inputTokens: proposals.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
+    outputTokens: proposals.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
+    costUsd: proposals.some((p) => p.costUsd === null) ? null : proposals.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+  };
+}

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { winnerPrefix } from '../../functions/shared/keys.ts';
+import { proposerUsage, type ProposalRecord } from '../../functions/shared/records.ts';
 import type { SearchStore } from '../../functions/shared/search-store.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
@@ -43,7 +44,7 @@ export async function printScoreboard(dataDir: string, searchId: string, print: 
 async function readReport(store: SearchStore, dataDir: string, searchId: string): Promise<ScoreboardReport> {
   const meta = await store.meta(searchId).catch(() => { throw new UsageError(`no search ${searchId} in ${dataDir}`); });
   const summaries = await store.summaries(searchId);
-  const proposals = (await Promise.all(summaries.map((s) => store.proposal(searchId, s.generation)))).filter((p) => p !== undefined);
+  const proposals = (await Promise.all(summaries.map((s) => store.proposal(searchId, s.generation)))).filter((p): p is ProposalRecord => p !== undefined);
   const cardKey = `${winnerPrefix(searchId)}/card.html`;
   return {
     searchId,
@@ -56,10 +57,7 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
     proposer: {
       kind: meta.config.proposer,
       model: proposals[0]?.model ?? meta.config.model,
-      requests: proposals.length,
-      inputTokens: proposals.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
-      outputTokens: proposals.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
-      costUsd: proposals.some((p) => p.costUsd === null) ? null : proposals.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+      ...proposerUsage(proposals),
     },
     cardPath: (await store.blobs.exists(cardKey)) ? join(resolve(dataDir), 'bucket', cardKey) : null,
   };

@@ -1,0 +1,13 @@
+/** zod schemas of what travels between states, shared by the handlers that receive it. */
+import { z } from 'zod';
+
+/** A seed-run's summary, as TrainSeed returns it and as the Map's Catch states build it. */
+export const SeedSummarySchema = z.object({
+  candidateId: z.string(),
+  seed: z.number().int(),
+  outcome: z.enum(['trained', 'timeout', 'memory', 'error']),
+  reason: z.string(),
+  success: z.number(),
+  meanStepsToFlag: z.number().nullable(),
+  resultKey: z.string(),
+});
