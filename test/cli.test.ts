@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
+import { withLocalStore } from '../local/runtime.ts';
 import { answer, startMessagesApiServer } from './support/messages-api-server.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
@@ -101,7 +102,7 @@ describe('CLI: eureka', () => {
     const server = await startMessagesApiServer([reply(1), reply(2)]);
     try {
       const env = { ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url };
-      const args = ['search', '--smoke', '--steps', '8192', '--proposer', 'anthropic', '--model', 'claude-sonnet-5-5', '--json', '--data-dir', dataDir, '--search-id', 'claude'];
+      const args = ['search', '--smoke', '--steps', '8192', '--proposer', 'anthropic', '--model', 'claude-sonnet-5-5', '--human-init', `${EXAMPLES}energy.js`, '--json', '--data-dir', dataDir, '--search-id', 'claude'];
       const ran = await eureka(args, env);
       assert.equal(ran.code, 0, ran.stderr);
       assert.equal(JSON.parse(ran.stdout).searchId, 'claude');
@@ -109,6 +110,11 @@ describe('CLI: eureka', () => {
       const second = JSON.stringify(server.requests[1].body);
       assert.match(second, /energy shaping at scale/, 'generation 2 reflects on the best so far');
       assert.match(second, /hostile_never_returns/, 'and on the scoreboard with the hostile candidates');
+      await withLocalStore(dataDir, async (store) => {
+        const human = (await store.candidates('claude', 1)).find((c) => c.origin === 'human');
+        assert.equal(human?.name, 'energy', '--human-init joins generation 1');
+        assert.equal(human?.outcome, 'trained');
+      });
 
       const resumed = await eureka(['search', '--resume', 'claude', '--json', '--data-dir', dataDir], env);
       assert.equal(resumed.code, 0, resumed.stderr);
