@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { pct } from '../functions/publish/card-data.ts';
 import { withLocalStore } from '../local/runtime.ts';
 
 const run = promisify(execFile);
@@ -29,7 +30,7 @@ async function files(dir: string): Promise<Map<string, number>> {
 
 describe('Search: the smoke search on this machine', () => {
   let dataDir: string;
-  let output: { searchId: string; winner: { candidateId: string; freshSuccess: number }; baselines: Array<{ candidateId: string; freshSuccess: number }>; generations: unknown; cardPath: string };
+  let output: { searchId: string; winner: { candidateId: string; freshSuccess: number }; baselines: Array<{ candidateId: string; freshSuccess: number }>; generations: Array<{ generation: number; rows: unknown[] }>; cardPath: string };
   let bucket: string;
 
   before(async () => {
@@ -45,6 +46,7 @@ describe('Search: the smoke search on this machine', () => {
     assert.ok(output.winner.candidateId.length > 0);
     assert.deepEqual(output.baselines.map((b) => b.candidateId).sort(), ['environment_reward', 'human_energy_shaping']);
     assert.ok(output.cardPath.endsWith(`searches/${SEARCH_ID}/winner/card.html`));
+    assert.deepEqual(output.generations.map((g) => [g.generation, g.rows.length]), [[1, 5], [2, 3]]);
   });
 
   it('records proposals, candidates, summaries and the winner in the table', async () => {
@@ -87,7 +89,7 @@ describe('Search: the smoke search on this machine', () => {
     }
   });
 
-  it('announces the winner with the same fresh scores as summary.json', async () => {
+  it('announces the winner with the same fresh scores as summary.json and the card', async () => {
     const summary = JSON.parse(await readFile(join(bucket, 'winner', 'summary.json'), 'utf8'));
     const events = (await readFile(join(dataDir, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     const finished = events.find((e) => e.DetailType === 'Reward search finished');
@@ -95,6 +97,11 @@ describe('Search: the smoke search on this machine', () => {
     const detail = typeof finished.Detail === 'string' ? JSON.parse(finished.Detail) : finished.Detail;
     assert.equal(detail.winner.freshSuccess, summary.winner.freshSuccess);
     assert.equal(output.winner.freshSuccess, summary.winner.freshSuccess);
+    const card = await readFile(join(bucket, 'winner', 'card.md'), 'utf8');
+    for (const reward of [summary.winner, ...summary.baselines]) {
+      const fresh = `**${pct(reward.freshSuccess)}**`;
+      assert.ok(card.split('\n').some((line: string) => line.includes(`\`${reward.name}\``) && line.includes(fresh)), `the card shows ${reward.name} at ${fresh} fresh`);
+    }
   });
 
   it('a resumed finished search trains nothing and asks no proposer again', async () => {

@@ -44,7 +44,8 @@ export async function searchCommand(raw: unknown): Promise<void> {
   const published = result.output as PublishResult;
   const cardPath = join(flags.dataDir, 'bucket', published.cardKey);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations: await printScoreboard(flags.dataDir, searchId, false), cardPath })}\n`);
+    const { generations } = await printScoreboard(flags.dataDir, searchId, false);
+    process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations, cardPath })}\n`);
   } else {
     await printScoreboard(flags.dataDir, searchId, true);
   }
