@@ -15,7 +15,8 @@ import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { ProposerError, type ProposeContext } from '../functions/propose/proposer.ts';
 import type { Candidate } from '../functions/propose/reflection.ts';
 import { costUsd, normalizeModelId } from '../functions/shared/pricing.ts';
-import { answer, apiError, BEST, GEN1, GEN2, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { BEST, GEN1, GEN2 } from './support/contexts.ts';
+import { answer, apiError, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 
 
 const KEY = 'sk-ant-test-0123456789abcdef';

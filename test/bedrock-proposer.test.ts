@@ -11,7 +11,8 @@ import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { ProposerError, type ProposeContext } from '../functions/propose/proposer.ts';
 import type { Candidate } from '../functions/propose/reflection.ts';
-import { answer, apiError, BEST, GEN1, GEN2, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { BEST, GEN1, GEN2 } from './support/contexts.ts';
+import { answer, apiError, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token-example' };

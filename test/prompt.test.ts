@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
 import { reflectionText } from '../functions/propose/reflection.ts';
-import { BEST, GEN1, GEN2 } from './support/messages-api-server.ts';
+import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 
 describe('Function: buildPrompt', () => {
   it('casts the model as a reward engineer in the system message', () => {

@@ -9,25 +9,11 @@ import {
   formatValue, reflectionText, termDiagnostics, type GenerationBest, type ReflectionBest, type ScoreboardEntry,
 } from '../functions/propose/reflection.ts';
 import type { TermStats } from '../functions/shared/types.ts';
+import { BEST } from './support/contexts.ts';
 
 const stats = (series: number[]): TermStats => ({ early: series[0], late: series[series.length - 1], series });
 const flat = (x: number): TermStats => stats(Array<number>(10).fill(x));
 const ramp = (a: number, b: number): TermStats => stats(Array.from({ length: 10 }, (_, i) => a + ((b - a) * i) / 9));
-
-const BEST: ReflectionBest = {
-  candidate: { ...HUMAN_ENERGY_SHAPING, name: 'g1-energy-shaping-2' },
-  generation: 1,
-  success: 0.57,
-  seeds: [
-    { seed: 1, success: 0.95, outcome: 'trained', reason: '' },
-    { seed: 2, success: 0.8, outcome: 'trained', reason: '' },
-    { seed: 3, success: 0, outcome: 'timeout', reason: 'total sandbox budget of 60 s exceeded' },
-  ],
-  meanStepsToFlag: 121.5,
-  meanMaxPosition: 0.4321,
-  terms: { step: flat(-1), shaping: ramp(0.12, 30), goal: ramp(0, 0.0042) },
-  trainSuccessSeries: [0, 0, 0.05, 0.1, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85],
-};
 
 const SCOREBOARD: ScoreboardEntry[] = [
   { name: 'g1-energy-shaping-2', idea: 'Energy shaping.', success: 0.57, outcome: 'trained', reason: '' },
