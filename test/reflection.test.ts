@@ -4,9 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HUMAN_ENERGY_SHAPING } from '../functions/propose/baselines.ts';
 import {
-  formatValue, reflectionText, termDiagnostics, type GenerationBest, type ReflectionBest, type ScoreboardEntry,
+  formatValue, reflectionText, termDiagnostics, type GenerationBest, type ScoreboardEntry,
 } from '../functions/propose/reflection.ts';
 import type { TermStats } from '../functions/shared/types.ts';
 import { BEST } from './support/contexts.ts';

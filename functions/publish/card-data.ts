@@ -4,6 +4,7 @@
  * (who won, by how much, number formats). Everything textual in it came from a candidate or a model
  * and is escaped by the renderers.
  */
+import { ENVIRONMENT_REWARD_ID, HUMAN_ENERGY_SHAPING_ID } from '../propose/baselines.ts';
 
 export interface CardSeed {
   seed: number;
@@ -76,8 +77,8 @@ export function rewardColor(reward: CardReward, index: number, winner: CardRewar
 
 /** How a person would call a baseline. */
 export function rewardLabel(reward: CardReward): string {
-  if (reward.candidateId === 'human_energy_shaping') return 'the person\'s shaping';
-  if (reward.candidateId === 'environment_reward') return 'the environment\'s reward';
+  if (reward.candidateId === HUMAN_ENERGY_SHAPING_ID) return 'the person\'s shaping';
+  if (reward.candidateId === ENVIRONMENT_REWARD_ID) return 'the environment\'s reward';
   return reward.name;
 }
 

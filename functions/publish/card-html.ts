@@ -4,6 +4,7 @@
  * who won and by how much, how honest that number is, how the search got there, how the winner
  * learns and drives, what it is, and every candidate the search tried.
  */
+import { ENVIRONMENT_REWARD_ID, HUMAN_ENERGY_SHAPING_ID } from '../propose/baselines.ts';
 import {
   duration, headline, int, timestamp, num, pct, rewardColor, rewardLabel, steps, usd, versusWords, WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
@@ -84,9 +85,9 @@ function color(data: CardData, reward: CardReward): string {
   return rewardColor(reward, data.baselines.indexOf(reward), data.winner);
 }
 
-function author(data: CardData, reward: CardReward): string {
-  if (reward.candidateId === 'human_energy_shaping') return 'a person';
-  if (reward.candidateId === 'environment_reward') return 'the environment';
+function author(reward: CardReward): string {
+  if (reward.candidateId === HUMAN_ENERGY_SHAPING_ID) return 'a person';
+  if (reward.candidateId === ENVIRONMENT_REWARD_ID) return 'the environment';
   return `the search, generation ${reward.generation}`;
 }
 
@@ -140,7 +141,7 @@ function headlineTable(data: CardData): string {
     const stepsToFlag = r.freshStepsToFlag ?? r.searchStepsToFlag;
     return `<tr${r === data.winner ? ' class="winner-row"' : ''}><td><span class="swatch" style="background:${color(data, r)}"></span>` +
       `<span class="mono">${h(r.name)}</span></td>` +
-      `<td>${author(data, r)}</td><td class="num">${pct(r.searchSuccess)}</td><td class="num strong">${pct(r.freshSuccess)}</td>` +
+      `<td>${author(r)}</td><td class="num">${pct(r.searchSuccess)}</td><td class="num strong">${pct(r.freshSuccess)}</td>` +
       `<td class="num">${steps(stepsToFlag)}</td><td class="seeds">${seedChips(r.freshSeeds)}</td></tr>`;
   }).join('');
   return `<section><h2>Search score and fresh score</h2>` +
@@ -199,7 +200,7 @@ function shortLabel(reward: CardReward): string {
 function learningSection(data: CardData): string {
   const series = (pick: (p: CardReward['curve'][number]) => number): Series[] => rewards(data).map((r) => ({
     label: r === data.winner ? `${r.name} (winner)` : rewardLabel(r), color: color(data, r),
-    points: r.curve.map((p) => [p.step, pick(p)] as [number, number]), dashed: r.candidateId === 'environment_reward',
+    points: r.curve.map((p) => [p.step, pick(p)] as [number, number]), dashed: r.candidateId === ENVIRONMENT_REWARD_ID,
   }));
   const success = lineChart({
     chart: 'learning-curve', title: 'Training success over training, mean over fresh seeds', width: 470, height: 300,
