@@ -166,14 +166,28 @@ function denseJs(wT: Float64Array, bias: Float64Array, inputs: number, outputs: 
   }
 }
 
-/** tfjs forward pass of one MLP over a batch, differentiable with respect to theta. */
-export function forwardTf(theta: tf.Tensor1D, slots: LayerSlot[], x: tf.Tensor2D): tf.Tensor2D {
+/** One layer's weights [inputs, outputs] and bias, as tfjs tensors. */
+export interface TfLayer { w: tf.Tensor2D; b: tf.Tensor1D }
+
+/**
+ * Cuts theta into each layer's tensors, actor then critic, in theta's own order. The update takes
+ * gradients with respect to these pieces and concatenates them back into one vector: slicing
+ * outside the tape spares the backward pass a pad and a sum per layer (measured ~10% per minibatch).
+ */
+export function unpack(theta: tf.Tensor1D): { actor: TfLayer[]; critic: TfLayer[] } {
+  const cut = (slots: LayerSlot[]) => slots.map(({ inputs, outputs, w, b }) => ({
+    w: tf.reshape(tf.slice(theta, w, inputs * outputs), [inputs, outputs]) as tf.Tensor2D,
+    b: tf.slice(theta, b, outputs),
+  }));
+  return { actor: cut(ACTOR_SLOTS), critic: cut(CRITIC_SLOTS) };
+}
+
+/** tfjs forward pass of one MLP over a batch. */
+export function forwardTf(layers: TfLayer[], x: tf.Tensor2D): tf.Tensor2D {
   let h = x;
-  slots.forEach(({ inputs, outputs, w, b }, l) => {
-    const weights = tf.reshape(tf.slice(theta, w, inputs * outputs), [inputs, outputs]) as tf.Tensor2D;
-    const bias = tf.slice(theta, b, outputs);
-    h = dense(h, weights, bias);
-    if (l < slots.length - 1) h = fastTanh(h);
+  layers.forEach(({ w, b }, l) => {
+    h = dense(h, w, b);
+    if (l < layers.length - 1) h = fastTanh(h);
   });
   return h;
 }

@@ -12,7 +12,7 @@ import type { CurvePoint } from '../shared/types.ts';
 import { VecMountainCar } from './mountain-car.ts';
 import {
   ACTOR_SLOTS, CRITIC_SLOTS, NUM_ACTIONS, OBS_SIZE,
-  forwardJs, forwardTf, initialParameters, prepareJs, scaleObservation,
+  forwardJs, forwardTf, initialParameters, prepareJs, scaleObservation, unpack, type TfLayer,
 } from './network.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
 
@@ -192,8 +192,11 @@ export async function train(
           const mb_inds = b_inds.subarray(start, start + minibatchSize);
           tf.tidy(() => {
             const mb = gatherMinibatch(mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
-            const { grads } = tf.variableGrads(() => ppoLoss(theta, mb, config), [theta]);
-            optimizer.applyGradients([{ name: theta.name, tensor: clipByGlobalNorm(grads[theta.name], config.maxGradNorm) }]);
+            const { actor, critic } = unpack(theta);
+            const pieces = [...actor, ...critic].flatMap(({ w, b }) => [w, b]);
+            const grads = tf.grads((...p: tf.Tensor[]) => ppoLoss(layers(p, actor.length), layers(p.slice(2 * actor.length), critic.length), mb, config))(pieces);
+            const grad = tf.concat(grads.map((g) => tf.reshape(g, [-1])));
+            optimizer.applyGradients([{ name: theta.name, tensor: clipByGlobalNorm(grad, config.maxGradNorm) }]);
           });
         }
       }
@@ -287,8 +290,13 @@ function gatherMinibatch(
   };
 }
 
-function ppoLoss(theta: tf.Variable, mb: Minibatch, config: PpoConfig): tf.Scalar {
-  const logits = forwardTf(theta as tf.Tensor1D, ACTOR_SLOTS, mb.obs);
+/** Regroups a flat [w, b, w, b, ...] list into layers. */
+function layers(pieces: tf.Tensor[], count: number): TfLayer[] {
+  return Array.from({ length: count }, (_, l) => ({ w: pieces[2 * l] as tf.Tensor2D, b: pieces[2 * l + 1] as tf.Tensor1D }));
+}
+
+function ppoLoss(actor: TfLayer[], critic: TfLayer[], mb: Minibatch, config: PpoConfig): tf.Scalar {
+  const logits = forwardTf(actor, mb.obs);
   const logp = tf.logSoftmax(logits);
   const newlogprob = tf.sum(tf.mul(logp, mb.actionsOneHot), 1);
   const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1)));
@@ -298,7 +306,7 @@ function ppoLoss(theta: tf.Variable, mb: Minibatch, config: PpoConfig): tf.Scala
   const pg_loss2 = tf.mul(tf.neg(mb.advantages), tf.clipByValue(ratio, 1 - config.clipCoef, 1 + config.clipCoef));
   const pg_loss = tf.mean(tf.maximum(pg_loss1, pg_loss2));
 
-  const newvalue = tf.reshape(forwardTf(theta as tf.Tensor1D, CRITIC_SLOTS, mb.obs), [-1]);
+  const newvalue = tf.reshape(forwardTf(critic, mb.obs), [-1]);
   const v_loss = tf.mul(0.5, tf.mean(tf.square(tf.sub(newvalue, mb.returns))));
 
   return tf.add(tf.sub(pg_loss, tf.mul(config.entCoef, entropy)), tf.mul(config.vfCoef, v_loss)) as tf.Scalar;
