@@ -29,7 +29,7 @@ describe('Function: dense and fastTanh', () => {
     const loss = (layer: (x: tf.Tensor2D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor2D) =>
       (xs: tf.Tensor, ws: tf.Tensor, bs: tf.Tensor) => tf.sum(tf.mul(layer(xs as tf.Tensor2D, ws as tf.Tensor2D, bs as tf.Tensor1D), target)) as tf.Scalar;
     const ours = tf.grads(loss((xs, ws, bs) => fastTanh(dense(xs, ws, bs))))([x, w, b]);
-    const stock = tf.grads(loss((xs, ws, bs) => tf.tanh(tf.add(tf.matMul(xs, ws), bs))))([x, w, b]);
+    const stock = tf.grads(loss((xs, ws, bs) => tf.tanh(tf.add(tf.matMul(xs, ws), bs)) as tf.Tensor2D))([x, w, b]);
     ours.forEach((g, i) => assert.ok(maxDiff(g, stock[i]) < 1e-4, `gradient ${i} differs by ${maxDiff(g, stock[i])}`));
   });
 });
