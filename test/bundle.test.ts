@@ -1,0 +1,73 @@
+/**
+ * The Lambda bundles as `cdk deploy` would upload them: synthesized offline with the local esbuild,
+ * copied away from this repository's node_modules, and run. TrainSeed does a real seed-run from its
+ * bundle (TensorFlow.js and QuickJS wasm files included); the other three load.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { rewardKey, seedResultKey } from '../functions/shared/keys.ts';
+
+const run = promisify(execFile);
+const ROOT = new URL('..', import.meta.url).pathname;
+
+interface LambdaResource { Type: string; Properties: { MemorySize?: number; Code?: { S3Key?: string } } }
+
+describe('Bundles: the Lambda artifacts', () => {
+  let work: string;
+  const bundles: Record<string, string> = {};
+
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'eureka-bundles-'));
+    const out = join(work, 'cdk.out');
+    await run('npx', ['cdk', 'synth', '--quiet', '--no-notices', '--output', out], {
+      cwd: ROOT, timeout: 5 * 60_000, maxBuffer: 1 << 24, env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    });
+    const template = JSON.parse(await readFile(join(out, 'EurekaServerless.template.json'), 'utf8')) as { Resources: Record<string, LambdaResource> };
+    for (const [id, resource] of Object.entries(template.Resources)) {
+      const key = resource.Properties.Code?.S3Key;
+      const role = /^(Propose|TrainSeed|Reflect|Publish)Function/.exec(id)?.[1];
+      if (resource.Type !== 'AWS::Lambda::Function' || !key || !role) continue;
+      // Away from the repository, so nothing can resolve from its node_modules.
+      bundles[role] = join(work, role);
+      await cp(join(out, `asset.${key.replace(/\.zip$/, '')}`), bundles[role], { recursive: true });
+    }
+  });
+  after(() => rm(work, { recursive: true, force: true }));
+
+  it('synthesizes one bundle per function, with the wasm files next to TrainSeed', async () => {
+    assert.deepEqual(Object.keys(bundles).sort(), ['Propose', 'Publish', 'Reflect', 'TrainSeed']);
+    const files = await readdir(bundles.TrainSeed);
+    assert.ok(files.includes('index.mjs'));
+    assert.ok(files.filter((f) => f.endsWith('.wasm')).length >= 2, files.join(', '));
+  });
+
+  it('TrainSeed runs a real seed-run from its bundle', async () => {
+    const dataDir = join(work, 'data');
+    const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, 'energy'));
+    await mkdir(dirname(reward), { recursive: true });
+    await writeFile(reward, await readFile(join(ROOT, 'examples', 'energy.js'), 'utf8'));
+    const task = { searchId: 'bundle', generation: 1, candidateId: 'energy', seed: 0, budget: { steps: 4096, evalEpisodes: 5 } };
+    const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))}); process.stdout.write(JSON.stringify(await handler(${JSON.stringify(task)})));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
+    });
+    const summary = JSON.parse(stdout);
+    assert.equal(summary.outcome, 'trained', summary.reason);
+    const result = JSON.parse(await readFile(join(dataDir, 'bucket', seedResultKey('bundle', 1, 'energy', 0)), 'utf8'));
+    assert.equal(result.backend, 'wasm');
+  });
+
+  it('Propose, Reflect and Publish load from their bundles', async () => {
+    for (const role of ['Propose', 'Reflect', 'Publish']) {
+      const script = `const m = await import(${JSON.stringify(join(bundles[role], 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(3);`;
+      await run(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: work, timeout: 60_000, env: { PATH: process.env.PATH, EUREKA_TABLE: 'eureka', EUREKA_BUCKET: 'eureka-bucket', AWS_REGION: 'us-east-1' },
+      });
+    }
+  });
+});
