@@ -20,8 +20,9 @@ import {
 /** Console names of the top-level states, in the order the search visits them. */
 export const STATE = {
   start: 'Start the search',
-  trainBaselines: 'Train baselines',
   propose: 'Propose rewards',
+  baselinesTrained: 'Baselines trained?',
+  trainBaselines: 'Train baselines',
   trainSeeds: 'Train seeds',
   reflect: 'Reflect on results',
   moreGenerations: 'More generations?',
@@ -163,12 +164,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     .when(sfn.Condition.booleanEquals('$.reflection.more', true), nextGeneration.next(propose))
     .otherwise(trainFresh.next(publish).next(announce));
 
-  const chain = sfn.Chain.start(start)
-    .next(trainBaselines)
-    .next(propose)
-    .next(trainSeeds)
-    .next(reflect)
-    .next(moreGenerations);
+  // The baselines train once, after the first Propose: a search whose proposer cannot answer (no
+  // key, a refusal) fails before anything trains.
+  trainSeeds.next(reflect).next(moreGenerations);
+  const baselinesTrained = new sfn.Choice(scope, STATE.baselinesTrained)
+    .when(sfn.Condition.isPresent('$.baselines'), trainSeeds)
+    .otherwise(trainBaselines.next(trainSeeds));
+
+  const chain = sfn.Chain.start(start).next(propose).next(baselinesTrained);
   return { chain };
 }
 

@@ -80,9 +80,13 @@ describe('Workflow: shape of the deployed definition', () => {
   it('visits the states of contracts.ts in order, looping back to "Propose rewards"', () => {
     assert.equal(deployed.StartAt, STATE.start);
     const next = (name: string): unknown => state(name).Next;
-    assert.equal(next(STATE.start), STATE.trainBaselines);
-    assert.equal(next(STATE.trainBaselines), STATE.propose);
-    assert.equal(next(STATE.propose), STATE.trainSeeds);
+    assert.equal(next(STATE.start), STATE.propose);
+    assert.equal(next(STATE.propose), STATE.baselinesTrained);
+    // The baselines train once, after the first Propose; later generations go straight on.
+    assert.deepEqual(state(STATE.baselinesTrained).Choices,
+      [{ Variable: '$.baselines', IsPresent: true, Next: STATE.trainSeeds }]);
+    assert.equal(state(STATE.baselinesTrained).Default, STATE.trainBaselines);
+    assert.equal(next(STATE.trainBaselines), STATE.trainSeeds);
     assert.equal(next(STATE.trainSeeds), STATE.reflect);
     assert.equal(next(STATE.reflect), STATE.moreGenerations);
     assert.deepEqual(state(STATE.moreGenerations).Choices,

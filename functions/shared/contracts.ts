@@ -3,8 +3,9 @@
  * data is the execution input plus these small results at fixed paths:
  *
  *   $.search      InitResult        "Start the search"     (reflect function, kind 'init')
- *   $.baselines   SeedSummary[]     "Train baselines"      (Map over $.search.baselineTasks)
  *   $.proposal    ProposeResult     "Propose rewards"      (propose function)
+ *                                   "Baselines trained?"   Choice: is $.baselines present?
+ *   $.baselines   SeedSummary[]     "Train baselines"      (Map over $.search.baselineTasks; once)
  *   $.seedResults SeedSummary[]     "Train seeds"          (Map over $.proposal.tasks)
  *   $.reflection  ReflectResult     "Reflect on results"   (reflect function, kind 'reflect')
  *                                   "More generations?"    Choice on $.reflection.more
