@@ -3,7 +3,7 @@
  * and one per running seed-run; elsewhere (CI logs, pipes), one line per stage and per seed-run.
  */
 import cliProgress from 'cli-progress';
-import type { RuntimeEvent } from './runtime.ts';
+import { stageOf, type RuntimeEvent } from './runtime.ts';
 
 export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: () => void } {
   if (!process.stderr.isTTY) return { onEvent: logLine, stop: () => {} };
@@ -15,12 +15,10 @@ export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: 
   }, cliProgress.Presets.shades_grey);
   const stages = new Map<string, cliProgress.SingleBar>();
   const running = new Map<string, cliProgress.SingleBar>();
-  let current: cliProgress.SingleBar | undefined;
   return {
     onEvent(e) {
       if (e.type === 'stage') {
-        current = bars.create(e.seeds, 0, { label: e.label.padEnd(14), unit: 'seed-runs' });
-        stages.set(e.label, current);
+        stages.set(e.label, bars.create(e.seeds, 0, { label: e.label.padEnd(14), unit: 'seed-runs' }));
       } else if (e.type === 'seed') {
         const { task, state, update, total } = e.progress;
         const id = `${task.generation}/${task.candidateId}/${task.seed}`;
@@ -35,7 +33,8 @@ export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: 
           const bar = running.get(id);
           if (bar) bars.remove(bar);
           running.delete(id);
-          current?.increment();
+          // By the task's own stage: the baselines train after generation 1 was proposed.
+          stages.get(stageOf(task))?.increment();
         }
       }
     },

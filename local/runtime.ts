@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { CHILD_PROCESS_CAPS, type TaskRole } from '../infra/config.ts';
 import { definitionAsl, localRoleOfResource, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
-import type { InitResult, ProposeResult, PublishResult, ReflectResult } from '../functions/shared/contracts.ts';
+import type { InitResult, ProposeResult, ReflectResult } from '../functions/shared/contracts.ts';
 import type { SeedTask } from '../functions/shared/types.ts';
-import { META_SK, searchPk } from '../functions/shared/records.ts';
+import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
@@ -87,19 +87,25 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void): P
   // TrainSeed gets what its Lambda gets: the bucket, no table, no keys.
   const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: process.env.EUREKA_TFJS_BACKEND };
   const pool = new TrainSeedPool(CHILD_PROCESS_CAPS, childEnv, (progress) => emit({ type: 'seed', progress }));
-  const staged = (label: (out: never) => [string, SeedTask[]]) => (h: Handler): Handler => async (event) => {
+  const staged = (tasksOf: (out: never) => SeedTask[]) => (h: Handler): Handler => async (event) => {
     const out = await h(event);
-    const [name, tasks] = label(out as never);
-    if (tasks.length > 0) emit({ type: 'stage', label: name, seeds: tasks.length });
+    const tasks = tasksOf(out as never);
+    if (tasks.length > 0) emit({ type: 'stage', label: stageOf(tasks[0]), seeds: tasks.length });
     return out;
   };
   return {
-    init: staged((o: InitResult) => ['baselines', o.baselineTasks])(reflect.handler),
-    propose: staged((o: ProposeResult) => [`generation ${o.generation}`, o.tasks])(propose.handler),
-    reflect: staged((o: ReflectResult) => ['fresh seeds', o.freshTasks])(reflect.handler),
+    init: staged((o: InitResult) => o.baselineTasks)(reflect.handler),
+    propose: staged((o: ProposeResult) => o.tasks)(propose.handler),
+    reflect: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
     trainSeed: (event) => pool.invoke(event as SeedTask),
     publish: publish.handler as Handler,
   };
+}
+
+/** The stage a seed-run belongs to, for progress: the fresh-seed re-check, the baselines, or its generation. */
+export function stageOf(task: SeedTask): string {
+  if (task.seed >= FRESH_SEED_OFFSET) return 'fresh seeds';
+  return task.generation === BASELINE_GENERATION ? 'baselines' : `generation ${task.generation}`;
 }
 
 /** Every Task state, Map iterations included, mapped to its local handler by its Resource. */
@@ -129,4 +135,3 @@ async function putEventsLocally(dataDir: string, event: unknown): Promise<unknow
   return { Entries: entries.map((_, i) => ({ EventId: `local-${Date.now()}-${i}` })), FailedEntryCount: 0 };
 }
 
-export type { PublishResult };
