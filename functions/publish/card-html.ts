@@ -10,7 +10,7 @@ import {
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { escapeHtml as h } from './escape.ts';
-import { carAnimation } from './svg-car.ts';
+import { carAnimation } from '../../tasks/mountain-car/render.ts';
 import { barChart, lineChart, sparkline, type Series } from './svg.ts';
 import { CARD_CSS } from './card-style.ts';
 

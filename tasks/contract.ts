@@ -1,0 +1,209 @@
+/**
+ * What a task is (DESIGN §5): one folder under tasks/ whose `task.ts` default-exports
+ * `defineTask({...})`, modelled on Gymnasium's `register(id, entry_point, max_episode_steps,
+ * reward_threshold)`. The registry (registry.ts) finds the folder; nothing else names a task.
+ *
+ * A task gives: its id and what solved means, the observation and action spaces, a vectorized
+ * environment (`makeEnv`), the trusted success test, the two baselines, named features for the
+ * offline proposer, the card's renderer and a measured default budget. Its `environment.ts` is
+ * what the model reads (Eureka's environment-as-context), with the reward lines left out.
+ */
+import type { PpoConfig } from '../functions/train-seed/ppo.ts';
+import type { RecordedEpisode, Replay } from './conformance.ts';
+
+/** One dimension of the observation, as Gymnasium's Box documents it. */
+export interface ObservationDim {
+  name: string;
+  /** Bounds of the observation space (may be ±Infinity, as CartPole's velocities). */
+  low: number;
+  high: number;
+  /**
+   * The range observations usually stay in, finite: the trainer scales it to [-1, 1].
+   * @default [low, high]
+   */
+  typical?: readonly [number, number];
+}
+
+/** Gymnasium's Discrete(n) or Box(low, high) action space. */
+export type ActionSpace =
+  | {
+      kind: 'discrete';
+      /** One name per action, in action order ("push left", "no push", ...). */
+      names: readonly string[];
+      /** The action that does nothing, if there is one (an action cost spares it). */
+      neutral?: number;
+    }
+  | {
+      kind: 'box';
+      /** One name per dimension ("torque"). */
+      names: readonly string[];
+      low: readonly number[];
+      high: readonly number[];
+    };
+
+/**
+ * A vectorized environment: n copies stepped together, each resetting itself when its episode
+ * ends (Gymnasium's time limit included). float64 inside, float32 observations out.
+ */
+export interface VecEnv {
+  readonly n: number;
+  /** n × obsSize: what to act on; after an auto-reset, the new episode's first observation. */
+  readonly obs: Float32Array;
+  /** n × obsSize: what the last step produced, before any auto-reset: what the reward sees. */
+  readonly finalObs: Float32Array;
+  /** n × actionSize: the action each copy applied in the last step (discrete: the index; box: clipped). */
+  readonly applied: Float64Array;
+  /** n: the environment's own reward of the last step. */
+  readonly reward: Float64Array;
+  readonly terminated: Uint8Array;
+  readonly truncated: Uint8Array;
+  /** Steps taken in the running episode of each copy (0 right after a reset). */
+  readonly elapsed: Int32Array;
+  /** discrete: n action indices; box: n × actionSize numbers (clipped by the environment). */
+  step(actions: ArrayLike<number>): void;
+  /** Task-specific facts about copy i's running episode the card wants (terrain, ...); JSON. */
+  episodeInfo?(i: number): unknown;
+}
+
+/** One finished evaluation episode, as the trusted success test sees it. */
+export interface Episode {
+  /** (length + 1) × obsSize: the first observation, then each step's (the final one included). */
+  observations: Float32Array;
+  obsSize: number;
+  /** Steps taken. */
+  length: number;
+  /** Sum of the environment's own reward. */
+  return: number;
+  terminated: boolean;
+  truncated: boolean;
+}
+
+/** The trusted test of one evaluation episode; the candidate's reward never takes part. */
+export interface SuccessTest {
+  /** For prompts and cards, after "the share of evaluation episodes that …": "reach the flag". */
+  clause: string;
+  /** After a reward's name: "reaches the flag". */
+  headline: string;
+  /** One or two sentences, exact: how an episode is judged (the prompt and `eureka tasks` show it). */
+  describe: string;
+  test(episode: Episode): boolean;
+}
+
+/**
+ * Ties between equal success: 'fewer-steps' prefers fewer steps in the successful episodes,
+ * 'higher-return' a higher mean return on the environment's own reward.
+ */
+export type TieBreak = 'fewer-steps' | 'higher-return';
+
+/** A task's own diagnostic number per episode ("highest position"), averaged over episodes. */
+export interface Diagnostic {
+  /** "mean highest position". */
+  label: string;
+  measure(episode: Episode): number;
+  /** The averaged value in words, with its context: "0.43 (the flag is at 0.5)". */
+  format(value: number): string;
+}
+
+/**
+ * A named feature of the state for the offline proposer's grammar: a JavaScript expression over
+ * `s` (an observation array) that is about 0 far from solving and about 1 at the goal, so one set
+ * of coefficient ranges fits every task.
+ */
+export interface Feature {
+  /** camelCase: becomes the term names `<name>Shaping` and `<name>`. */
+  name: string;
+  /** JavaScript over `s`, e.g. "Math.sin(3 * s[0]) * 0.5 + 0.5"; may use Math only. */
+  expression: string;
+  /** "the car's height on the track". */
+  describe: string;
+}
+
+/** A reward written as a file: the baselines, and the hostile candidates. */
+export interface RewardSource {
+  idea: string;
+  code: string;
+}
+
+/** What an episode's ending means for the offline grammar's goal and failure terms. */
+export type Termination = 'success' | 'failure' | 'never' | 'mixed';
+
+/** One greedy evaluation episode as the card replays it (stored in result.json). */
+export interface EpisodeRecord {
+  /** (length + 1) observations. */
+  observations: number[][];
+  /** length actions, as applied (an index, or the clipped box action). */
+  actions: Array<number | number[]>;
+  /** length rewards of the environment. */
+  rewards: number[];
+  success: boolean;
+  /** VecEnv.episodeInfo of the episode, if the task gives one. */
+  info?: unknown;
+}
+
+/** The card's picture of a task: an animated SVG of one episode, plots, and a sentence. */
+export interface CardRenderer {
+  /** Animated SVG (SMIL, no script) of the episode; `color` is the winner's. */
+  animation(episode: EpisodeRecord, color: string): string;
+  /** Static SVG plots that suit the task (MountainCar: position over time, phase portrait). */
+  plots(episode: EpisodeRecord, color: string): string[];
+  /** One sentence on what the episode shows ("turns 3 times and reaches the flag at step 110"). */
+  story(episode: EpisodeRecord): string;
+}
+
+/** The task's default and smoke budget, from measurements (the README's learning table). */
+export interface TaskBudget {
+  /** Environment steps per seed-run. */
+  steps: number;
+  evalEpisodes: number;
+  /** Steps per seed-run of `--smoke`. */
+  smokeSteps: number;
+}
+
+/** Everything a task folder declares. */
+export interface TaskSpec {
+  /** Gymnasium's id: "MountainCar-v0". */
+  id: string;
+  /** What the task is and what solved means, in a few sentences. */
+  description: string;
+  maxEpisodeSteps: number;
+  /** Gymnasium's reward_threshold, where it has one. */
+  rewardThreshold?: number;
+  observation: readonly ObservationDim[];
+  action: ActionSpace;
+  /** n copies seeded with `seed` (each copy's resets draw from one generator). */
+  makeEnv(n: number, seed: number): VecEnv;
+  success: SuccessTest;
+  tieBreak: TieBreak;
+  diagnostic: Diagnostic;
+  termination: Termination;
+  /** The environment's own reward written as a reward file, and a person's shaping. */
+  baselines: { environment: RewardSource; human: RewardSource };
+  features: readonly Feature[];
+  render: CardRenderer;
+  budget: TaskBudget;
+  /** Trainer settings that differ from the defaults for this task (measured; see the README). */
+  ppo?: Partial<Omit<PpoConfig, 'seed' | 'totalTimesteps'>>;
+  /**
+   * Replays a recorded Gymnasium episode for `eureka conformance`.
+   * @default from the recorded `initial_state`, for environments whose state is one Float64Array
+   */
+  replay?: (episode: RecordedEpisode) => Replay;
+  /** File (in the task's folder) that the model reads. @default 'environment.ts' */
+  environmentFile?: string;
+}
+
+/** A registered task: the spec plus what the registry adds. */
+export interface Task extends TaskSpec {
+  /** The folder under tasks/ it came from. */
+  folder: string;
+  obsSize: number;
+  /** discrete: 1 (the index); box: its dimension. */
+  actionSize: number;
+  /** The environment's source as the model reads it: `environment.ts` with the reward lines removed. */
+  environmentSource: string;
+}
+
+/** Identity function that types a task folder's default export. */
+export function defineTask(spec: TaskSpec): TaskSpec {
+  return spec;
+}

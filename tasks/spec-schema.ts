@@ -1,0 +1,60 @@
+/** The zod schema a task folder's spec is checked against when the registry loads it. */
+import { z } from 'zod';
+
+const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: 'must be a function' });
+const text = z.string().trim().min(1);
+const finite = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
+
+const ObservationDimSchema = z.object({
+  name: text,
+  low: z.number(),
+  high: z.number(),
+  typical: z.tuple([finite, finite]).refine(([lo, hi]) => lo < hi, { error: 'must be [low, high] with low < high' }).optional(),
+}).refine((d) => d.low < d.high, { error: 'low must be below high' })
+  .refine((d) => d.typical !== undefined || (Number.isFinite(d.low) && Number.isFinite(d.high)), {
+    error: 'needs a finite typical range where its bounds are infinite (the trainer scales it to [-1, 1])',
+  });
+
+const ActionSpaceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('discrete'), names: z.array(text).min(2), neutral: z.int().min(0).optional() })
+    .refine((a) => a.neutral === undefined || a.neutral < a.names.length, { error: 'neutral must be one of the actions' }),
+  z.object({ kind: z.literal('box'), names: z.array(text).min(1), low: z.array(finite), high: z.array(finite) })
+    .refine((a) => a.low.length === a.names.length && a.high.length === a.names.length, { error: 'low, high and names must have one entry per dimension' })
+    .refine((a) => a.low.every((lo, k) => lo < a.high[k]), { error: 'low must be below high in every dimension' }),
+]);
+
+const RewardSourceSchema = z.object({ idea: text, code: z.string().includes('computeReward', { error: 'must define computeReward' }) });
+
+export const TaskSpecSchema = z.object({
+  id: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, { error: 'must be a Gymnasium-style id such as "CartPole-v1"' }),
+  description: text,
+  maxEpisodeSteps: z.int().min(1).max(100_000),
+  rewardThreshold: finite.optional(),
+  observation: z.array(ObservationDimSchema).min(1).max(64),
+  action: ActionSpaceSchema,
+  makeEnv: fn,
+  success: z.object({ clause: text, headline: text, describe: text, test: fn }),
+  tieBreak: z.enum(['fewer-steps', 'higher-return']),
+  diagnostic: z.object({ label: text, measure: fn, format: fn }),
+  termination: z.enum(['success', 'failure', 'never', 'mixed']),
+  baselines: z.object({ environment: RewardSourceSchema, human: RewardSourceSchema }),
+  features: z.array(z.object({
+    name: z.string().regex(/^[a-z][A-Za-z0-9]{0,30}$/, { error: 'must be a camelCase identifier' }),
+    expression: text,
+    describe: text,
+  })).min(1).max(12),
+  render: z.object({ animation: fn, plots: fn, story: fn }),
+  budget: z.object({
+    steps: z.int().min(2048).max(5_000_000),
+    evalEpisodes: z.int().min(1).max(100),
+    smokeSteps: z.int().min(2048).max(5_000_000),
+  }),
+  ppo: z.record(z.string(), z.unknown()).optional(),
+  replay: fn.optional(),
+  environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+});
+
+/** One line: every problem, with the field it is at. */
+export function describeSpecIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.map(String).join('.') || 'the default export'}: ${issue.message}`).join('; ');
+}
