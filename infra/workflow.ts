@@ -215,6 +215,7 @@ function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPat
     // Exactly a SeedTask, whatever else the item carries.
     itemSelector: {
       'searchId.$': item('searchId'),
+      'task.$': item('task'),
       'generation.$': item('generation'),
       'candidateId.$': item('candidateId'),
       'seed.$': item('seed'),
@@ -225,6 +226,7 @@ function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPat
 
   const train = invoke(scope, states.train, targets, 'trainSeed', {
     searchId: sfn.JsonPath.stringAt('$.searchId'),
+    task: sfn.JsonPath.stringAt('$.task'),
     generation: sfn.JsonPath.numberAt('$.generation'),
     candidateId: sfn.JsonPath.stringAt('$.candidateId'),
     seed: sfn.JsonPath.numberAt('$.seed'),
@@ -257,7 +259,8 @@ function failedSeedSummary(outcome: 'memory' | 'timeout' | 'error', reasonExpres
     'reason.$': reasonExpression,
     success: 0,
     // CDK drops null literals from Parameters; this intrinsic yields JSON null.
-    'meanStepsToFlag.$': "States.StringToJson('null')",
+    'meanSuccessSteps.$': "States.StringToJson('null')",
+    'meanReturn.$': "States.StringToJson('null')",
     // Where result.json would be (functions/shared/keys.ts seedResultKey); no object exists there.
     'resultKey.$': "States.Format('searches/{}/generations/{}/candidates/{}/seeds/{}/result.json', "
       + '$.searchId, $.generation, $.candidateId, $.seed)',

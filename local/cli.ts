@@ -15,6 +15,7 @@ program
   .command('check-reward')
   .description('run a reward in the sandbox on sample transitions')
   .argument('<file>', 'JavaScript file defining computeReward')
+  .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
   .option('--json', 'print one JSON object')
   .action(async (file: string, opts: object) => {
     const { checkRewardCommand } = await import('./commands/check-reward.ts');
@@ -25,9 +26,10 @@ program
   .command('train')
   .description('one graded seed-run of a reward')
   .requiredOption('--reward <file>', 'JavaScript file defining computeReward')
+  .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
   .option('--seed <n>', 'training seed', '0')
-  .option('--steps <n>', 'environment steps of training', '150000')
-  .option('--eval-episodes <n>', 'greedy evaluation episodes', '20')
+  .option('--steps <n>', 'environment steps of training (default: the task\'s budget)')
+  .option('--eval-episodes <n>', 'greedy evaluation episodes (default: the task\'s budget)')
   .option('--json', 'print the seed-run result as one JSON object')
   .action(async (opts: object) => {
     const { trainCommand } = await import('./commands/train.ts');
@@ -37,11 +39,12 @@ program
 program
   .command('search')
   .description('run a reward search on this machine (the same state machine as on AWS)')
-  .option('--smoke', 'a small search: 2 generations, 3 candidates, 2 seeds, 60,000 steps')
+  .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
+  .option('--smoke', 'a small search: 2 generations, 3 candidates, 2 seeds, the task\'s smoke steps')
   .option('--generations <n>', 'generations (default 4)')
   .option('--candidates <n>', 'candidates per generation (default 6)')
   .option('--seeds <n>', 'seeds per candidate (default 5)')
-  .option('--steps <n>', 'environment steps per seed-run (default 150000)')
+  .option('--steps <n>', 'environment steps per seed-run (default: the task\'s budget)')
   .option('--proposer <name>', 'offline, anthropic or bedrock (default: anthropic with ANTHROPIC_API_KEY, else offline)')
   .option('--model <id>', 'model id for the anthropic or bedrock proposer')
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')
@@ -53,6 +56,29 @@ program
   .action(async (opts: object) => {
     const { searchCommand } = await import('./commands/search.ts');
     await searchCommand(opts);
+  });
+
+program
+  .command('tasks')
+  .description('the tasks a search can run on, with their spaces, success test and default budget')
+  .option('--json', 'print {tasks: [...]}')
+  .action(async (opts: object) => {
+    const { tasksCommand } = await import('./commands/tasks.ts');
+    await tasksCommand(opts);
+  });
+
+program
+  .command('conformance')
+  .description('replay episodes recorded from the original environment against a task\'s port')
+  .requiredOption('--task <id>', 'the task whose environment is checked')
+  .argument('<files...>', 'recorded episodes (the format of tasks/record-gymnasium.py)')
+  .option('--state-tolerance <x>', 'largest deviation of the internal state', '1e-9')
+  .option('--obs-tolerance <x>', 'largest deviation of an observation', '1e-6')
+  .option('--reward-tolerance <x>', 'largest deviation of a reward', '1e-6')
+  .option('--json', 'print {task, ok, tolerance, files}')
+  .action(async (files: string[], opts: object) => {
+    const { conformanceCommand } = await import('./commands/conformance.ts');
+    await conformanceCommand({ ...opts, files });
   });
 
 program

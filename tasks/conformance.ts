@@ -75,7 +75,7 @@ const maxAbs = (a: readonly number[] | undefined, b: readonly number[] | undefin
  * from its recorded initial state; returns our steps in the recorded format.
  */
 export function replayArrayState(task: Task, episode: RecordedEpisode): Replay {
-  const env: VecEnv = task.makeEnv(1, 0);
+  const env: VecEnv = task.gymnasiumEnv(1, 0);
   if (!(env instanceof VectorEnv) || !(env.states[0] instanceof Float64Array)) {
     throw new Error(`${task.id}: its environment keeps no array state; it needs a replayer of its own`);
   }

@@ -8,7 +8,7 @@
  * offline proposer, the card's renderer and a measured default budget. Its `environment.ts` is
  * what the model reads (Eureka's environment-as-context), with the reward lines left out.
  */
-import type { PpoConfig } from '../functions/train-seed/ppo.ts';
+import type { PpoConfig } from '../functions/train-seed/ppo-config.ts';
 import type { RecordedEpisode, Replay } from './conformance.ts';
 
 /** One dimension of the observation, as Gymnasium's Box documents it. */
@@ -136,6 +136,9 @@ export interface EpisodeRecord {
   /** length rewards of the environment. */
   rewards: number[];
   success: boolean;
+  /** How the episode ended: the environment terminated it, or the time limit did. */
+  terminated: boolean;
+  truncated: boolean;
   /** VecEnv.episodeInfo of the episode, if the task gives one. */
   info?: unknown;
 }
@@ -194,6 +197,13 @@ export interface TaskSpec {
 
 /** A registered task: the spec plus what the registry adds. */
 export interface Task extends TaskSpec {
+  /**
+   * What training, grading and checks use: the spec's environment, with Box actions clipped to
+   * their bounds first (Gymnasium's ClipAction, as CleanRL). `gymnasiumEnv` is the bare one.
+   */
+  makeEnv(n: number, seed: number): VecEnv;
+  /** The spec's environment as Gymnasium defines it, unclipped: conformance replays it. */
+  gymnasiumEnv(n: number, seed: number): VecEnv;
   /** The folder under tasks/ it came from. */
   folder: string;
   obsSize: number;

@@ -11,7 +11,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Task, TaskSpec } from './contract.ts';
+import { ClipActions } from './clip-actions.ts';
+import type { Task, TaskSpec, VecEnv } from './contract.ts';
 import { TaskSpecSchema, describeSpecIssues } from './spec-schema.ts';
 
 export class UnknownTask extends Error {
@@ -27,9 +28,12 @@ export const DEFAULT_TASK_ID = 'MountainCar-v0';
 
 const BUILT_IN_DIR = process.env.EUREKA_TASKS_DIR ?? dirname(fileURLToPath(import.meta.url));
 
-/** Lines from `// reward:begin` to `// reward:end` are the environment's own reward: the model does not read them. */
+/**
+ * Lines from `reward:begin` to `reward:end` (in a line comment, or a ` * ` line of a doc comment)
+ * are the environment's own reward: the model does not read them (Eureka's prune_env.py).
+ */
 export function pruneReward(source: string): string {
-  return source.replace(/^[ \t]*\/\/ reward:begin[^\n]*\n[\s\S]*?^[ \t]*\/\/ reward:end[^\n]*\n/gm, '');
+  return source.replace(/^[ \t]*(?:\/\/|\*) reward:begin[^\n]*\n[\s\S]*?^[ \t]*(?:\/\/|\*) reward:end[^\n]*\n/gm, '');
 }
 
 function taskFolders(dir: string): string[] {
@@ -51,8 +55,12 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
   const spec = module.default as TaskSpec;
   const file = join(where, spec.environmentFile ?? 'environment.ts');
   if (!existsSync(file)) throw new InvalidTask(`task folder ${where}: no ${spec.environmentFile ?? 'environment.ts'} for the model to read`);
+  const { action } = spec;
+  const gymnasiumEnv = (n: number, seed: number): VecEnv => spec.makeEnv(n, seed);
   return {
     ...spec,
+    makeEnv: action.kind === 'box' ? (n, seed) => new ClipActions(gymnasiumEnv(n, seed), action.low, action.high) : gymnasiumEnv,
+    gymnasiumEnv,
     folder,
     obsSize: spec.observation.length,
     actionSize: spec.action.kind === 'discrete' ? 1 : spec.action.names.length,

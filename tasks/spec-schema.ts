@@ -4,11 +4,13 @@ import { z } from 'zod';
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: 'must be a function' });
 const text = z.string().trim().min(1);
 const finite = z.number().refine(Number.isFinite, { error: 'must be a finite number' });
+/** A bound: a number or ±Infinity (zod's number refuses the infinities). */
+const bound = z.custom<number>((v) => typeof v === 'number' && !Number.isNaN(v), { error: 'must be a number or ±Infinity' });
 
 const ObservationDimSchema = z.object({
   name: text,
-  low: z.number(),
-  high: z.number(),
+  low: bound,
+  high: bound,
   typical: z.tuple([finite, finite]).refine(([lo, hi]) => lo < hi, { error: 'must be [low, high] with low < high' }).optional(),
 }).refine((d) => d.low < d.high, { error: 'low must be below high' })
   .refine((d) => d.typical !== undefined || (Number.isFinite(d.low) && Number.isFinite(d.high)), {

@@ -1,7 +1,10 @@
 /**
- * The blob store. One contract, run on the filesystem store always and on a real S3 bucket when
- * EUREKA_TEST_BUCKET names one (with credentials in the environment); then what only the local
- * store promises (layout, atomic writes, a killed writer) and the choice made from the environment.
+ * The blob store. One contract, run on the filesystem store and on S3BlobStore against s3rver, an
+ * S3-compatible server each run starts on loopback (test/support/s3-server.ts), through the real
+ * S3Client; also on a real S3 bucket when EUREKA_TEST_BUCKET names one (with credentials in the
+ * environment). Then what only S3 does (tags, content types, 403 for a missing key), what only the
+ * local store promises (layout, atomic writes, a killed writer) and the choice made from the
+ * environment.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,22 +14,51 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { NoSuchBucket, NoSuchKey, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  GetObjectTaggingCommand,
+  HeadObjectCommand,
+  NoSuchBucket,
+  NoSuchKey,
+  NotFound,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { blobStoreFromEnv, type BlobStore } from '../functions/shared/blob.ts';
 import { InvalidBlobKey } from '../functions/shared/blob-key.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { isNoSuchObject, S3BlobStore } from '../functions/shared/blob-s3.ts';
+import { isNoSuchObject, S3BlobStore, s3ClientConfig } from '../functions/shared/blob-s3.ts';
 import { MissingEnvironment } from '../functions/shared/env.ts';
+import {
+  loopbackClient,
+  REGION,
+  S3RVER_CREDENTIALS,
+  startErrorS3Server,
+  startS3Server,
+  type LoopbackS3,
+} from './support/s3-server.ts';
 
 const INVALID_KEYS = ['', '/searches/a', 'searches//a', 'searches/a/', '../a', 'searches/../a', 'searches/./a',
   '.hidden', 'searches/.a.partial', 'searches\\a', 'a\0b', 'x'.repeat(1025)];
 
-/** The contract every BlobStore keeps; `base` is a fresh prefix no other run uses. */
-function blobStoreContract(name: string, make: () => Promise<{ store: BlobStore; base: string }>): void {
+/** What the contract runs on. */
+interface ContractTarget {
+  store: BlobStore;
+  /** A fresh prefix no other run uses. */
+  base: string;
+  /** Frees what make started. */
+  close?(): Promise<void>;
+  /** How many ListObjectsV2 requests the server has answered, where a test server can tell. */
+  listRequests?(): number;
+}
+
+/** The contract every BlobStore keeps. */
+function blobStoreContract(name: string, make: () => Promise<ContractTarget>): void {
   describe(`BlobStore contract: ${name}`, () => {
     let store: BlobStore;
     let base: string;
-    before(async () => ({ store, base } = await make()));
+    let target: ContractTarget;
+    before(async () => ({ store, base } = target = await make()));
+    after(async () => target.close?.());
 
     it('round-trips bytes and UTF-8 text', async () => {
       const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
@@ -70,9 +102,13 @@ function blobStoreContract(name: string, make: () => Promise<{ store: BlobStore;
     });
 
     it('lists more keys than one S3 page holds', async () => {
-      const keys = Array.from({ length: 1005 }, (_, i) => `${base}/many/${String(i).padStart(4, '0')}`);
+      // ListObjectsV2 answers at most 1,000 keys a page: 1,050 needs a second page.
+      const keys = Array.from({ length: 1050 }, (_, i) => `${base}/many/${String(i).padStart(4, '0')}`);
       for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => store.put(k, 'x')));
+      const listsBefore = target.listRequests?.();
       assert.deepEqual(await store.list(`${base}/many/`), keys);
+      // Where the server can tell: two pages were asked for, so the paging itself was exercised.
+      if (listsBefore !== undefined) assert.equal(target.listRequests?.(), listsBefore + 2);
     });
 
     for (const key of INVALID_KEYS) {
@@ -102,6 +138,20 @@ after(async () => Promise.all(roots.map((dir) => rm(dir, { recursive: true, forc
 
 blobStoreContract('filesystem', async () => ({ store: new FsBlobStore(await tempRoot()), base: 'searches/t' }));
 
+blobStoreContract('S3BlobStore on a loopback s3rver', async () => {
+  const server = await startS3Server();
+  const client = loopbackClient(server.endpoint);
+  return {
+    store: new S3BlobStore(server.bucket, client),
+    base: 'searches/t',
+    listRequests: () => listRequestsOf(server),
+    close: async () => {
+      client.destroy();
+      await server.close();
+    },
+  };
+});
+
 const testBucket = process.env.EUREKA_TEST_BUCKET;
 if (testBucket) {
   blobStoreContract(`S3 bucket ${testBucket}`, async () => ({
@@ -109,6 +159,176 @@ if (testBucket) {
     base: `searches/blob-test-${randomUUID()}`,
   }));
 }
+
+/** Where S3-only behaviour is checked: a store, the client under it, and how to read tags back. */
+interface S3Target {
+  store: S3BlobStore;
+  client: S3Client;
+  base: string;
+  /** The object's tags as S3 holds them. */
+  tagsOf(key: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+/** What the BlobStore interface promises only on S3: tags and content types. */
+function s3Behaviour(name: string, make: () => Promise<S3Target>): void {
+  describe(`S3BlobStore: what only S3 keeps (${name})`, () => {
+    let target: S3Target;
+    before(async () => (target = await make()));
+    after(async () => target.close());
+
+    it('tags a seed policy so lifecycle rules can select it', async () => {
+      // Prepare
+      const key = `${target.base}/generations/1/candidates/c1/seeds/0/policy/model.json`;
+      // Act
+      await target.store.put(key, '{"weights":[]}', 'application/json', { 'eureka-artifact': 'seed-policy' });
+      // Assess
+      assert.deepEqual(await target.tagsOf(key), { 'eureka-artifact': 'seed-policy' });
+    });
+
+    it('leaves an object put without tags untagged', async () => {
+      const key = `${target.base}/untagged/result.json`;
+      await target.store.put(key, '{}', 'application/json');
+      assert.deepEqual(await target.tagsOf(key), {});
+    });
+
+    it('keeps the content type given to put', async () => {
+      // Prepare
+      const json = `${target.base}/types/result.json`;
+      const markdown = `${target.base}/types/card.md`;
+      // Act
+      await target.store.put(json, '{"success":1}', 'application/json');
+      await target.store.put(markdown, '# card', 'text/markdown; charset=utf-8');
+      // Assess
+      const head = (key: string) => target.client.send(new HeadObjectCommand({ Bucket: target.store.bucket, Key: key }));
+      assert.equal((await head(json)).ContentType, 'application/json');
+      assert.equal((await head(markdown)).ContentType, 'text/markdown; charset=utf-8');
+      assert.equal((await head(json)).ContentLength, '{"success":1}'.length);
+    });
+  });
+}
+
+s3Behaviour('loopback s3rver', async () => {
+  const server = await startS3Server();
+  const client = loopbackClient(server.endpoint);
+  return {
+    store: new S3BlobStore(server.bucket, client),
+    client,
+    base: 'searches/s3',
+    // s3rver drops the x-amz-tagging header of PutObject (it keeps tags only from PutObjectTagging,
+    // so its GetObjectTagging answers an empty set): what S3 would store is the header it was sent.
+    tagsOf: async (key) => {
+      const tagging = lastPutOf(server, key).headers['x-amz-tagging'];
+      assert.ok(!Array.isArray(tagging), 'one x-amz-tagging header');
+      return Object.fromEntries(new URLSearchParams(tagging ?? ''));
+    },
+    close: async () => {
+      client.destroy();
+      await server.close();
+    },
+  };
+});
+
+if (testBucket) {
+  s3Behaviour(`S3 bucket ${testBucket}`, async () => {
+    const client = new S3Client(s3ClientConfig());
+    return {
+      store: new S3BlobStore(testBucket, client),
+      client,
+      base: `searches/blob-test-${randomUUID()}`,
+      tagsOf: async (key) => {
+        const out = await client.send(new GetObjectTaggingCommand({ Bucket: testBucket, Key: key }));
+        return Object.fromEntries((out.TagSet ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']));
+      },
+      close: async () => client.destroy(),
+    };
+  });
+}
+
+/** How many ListObjectsV2 requests the server has received. */
+function listRequestsOf(server: LoopbackS3): number {
+  return server.requests.filter((r) => r.method === 'GET' && /[?&]list-type=2(&|$)/.test(r.url)).length;
+}
+
+/** The last PutObject the server received for a key. */
+function lastPutOf(server: LoopbackS3, key: string): LoopbackS3['requests'][number] {
+  const path = `/${server.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+  const put = server.requests.findLast((r) => r.method === 'PUT' && r.url.split('?')[0] === path);
+  assert.ok(put, `the server received a PUT of ${path}`);
+  return put;
+}
+
+describe('S3BlobStore on a bucket that does not exist', () => {
+  let server: LoopbackS3;
+  let client: S3Client;
+  before(async () => {
+    server = await startS3Server();
+    client = loopbackClient(server.endpoint);
+  });
+  after(async () => {
+    client.destroy();
+    await server.close();
+  });
+
+  it('throws NoSuchBucket from get instead of answering "no such key"', async () => {
+    const store = new S3BlobStore(`${server.bucket}-missing`, client);
+    await assert.rejects(store.get('searches/s/result.json'), NoSuchBucket);
+  });
+});
+
+describe('S3BlobStore: 404 is no such object, 403 is an error', () => {
+  // s3rver never denies, so these servers answer every request with one S3 error, the way S3 does;
+  // the client is the real S3Client, over HTTP.
+  const bucket = 'eureka-artifacts';
+  const key = 'searches/s/generations/1/result.json';
+  const opened: Array<{ close(): Promise<void> }> = [];
+  after(async () => Promise.all(opened.map((s) => s.close())));
+
+  async function storeAnswering(status: number, code: string, message: string) {
+    const server = await startErrorS3Server(status, code, message);
+    const client = loopbackClient(server.endpoint);
+    opened.push(server, { close: async () => client.destroy() });
+    return { server, store: new S3BlobStore(bucket, client) };
+  }
+
+  it('answers undefined and false when S3 says 404 NoSuchKey', async () => {
+    // Prepare
+    const { server, store } = await storeAnswering(404, 'NoSuchKey', 'The specified key does not exist.');
+    // Act and Assess
+    assert.equal(await store.get(key), undefined);
+    assert.equal(await store.exists(key), false);
+    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`), [`GET /${bucket}/${key}`, `HEAD /${bucket}/${key}`]);
+  });
+
+  it('throws from get on 403 AccessDenied, naming a missing s3:ListBucket as a possible cause', async () => {
+    // Prepare
+    const { server, store } = await storeAnswering(403, 'AccessDenied', 'Access Denied');
+    // Act and Assess
+    await assert.rejects(store.get(key), (error: unknown) => {
+      assert.ok(error instanceof S3ServiceException, 'an S3 error, not undefined');
+      assert.equal(error.name, 'AccessDenied');
+      assert.equal(error.$metadata.httpStatusCode, 403);
+      assert.ok(error.message.startsWith(`GetObject s3://${bucket}/${key} was denied (403).`), error.message);
+      assert.match(error.message, /missing key when the role lacks s3:ListBucket: Access Denied$/);
+      return true;
+    });
+    assert.equal(server.requests[0]?.method, 'GET');
+  });
+
+  it('throws from exists on a bodiless 403 to HeadObject, naming s3:ListBucket too', async () => {
+    // Prepare
+    const { server, store } = await storeAnswering(403, 'AccessDenied', 'Access Denied');
+    // Act and Assess: HEAD has no body, so only the status says what happened
+    await assert.rejects(store.exists(key), (error: unknown) => {
+      assert.ok(error instanceof S3ServiceException, 'an S3 error, not false');
+      assert.equal(error.$metadata.httpStatusCode, 403);
+      assert.ok(error.message.startsWith(`HeadObject s3://${bucket}/${key} was denied (403).`), error.message);
+      assert.match(error.message, /s3:ListBucket/);
+      return true;
+    });
+    assert.equal(server.requests[0]?.method, 'HEAD');
+  });
+});
 
 describe('FsBlobStore: the local bucket', () => {
   it('keeps the S3 key layout as files under its root, created on the first write', async () => {
@@ -189,37 +409,95 @@ describe('FsBlobStore: the local bucket', () => {
 });
 
 describe('blobStoreFromEnv', () => {
-  const saved = { bucket: process.env.EUREKA_BUCKET, dataDir: process.env.EUREKA_DATA_DIR };
-  const setEnv = (bucket: string | undefined, dataDir: string | undefined): void => {
-    for (const [name, value] of [['EUREKA_BUCKET', bucket], ['EUREKA_DATA_DIR', dataDir]] as const) {
+  // Every variable these tests set, or that would change what the SDK does, is restored after.
+  const NAMES = ['EUREKA_BUCKET', 'EUREKA_DATA_DIR', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL',
+    'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_REQUEST_CHECKSUM_CALCULATION', 'AWS_RESPONSE_CHECKSUM_VALIDATION'] as const;
+  type Name = (typeof NAMES)[number];
+  const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
+  const setEnv = (values: Partial<Record<Name, string>>): void => {
+    for (const name of NAMES) {
+      const value = values[name];
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
   };
-  after(() => setEnv(saved.bucket, saved.dataDir));
+  after(() => {
+    for (const name of NAMES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
 
   it('uses S3 when EUREKA_BUCKET is set, even with a data dir', () => {
-    setEnv('my-artifacts', '/tmp/data');
+    setEnv({ EUREKA_BUCKET: 'my-artifacts', EUREKA_DATA_DIR: '/tmp/data' });
     const store = blobStoreFromEnv();
     assert.ok(store instanceof S3BlobStore);
     assert.equal(store.location, 's3://my-artifacts');
   });
 
   it('uses <EUREKA_DATA_DIR>/bucket otherwise', () => {
-    setEnv(undefined, '/tmp/data');
+    setEnv({ EUREKA_DATA_DIR: '/tmp/data' });
     const store = blobStoreFromEnv();
     assert.ok(store instanceof FsBlobStore);
     assert.equal(store.location, join('/tmp/data', 'bucket'));
   });
 
   it('fails fast naming both variables when neither is set (empty counts as unset)', () => {
-    setEnv('', undefined);
+    setEnv({ EUREKA_BUCKET: '' });
     assert.throws(blobStoreFromEnv, (error: unknown) => {
       assert.ok(error instanceof MissingEnvironment);
       assert.equal(error.name, 'MissingEnvironment');
       assert.match(error.message, /EUREKA_BUCKET.*EUREKA_DATA_DIR/);
       return true;
     });
+  });
+
+  it('reaches an S3-compatible server named by AWS_ENDPOINT_URL_S3, by host name, path-style', async () => {
+    // Prepare: `localhost`, not an IP, so only forcePathStyle keeps the SDK from asking
+    // <bucket>.localhost; everything else the production client reads from the environment.
+    const server = await startS3Server();
+    try {
+      setEnv({
+        EUREKA_BUCKET: server.bucket,
+        EUREKA_DATA_DIR: '/tmp/not-used',
+        AWS_ENDPOINT_URL_S3: `http://localhost:${server.port}`,
+        AWS_REGION: REGION,
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      });
+      const store = blobStoreFromEnv();
+      assert.ok(store instanceof S3BlobStore);
+      const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) % 256);
+      // Act
+      await store.put('searches/env/policy/model.bin', bytes, 'application/octet-stream');
+      // Assess: the bytes exactly (no aws-chunked framing around them), and the server saw path-style
+      assert.deepEqual(new Uint8Array((await store.get('searches/env/policy/model.bin')) ?? []), bytes);
+      assert.equal(await store.exists('searches/env/policy/model.bin'), true);
+      assert.equal(await store.exists('searches/env/policy/other.bin'), false);
+      assert.deepEqual(await store.list('searches/env/'), ['searches/env/policy/model.bin']);
+      const put = lastPutOf(server, 'searches/env/policy/model.bin');
+      assert.equal(put.headers.host, `localhost:${server.port}`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('s3ClientConfig: the default client', () => {
+  it('keeps the SDK defaults on AWS, with no endpoint override', () => {
+    assert.deepEqual(s3ClientConfig({}), { forcePathStyle: false });
+  });
+
+  it('addresses buckets path-style when an endpoint override is set', () => {
+    assert.deepEqual(s3ClientConfig({ AWS_ENDPOINT_URL_S3: 'http://localhost:4568' }), { forcePathStyle: true });
+    assert.deepEqual(s3ClientConfig({ AWS_ENDPOINT_URL: 'http://minio:9000' }), { forcePathStyle: true });
+  });
+
+  it('ignores an override the SDK is told to ignore, or that is empty', () => {
+    const env = { AWS_ENDPOINT_URL_S3: 'http://localhost:4568', AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' };
+    assert.deepEqual(s3ClientConfig(env), { forcePathStyle: false });
+    assert.deepEqual(s3ClientConfig({ AWS_ENDPOINT_URL_S3: '' }), { forcePathStyle: false });
   });
 });
 

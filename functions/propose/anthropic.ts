@@ -5,7 +5,6 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { parseEffort, proposeThroughMessages } from './model-answer.ts';
-import { DEFAULT_PROMPT_BUDGET, type PromptBudget } from './prompt.ts';
 import type { Proposer } from './proposer.ts';
 
 export interface AnthropicProposerOptions {
@@ -22,8 +21,6 @@ export interface AnthropicProposerOptions {
   timeoutMs?: number;
   /** Output token cap of one request. @default 32000 */
   maxTokens?: number;
-  /** The training budget stated in the prompt. @default DEFAULT_PROMPT_BUDGET */
-  budget?: PromptBudget;
 }
 
 export const MODEL_DEFAULTS = { maxRetries: 2, timeoutMs: 600_000, maxTokens: 32_000 } as const;
@@ -50,7 +47,6 @@ export function createAnthropicProposer(opts: AnthropicProposerOptions): Propose
     ...(effort === undefined ? {} : { effort }),
     maxTokens: opts.maxTokens ?? MODEL_DEFAULTS.maxTokens,
     maxRetries,
-    budget: opts.budget ?? DEFAULT_PROMPT_BUDGET,
     redact: redactor(opts.apiKey),
   } as const;
   return { propose: (context) => proposeThroughMessages(client, options, context) };

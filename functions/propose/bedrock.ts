@@ -9,7 +9,6 @@
 import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { MODEL_DEFAULTS, redactor } from './anthropic.ts';
 import { parseEffort, proposeThroughMessages } from './model-answer.ts';
-import { DEFAULT_PROMPT_BUDGET, type PromptBudget } from './prompt.ts';
 import type { Proposer } from './proposer.ts';
 
 export interface AwsCredentials {
@@ -34,8 +33,6 @@ export interface BedrockProposerOptions {
   timeoutMs?: number;
   /** Output token cap of one request. @default 32000 */
   maxTokens?: number;
-  /** The training budget stated in the prompt. @default DEFAULT_PROMPT_BUDGET */
-  budget?: PromptBudget;
 }
 
 export function createBedrockProposer(opts: BedrockProposerOptions): Proposer {
@@ -66,7 +63,6 @@ export function createBedrockProposer(opts: BedrockProposerOptions): Proposer {
     ...(effort === undefined ? {} : { effort }),
     maxTokens: opts.maxTokens ?? MODEL_DEFAULTS.maxTokens,
     maxRetries,
-    budget: opts.budget ?? DEFAULT_PROMPT_BUDGET,
     redact: redactor(credentials?.secretAccessKey),
   } as const;
   return { propose: (context) => proposeThroughMessages(client, options, context) };

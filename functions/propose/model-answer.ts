@@ -14,7 +14,8 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import { costUsd } from '../shared/pricing.ts';
-import { buildPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type PromptBudget } from './prompt.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { buildPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE } from './prompt.ts';
 import { ProposerError, type ProposeContext, type ProposerAnswer, type TokenUsage } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
 
@@ -24,8 +25,8 @@ export const AnswerSchema = z.object({
   candidates: z
     .array(
       z.object({
-        name: z.string().min(1).describe('A short, unique kebab-case name, for example energy-shaping-goal.'),
-        idea: z.string().describe('One or two sentences: what the reward encourages and why it should help PPO reach the flag.'),
+        name: z.string().min(1).describe('A short, unique kebab-case name, for example energy-shaping-bonus.'),
+        idea: z.string().describe('One or two sentences: what the reward encourages and why it should help PPO solve the task.'),
         code: z.string().min(1).describe(`The complete JavaScript source that defines ${REWARD_SIGNATURE}.`),
       }),
     )
@@ -142,7 +143,6 @@ export interface ConversationOptions {
   maxTokens: number;
   /** The client's retry count, for error messages. */
   maxRetries: number;
-  budget: PromptBudget;
   /** Removes secrets from any text that leaves this module in an error. */
   redact: (text: string) => string;
 }
@@ -226,7 +226,7 @@ export async function proposeThroughMessages(
   options: ConversationOptions,
   context: ProposeContext,
 ): Promise<ProposerAnswer> {
-  const prompt = buildPrompt(context, options.budget);
+  const prompt = buildPrompt(getTask(context.task), context, context.budget);
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
   let reply = await send(client, options, prompt.system, messages, usage);

@@ -7,10 +7,9 @@ import { optionalEnv } from '../shared/env.ts';
 import { createAnthropicProposer } from './anthropic.ts';
 import { anthropicApiKey } from './api-key.ts';
 import { createBedrockProposer } from './bedrock.ts';
-import { DEFAULT_PROMPT_BUDGET, type PromptBudget } from './prompt.ts';
 import { ProposerError, type Proposer } from './proposer.ts';
 
-export interface ModelProposerSettings extends Partial<PromptBudget> {
+export interface ModelProposerSettings {
   proposer: 'anthropic' | 'bedrock';
   model: string;
   /** low, medium, high, xhigh or max; unset leaves the model's default. */
@@ -21,12 +20,7 @@ export interface ModelProposerSettings extends Partial<PromptBudget> {
 const BEDROCK_ID = /^(?:arn:aws|(?:[a-z]{2,6}\.)?anthropic\.)/;
 
 export async function createModelProposer(settings: ModelProposerSettings): Promise<Proposer> {
-  const budget: PromptBudget = {
-    steps: settings.steps ?? DEFAULT_PROMPT_BUDGET.steps,
-    seeds: settings.seeds ?? DEFAULT_PROMPT_BUDGET.seeds,
-    evalEpisodes: settings.evalEpisodes ?? DEFAULT_PROMPT_BUDGET.evalEpisodes,
-  };
-  const common = { model: settings.model, budget, ...(settings.effort === undefined ? {} : { effort: settings.effort }) };
+  const common = { model: settings.model, ...(settings.effort === undefined ? {} : { effort: settings.effort }) };
   if (settings.proposer === 'anthropic') {
     const baseURL = optionalEnv('ANTHROPIC_BASE_URL');
     return createAnthropicProposer({ ...common, apiKey: await anthropicApiKey(), ...(baseURL === undefined ? {} : { baseURL }) });

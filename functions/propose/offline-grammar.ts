@@ -1,16 +1,16 @@
 /**
- * The offline proposer's grammar of reward terms (DESIGN §6): a program is a list of terms, at most
- * one per family, each with a positive coefficient. It renders to readable JavaScript whose header
+ * The offline proposer's grammar of reward terms (DESIGN §6), built from a task's named features:
+ * for each feature a potential-based shaping term and a direct bonus, plus the terms the task's
+ * ending calls for (a goal bonus and a step cost where ending is success, an alive bonus and a
+ * fall penalty where it is failure) and an action cost. A program is a list of terms, at most one
+ * per family, each with a positive coefficient. It renders to readable JavaScript whose header
  * carries the program as JSON, so a mutation can recover it from the stored code alone.
  */
 import type { Random } from '../shared/random.ts';
+import type { Feature, Task } from '../../tasks/contract.ts';
 
-export const FAMILIES = ['energy', 'height', 'position', 'velocity', 'progress', 'goal', 'step', 'action'] as const;
-export type Family = (typeof FAMILIES)[number];
-
-/** Families that give a dense learning signal; every sampled program has at least one. */
-export const SIGNAL_FAMILIES: readonly Family[] = ['energy', 'height', 'position', 'velocity', 'progress'];
-export const SHAPING_FAMILIES: readonly Family[] = ['energy', 'height', 'position'];
+/** A family's id: "shape:<feature>", "bonus:<feature>", or one of the generic terms. */
+export type Family = string;
 
 export interface ProgramTerm {
   family: Family;
@@ -22,7 +22,7 @@ export interface Program {
   terms: ProgramTerm[];
 }
 
-interface FamilySpec {
+export interface FamilySpec {
   /** The term's name in the returned record. */
   term: string;
   /** The named constant holding the coefficient. */
@@ -34,160 +34,189 @@ interface FamilySpec {
   /** The term's value in JavaScript. */
   expression: string;
   describe: (coef: number) => string;
+  /** Dense (gives a learning signal on every step), potential-based shaping, or neither. */
+  kind: 'shaping' | 'bonus' | 'sparse' | 'constant' | 'cost';
 }
 
-export const FAMILY_SPECS: Record<Family, FamilySpec> = {
-  energy: {
-    term: 'energyShaping', constant: 'ENERGY_SHAPING_SCALE', slug: 'energy-shaping', range: [10, 300],
-    expression: 'ENERGY_SHAPING_SCALE * (GAMMA * energy(nextObs) - energy(obs))',
-    describe: (c) => `potential-based shaping on mechanical energy (x${c})`,
-  },
-  height: {
-    term: 'heightShaping', constant: 'HEIGHT_SHAPING_SCALE', slug: 'height-shaping', range: [1, 30],
-    expression: 'HEIGHT_SHAPING_SCALE * (GAMMA * height(nextObs) - height(obs))',
-    describe: (c) => `potential-based shaping on height sin(3p) (x${c})`,
-  },
-  position: {
-    term: 'positionShaping', constant: 'POSITION_SHAPING_SCALE', slug: 'position-shaping', range: [3, 100],
-    expression: 'POSITION_SHAPING_SCALE * (GAMMA * nextObs[0] - obs[0])',
-    describe: (c) => `potential-based shaping on position (x${c})`,
-  },
-  velocity: {
-    term: 'velocity', constant: 'VELOCITY_SCALE', slug: 'velocity', range: [0.1, 3],
-    expression: 'VELOCITY_SCALE * Math.abs(nextObs[1]) / MAX_SPEED',
-    describe: (c) => `a speed bonus |v|/0.07 (x${c})`,
-  },
-  progress: {
-    term: 'progress', constant: 'PROGRESS_SCALE', slug: 'progress', range: [0.1, 3],
-    expression: 'PROGRESS_SCALE * Math.max(0, nextObs[0] - obs[0]) / MAX_SPEED',
-    describe: (c) => `a bonus for rightward progress (x${c})`,
-  },
-  goal: {
-    term: 'goal', constant: 'GOAL_BONUS', slug: 'goal', range: [5, 200],
-    expression: 'terminated ? GOAL_BONUS : 0',
-    describe: (c) => `a goal bonus of ${c}`,
-  },
-  step: {
-    term: 'step', constant: 'STEP_COST', slug: 'step-cost', range: [0.1, 1],
-    expression: '-STEP_COST',
-    describe: (c) => `a step cost of ${c}`,
-  },
-  action: {
-    term: 'actionCost', constant: 'ACTION_COST', slug: 'action-cost', range: [0.01, 0.3],
-    expression: 'action === 1 ? 0 : -ACTION_COST',
-    describe: (c) => `a cost of ${c} for every push`,
-  },
-};
+/** A task's grammar: its families in order, and each family's spec. */
+export interface Grammar {
+  task: Pick<Task, 'id' | 'features' | 'termination' | 'action'>;
+  families: readonly Family[];
+  specs: Readonly<Record<Family, FamilySpec>>;
+  /** Dense families: every sampled program has at least one. */
+  signal: readonly Family[];
+  shaping: readonly Family[];
+  /** The family a low success calls for: the goal bonus (ending is success) or the alive bonus. */
+  reward?: Family;
+}
+
+const upper = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+const kebab = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+
+function featureFamilies(f: Feature): Array<[Family, FamilySpec]> {
+  return [
+    [`shape:${f.name}`, {
+      term: `${f.name}Shaping`, constant: `${upper(f.name)}_SHAPING_SCALE`, slug: `${kebab(f.name)}-shaping`, range: [10, 300],
+      expression: `${upper(f.name)}_SHAPING_SCALE * (GAMMA * ${f.name}(nextObs) - ${f.name}(obs))`,
+      describe: (c) => `potential-based shaping on ${f.describe} (x${c})`, kind: 'shaping',
+    }],
+    [`bonus:${f.name}`, {
+      term: `${f.name}Bonus`, constant: `${upper(f.name)}_BONUS`, slug: `${kebab(f.name)}-bonus`, range: [0.1, 3],
+      expression: `${upper(f.name)}_BONUS * ${f.name}(nextObs)`,
+      describe: (c) => `a bonus for ${f.describe} (x${c})`, kind: 'bonus',
+    }],
+  ];
+}
+
+function endingFamilies(task: Grammar['task']): Array<[Family, FamilySpec]> {
+  const out: Array<[Family, FamilySpec]> = [];
+  if (task.termination === 'success') {
+    out.push(['goal', { term: 'goal', constant: 'GOAL_BONUS', slug: 'goal', range: [5, 200], expression: 'terminated ? GOAL_BONUS : 0', describe: (c) => `a goal bonus of ${c}`, kind: 'sparse' }]);
+    out.push(['step', { term: 'step', constant: 'STEP_COST', slug: 'step-cost', range: [0.1, 1], expression: '-STEP_COST', describe: (c) => `a step cost of ${c}`, kind: 'constant' }]);
+  }
+  if (task.termination === 'failure') {
+    out.push(['alive', { term: 'alive', constant: 'ALIVE_BONUS', slug: 'alive', range: [0.1, 1], expression: 'ALIVE_BONUS', describe: (c) => `an alive bonus of ${c} per step`, kind: 'constant' }]);
+    out.push(['fall', { term: 'fall', constant: 'FALL_PENALTY', slug: 'fall', range: [1, 100], expression: 'terminated ? -FALL_PENALTY : 0', describe: (c) => `a penalty of ${c} when the episode ends early`, kind: 'sparse' }]);
+  }
+  return out;
+}
+
+function actionFamily(task: Grammar['task']): Array<[Family, FamilySpec]> {
+  const a = task.action;
+  const spec = (expression: string, what: string): Array<[Family, FamilySpec]> => [['action', {
+    term: 'actionCost', constant: 'ACTION_COST', slug: 'action-cost', range: [0.01, 0.3], expression,
+    describe: (c) => `a cost of ${c} ${what}`, kind: 'cost',
+  }]];
+  if (a.kind === 'discrete') return a.neutral === undefined ? [] : spec(`action === ${a.neutral} ? 0 : -ACTION_COST`, 'for every action but doing nothing');
+  const squares = a.high.map((high, k) => `(action[${k}] / ${Math.max(Math.abs(high), Math.abs(a.low[k]))}) ** 2`).join(' + ');
+  return spec(`-ACTION_COST * (${squares}) / ${a.high.length}`, 'per unit of squared action');
+}
+
+const cache = new Map<string, Grammar>();
+
+export function grammarFor(task: Grammar['task']): Grammar {
+  const known = cache.get(task.id);
+  if (known) return known;
+  const entries = [...task.features.flatMap(featureFamilies), ...endingFamilies(task), ...actionFamily(task)];
+  const specs = Object.fromEntries(entries) as Record<Family, FamilySpec>;
+  const families = entries.map(([f]) => f);
+  const grammar: Grammar = {
+    task,
+    families,
+    specs,
+    signal: families.filter((f) => specs[f].kind === 'shaping' || specs[f].kind === 'bonus'),
+    shaping: families.filter((f) => specs[f].kind === 'shaping'),
+    reward: task.termination === 'success' ? 'goal' : task.termination === 'failure' ? 'alive' : undefined,
+  };
+  cache.set(task.id, grammar);
+  return grammar;
+}
 
 /** Coefficients stay within this factor of their sampling range, whatever mutations do. */
 const COEF_SLACK = 10;
 
 /** Three significant digits: readable code, and the header agrees with the constants exactly. */
-export function roundCoef(family: Family, coef: number): number {
-  const [low, high] = FAMILY_SPECS[family].range;
+export function roundCoef(g: Grammar, family: Family, coef: number): number {
+  const [low, high] = g.specs[family].range;
   const clamped = Math.min(Math.max(coef, low / COEF_SLACK), high * COEF_SLACK);
   return Number(clamped.toPrecision(3));
 }
 
 /** The geometric middle of a family's range: the coefficient a guided mutation adds a term with. */
-export function defaultCoef(family: Family): number {
-  const [low, high] = FAMILY_SPECS[family].range;
-  return roundCoef(family, Math.sqrt(low * high));
+export function defaultCoef(g: Grammar, family: Family): number {
+  const [low, high] = g.specs[family].range;
+  return roundCoef(g, family, Math.sqrt(low * high));
 }
 
-export function sampleCoef(family: Family, rng: Random): number {
-  const [low, high] = FAMILY_SPECS[family].range;
-  return roundCoef(family, Math.exp(rng.uniform(Math.log(low), Math.log(high))));
+export function sampleCoef(g: Grammar, family: Family, rng: Random): number {
+  const [low, high] = g.specs[family].range;
+  return roundCoef(g, family, Math.exp(rng.uniform(Math.log(low), Math.log(high))));
 }
 
 /** Terms in the grammar's order, one per family, coefficients rounded. */
-export function normalize(program: Program): Program {
+export function normalize(g: Grammar, program: Program): Program {
   const byFamily = new Map(program.terms.map((t) => [t.family, t.coef]));
-  const terms = FAMILIES.filter((f) => byFamily.has(f)).map((f) => ({ family: f, coef: roundCoef(f, byFamily.get(f) ?? 0) }));
+  const terms = g.families.filter((f) => byFamily.has(f)).map((f) => ({ family: f, coef: roundCoef(g, f, byFamily.get(f) ?? 0) }));
   return { terms };
 }
 
-export function programKey(program: Program): string {
-  return JSON.stringify(normalize(program));
+export function programKey(g: Grammar, program: Program): string {
+  return JSON.stringify(normalize(g, program));
 }
 
 /** The family whose term carries the given name in a returned record, if any. */
-export function familyOfTerm(term: string): Family | undefined {
-  return FAMILIES.find((f) => FAMILY_SPECS[f].term === term);
+export function familyOfTerm(g: Grammar, term: string): Family | undefined {
+  return g.families.find((f) => g.specs[f].term === term);
 }
 
 /** A program with `primary` and a random selection of companions, as generation 1 samples them. */
-export function sampleProgram(primary: Family, rng: Random): Program {
-  const terms: ProgramTerm[] = [{ family: primary, coef: sampleCoef(primary, rng) }];
-  const add = (f: Family): void => {
-    if (!terms.some((t) => t.family === f)) terms.push({ family: f, coef: sampleCoef(f, rng) });
+export function sampleProgram(g: Grammar, primary: Family, rng: Random): Program {
+  const terms: ProgramTerm[] = [{ family: primary, coef: sampleCoef(g, primary, rng) }];
+  const add = (f: Family | undefined): void => {
+    if (f !== undefined && g.specs[f] !== undefined && !terms.some((t) => t.family === f)) terms.push({ family: f, coef: sampleCoef(g, f, rng) });
   };
-  if (rng.next() < 0.25) add(SIGNAL_FAMILIES[rng.int(SIGNAL_FAMILIES.length)]);
-  // A positive per-step bonus makes ending the episode unattractive unless the flag pays more.
-  if (primary === 'velocity' || primary === 'progress' || rng.next() < 0.7) add('goal');
-  if (rng.next() < 0.5) add('step');
+  if (rng.next() < 0.25) add(g.signal[rng.int(g.signal.length)]);
+  // A positive per-step bonus makes ending the episode unattractive unless reaching the goal pays more.
+  if (g.reward === 'goal' && (g.specs[primary].kind === 'bonus' || rng.next() < 0.7)) add('goal');
+  if (g.reward === 'goal' && rng.next() < 0.5) add('step');
+  if (g.reward === 'alive' && rng.next() < 0.7) add('alive');
+  if (g.reward === 'alive' && rng.next() < 0.5) add('fall');
   if (rng.next() < 0.2) add('action');
-  return normalize({ terms });
+  return normalize(g, { terms });
 }
 
-export function describeProgram(program: Program): string {
-  const parts = program.terms.map((t) => FAMILY_SPECS[t.family].describe(t.coef));
+export function describeProgram(g: Grammar, program: Program): string {
+  const parts = program.terms.map((t) => g.specs[t.family].describe(t.coef));
   const text = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0] ?? 'nothing';
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The slug naming a program: its first dense family, else its first term. */
-export function programSlug(program: Program): string {
-  const lead = program.terms.find((t) => SIGNAL_FAMILIES.includes(t.family)) ?? program.terms[0];
-  return lead === undefined ? 'empty' : FAMILY_SPECS[lead.family].slug;
+export function programSlug(g: Grammar, program: Program): string {
+  const lead = program.terms.find((t) => g.signal.includes(t.family)) ?? program.terms[0];
+  return lead === undefined ? 'empty' : g.specs[lead.family].slug;
 }
 
-const POTENTIALS: Partial<Record<Family, string>> = {
-  energy: 'const energy = (s) => (0.5 * s[1] * s[1] + (GRAVITY / 3) * Math.sin(3 * s[0])) * ENERGY_SCALE;',
-  height: 'const height = (s) => Math.sin(3 * s[0]);',
-};
-
 /** Readable JavaScript for a program, with its idea and the program itself in header comments. */
-export function renderProgram(program: Program, idea: string): string {
-  const p = normalize(program);
-  const has = (f: Family): boolean => p.terms.some((t) => t.family === f);
+export function renderProgram(g: Grammar, program: Program, idea: string): string {
+  const p = normalize(g, program);
+  const used = new Set(p.terms.map((t) => t.family));
+  const features = g.task.features.filter((f) => used.has(`shape:${f.name}`) || used.has(`bonus:${f.name}`));
   const lines = [`// idea: ${idea.replace(/\s+/g, ' ')}`, `// program: ${JSON.stringify(p)}`];
   lines.push('function computeReward(obs, action, nextObs, terminated) {');
-  if (SHAPING_FAMILIES.some(has)) lines.push('  const GAMMA = 0.99; // PPO\'s discount: keeps the shaping potential-based');
-  if (has('energy')) lines.push('  const GRAVITY = 0.0025;', '  const ENERGY_SCALE = 400; // energy in about [-0.33, 1.3]');
-  if (has('velocity') || has('progress')) lines.push('  const MAX_SPEED = 0.07;');
-  for (const t of p.terms) lines.push(`  const ${FAMILY_SPECS[t.family].constant} = ${t.coef};`);
-  for (const f of FAMILIES) if (has(f) && POTENTIALS[f] !== undefined) lines.push(`  ${POTENTIALS[f]}`);
-  const names = p.terms.map((t) => FAMILY_SPECS[t.family].term);
-  for (const t of p.terms) lines.push(`  const ${FAMILY_SPECS[t.family].term} = ${FAMILY_SPECS[t.family].expression};`);
+  if (p.terms.some((t) => g.specs[t.family].kind === 'shaping')) lines.push('  const GAMMA = 0.99; // PPO\'s discount: keeps the shaping potential-based');
+  for (const t of p.terms) lines.push(`  const ${g.specs[t.family].constant} = ${t.coef};`);
+  for (const f of features) lines.push(`  // ${f.describe}: about 0 far from the goal, 1 at it`, `  const ${f.name} = (s) => ${f.expression};`);
+  const names = p.terms.map((t) => g.specs[t.family].term);
+  for (const t of p.terms) lines.push(`  const ${g.specs[t.family].term} = ${g.specs[t.family].expression};`);
   lines.push(`  const total = ${names.length > 0 ? names.join(' + ') : '0'};`);
   lines.push(`  return [total, { ${names.join(', ')} }];`, '}', '');
   return lines.join('\n');
 }
 
-function isProgramTerm(x: unknown): x is ProgramTerm {
+function isProgramTerm(g: Grammar, x: unknown): x is ProgramTerm {
   if (typeof x !== 'object' || x === null) return false;
   const { family, coef } = x as Record<string, unknown>;
-  return typeof family === 'string' && (FAMILIES as readonly string[]).includes(family) &&
+  return typeof family === 'string' && g.families.includes(family) &&
     typeof coef === 'number' && Number.isFinite(coef) && coef > 0;
 }
 
-/** A valid program from untrusted data, or null. */
-export function asProgram(x: unknown): Program | null {
+/** A valid program of this grammar from untrusted data, or null. */
+export function asProgram(g: Grammar, x: unknown): Program | null {
   if (typeof x !== 'object' || x === null) return null;
   const terms = (x as Record<string, unknown>).terms;
-  if (!Array.isArray(terms) || terms.length === 0 || terms.length > FAMILIES.length) return null;
-  if (!terms.every(isProgramTerm)) return null;
+  if (!Array.isArray(terms) || terms.length === 0 || terms.length > g.families.length) return null;
+  if (!terms.every((t) => isProgramTerm(g, t))) return null;
   if (new Set(terms.map((t) => t.family)).size !== terms.length) return null;
-  return normalize({ terms });
+  return normalize(g, { terms });
 }
 
 /** The program in a candidate's `// program:` header, or null when there is none or it is invalid. */
-export function parseProgram(code: string): Program | null {
+export function parseProgram(g: Grammar, code: string): Program | null {
   const match = /^\/\/ program: (.+)$/m.exec(code);
   if (match === null) return null;
   try {
-    return asProgram(JSON.parse(match[1]));
+    return asProgram(g, JSON.parse(match[1]));
   } catch {
     return null;
   }

@@ -2,14 +2,14 @@
  * The offline proposer (DESIGN §6): an evolutionary search over the reward grammar. Generation 1
  * samples diverse programs; later generations mutate the best so far, guided by the reflection's
  * term diagnostics (drop a constant term, rescale a dominating one, scale up a tiny one, add a goal
- * bonus when success is low), and mix in fresh samples when success is near zero. Seeded and
+ * bonus when success is low), and mix in fresh samples when success is near zero. The terms come
+ * from the task's named features (offline-grammar.ts), so the same search runs on every task. Seeded and
  * reproducible: the same input gives the same candidates, byte for byte.
  */
 import { Random } from '../shared/random.ts';
 import {
-  FAMILIES, FAMILY_SPECS, SHAPING_FAMILIES, SIGNAL_FAMILIES, asProgram, defaultCoef, describeProgram,
-  familyOfTerm, normalize, parseProgram, programKey, programSlug, renderProgram, roundCoef, sampleCoef,
-  sampleProgram, type Family, type Program,
+  asProgram, defaultCoef, describeProgram, familyOfTerm, grammarFor, normalize, parseProgram, programKey,
+  programSlug, renderProgram, roundCoef, sampleCoef, sampleProgram, type Family, type Grammar, type Program,
 } from './offline-grammar.ts';
 import { termDiagnostics, type Candidate, type ReflectionBest, type ScoreboardEntry } from './reflection.ts';
 
@@ -17,11 +17,12 @@ import { termDiagnostics, type Candidate, type ReflectionBest, type ScoreboardEn
 export interface OfflineBest {
   candidate: Candidate & { program?: unknown };
   success: ReflectionBest['success'];
-  meanStepsToFlag: ReflectionBest['meanStepsToFlag'];
   terms: ReflectionBest['terms'];
 }
 
 export interface OfflineInput {
+  /** The task whose features the grammar is built from. */
+  task: Grammar['task'];
   generation: number;
   /** How many candidates to write. */
   k: number;
@@ -66,7 +67,7 @@ interface Mutation {
 }
 
 /** The changes the diagnostics call for, applied to the parent; no randomness. */
-function guidedMutation(parent: Program, best: OfflineBest): Mutation {
+function guidedMutation(g: Grammar, parent: Program, best: OfflineBest): Mutation {
   const s = OFFLINE_SETTINGS;
   const diag = termDiagnostics(best.terms);
   const coefs = new Map(parent.terms.map((t) => [t.family, t.coef]));
@@ -78,15 +79,15 @@ function guidedMutation(parent: Program, best: OfflineBest): Mutation {
   const largestOther = (name: string): number =>
     Math.max(0, ...names.filter((n) => n !== name && !diag.zero.includes(n)).map(late));
   for (const name of diag.constant) {
-    const f = familyOfTerm(name);
-    // A step cost is constant by design; a goal bonus is zero until the flag is reached.
-    if (f === undefined || f === 'step' || f === 'goal' || !coefs.has(f)) continue;
+    const f = familyOfTerm(g, name);
+    // A step cost or alive bonus is constant by design; a goal bonus is zero until the goal is reached.
+    if (f === undefined || !coefs.has(f) || g.specs[f].kind === 'constant' || g.specs[f].kind === 'sparse') continue;
     coefs.delete(f);
     banned.add(f);
     notes.push(`dropped ${name} (${diag.zero.includes(name) ? 'zero' : 'nearly constant'} throughout training)`);
   }
   for (const name of diag.dominating) {
-    const f = familyOfTerm(name);
+    const f = familyOfTerm(g, name);
     if (f === undefined || !coefs.has(f)) continue;
     const factor = clamp((s.dominantTarget * largestOther(name)) / late(name), s.dominantFactor);
     coefs.set(f, (coefs.get(f) ?? 0) * factor);
@@ -95,7 +96,7 @@ function guidedMutation(parent: Program, best: OfflineBest): Mutation {
   }
   const largest = Math.max(0, ...names.map(late));
   for (const name of diag.tiny) {
-    const f = familyOfTerm(name);
+    const f = familyOfTerm(g, name);
     if (f === undefined || !coefs.has(f)) continue;
     const factor = clamp((s.tinyTarget * largest) / late(name), s.tinyFactor);
     coefs.set(f, (coefs.get(f) ?? 0) * factor);
@@ -103,22 +104,22 @@ function guidedMutation(parent: Program, best: OfflineBest): Mutation {
     notes.push(`scaled ${name} by ${factor.toPrecision(2)} (it was tiny)`);
   }
   const add = (f: Family, why: string): void => {
-    coefs.set(f, defaultCoef(f));
+    coefs.set(f, defaultCoef(g, f));
     kept.add(f);
-    notes.push(`added ${FAMILY_SPECS[f].term} (${why})`);
+    notes.push(`added ${g.specs[f].term} (${why})`);
   };
-  if (best.success < s.lowSuccess && !coefs.has('goal')) add('goal', 'success is low');
-  // The shaping family to add when one is missing: energy first, never one just dropped.
-  const shaping = SHAPING_FAMILIES.find((f) => !banned.has(f)) ?? 'progress';
-  if (best.success < s.lowSuccess && !SHAPING_FAMILIES.some((f) => coefs.has(f))) {
-    add(shaping, 'success is low and no term shapes the climb');
-  } else if (!SIGNAL_FAMILIES.some((f) => coefs.has(f))) add(shaping, 'no dense learning signal was left');
-  const program = normalize({ terms: [...coefs].map(([family, coef]) => ({ family, coef })) });
+  if (best.success < s.lowSuccess && g.reward !== undefined && !coefs.has(g.reward)) add(g.reward, 'success is low');
+  // The shaping family to add when one is missing: the task's first feature first, never one just dropped.
+  const shaping = g.shaping.find((f) => !banned.has(f)) ?? g.signal.find((f) => !banned.has(f)) ?? g.signal[0];
+  if (best.success < s.lowSuccess && !g.shaping.some((f) => coefs.has(f))) {
+    add(shaping, 'success is low and no term shapes the progress');
+  } else if (!g.signal.some((f) => coefs.has(f))) add(shaping, 'no dense learning signal was left');
+  const program = normalize(g, { terms: [...coefs].map(([family, coef]) => ({ family, coef })) });
   return { program, notes, banned, kept };
 }
 
 /** Coefficient jitter and, sometimes, one structural change, on top of the guided mutation. */
-function randomMutation(guided: Mutation, rng: Random): Mutation {
+function randomMutation(g: Grammar, guided: Mutation, rng: Random): Mutation {
   const s = OFFLINE_SETTINGS;
   const coefs = new Map(guided.program.terms.map((t) => [t.family, t.coef]));
   const notes = [...guided.notes];
@@ -126,36 +127,36 @@ function randomMutation(guided: Mutation, rng: Random): Mutation {
   notes.push('perturbed the coefficients');
   if (rng.next() < s.structuralChance) {
     const present = [...coefs.keys()];
-    const addable = FAMILIES.filter((f) => !coefs.has(f) && !guided.banned.has(f));
-    const signals = present.filter((f) => SIGNAL_FAMILIES.includes(f));
+    const addable = g.families.filter((f) => !coefs.has(f) && !guided.banned.has(f));
+    const signals = present.filter((f) => g.signal.includes(f));
     const droppable = present.filter((f) => !guided.kept.has(f) && !(signals.length === 1 && signals[0] === f));
-    const shaping = present.filter((f) => SHAPING_FAMILIES.includes(f));
-    const swapTo = SHAPING_FAMILIES.filter((f) => !coefs.has(f) && !guided.banned.has(f));
+    const shaping = present.filter((f) => g.shaping.includes(f));
+    const swapTo = g.shaping.filter((f) => !coefs.has(f) && !guided.banned.has(f));
     const op = rng.int(3);
     if (op === 0 && addable.length > 0) {
       const f = addable[rng.int(addable.length)];
-      coefs.set(f, sampleCoef(f, rng));
-      notes.push(`added ${FAMILY_SPECS[f].term}`);
+      coefs.set(f, sampleCoef(g, f, rng));
+      notes.push(`added ${g.specs[f].term}`);
     } else if (op === 1 && droppable.length > 0) {
       const f = droppable[rng.int(droppable.length)];
       coefs.delete(f);
-      notes.push(`dropped ${FAMILY_SPECS[f].term}`);
+      notes.push(`dropped ${g.specs[f].term}`);
     } else if (shaping.length > 0 && swapTo.length > 0) {
       const from = shaping[rng.int(shaping.length)];
       const to = swapTo[rng.int(swapTo.length)];
       coefs.delete(from);
-      coefs.set(to, sampleCoef(to, rng));
-      notes.push(`swapped ${FAMILY_SPECS[from].term} for ${FAMILY_SPECS[to].term}`);
+      coefs.set(to, sampleCoef(g, to, rng));
+      notes.push(`swapped ${g.specs[from].term} for ${g.specs[to].term}`);
     }
   }
-  const program = normalize({ terms: [...coefs].map(([family, coef]) => ({ family, coef: roundCoef(family, coef) })) });
+  const program = normalize(g, { terms: [...coefs].map(([family, coef]) => ({ family, coef: roundCoef(g, family, coef) })) });
   return { ...guided, program, notes };
 }
 
 /** Primary families for n fresh samples: shuffled, untried ones first, then cycling. */
-function freshPrimaries(n: number, rng: Random, tried: Set<string>): Family[] {
-  const order = rng.shuffle(SIGNAL_FAMILIES.map((_, i) => i)).map((i) => SIGNAL_FAMILIES[i]);
-  const ranked = [...order.filter((f) => !tried.has(FAMILY_SPECS[f].slug)), ...order.filter((f) => tried.has(FAMILY_SPECS[f].slug))];
+function freshPrimaries(g: Grammar, n: number, rng: Random, tried: Set<string>): Family[] {
+  const order = rng.shuffle(g.signal.map((_, i) => i)).map((i) => g.signal[i]);
+  const ranked = [...order.filter((f) => !tried.has(g.specs[f].slug)), ...order.filter((f) => tried.has(g.specs[f].slug))];
   return Array.from({ length: n }, (_, i) => ranked[i % ranked.length]);
 }
 
@@ -170,43 +171,44 @@ export function seedFor(randomSeed: number, generation: number): number {
 }
 
 /** The parent's program: the stored one if valid, else the one in its code's header. */
-export function programOf(candidate: Candidate & { program?: unknown }): Program | null {
-  return asProgram(candidate.program) ?? parseProgram(candidate.code);
+export function programOf(g: Grammar, candidate: Candidate & { program?: unknown }): Program | null {
+  return asProgram(g, candidate.program) ?? parseProgram(g, candidate.code);
 }
 
 export function proposeOffline(input: OfflineInput): Candidate[] {
   const { generation, k } = input;
+  const g = grammarFor(input.task);
   const rng = new Random(seedFor(input.randomSeed, generation));
   const best = input.best ?? null;
-  const parent = best === null ? null : programOf(best.candidate);
+  const parent = best === null ? null : programOf(g, best.candidate);
   const plans: Array<{ program: Program; idea: string }> = [];
-  const seen = new Set<string>(parent === null ? [] : [programKey(parent)]);
+  const seen = new Set<string>(parent === null ? [] : [programKey(g, parent)]);
   const push = (program: Program, idea: string): void => {
-    seen.add(programKey(program));
+    seen.add(programKey(g, program));
     plans.push({ program, idea });
   };
   let fresh = k;
   if (best !== null && parent !== null && generation > 1) {
     fresh = best.success < OFFLINE_SETTINGS.rewriteBelow ? Math.ceil(k / 2) : 0;
-    const guided = guidedMutation(parent, best);
+    const guided = guidedMutation(g, parent, best);
     const prefix = `Mutation of ${best.candidate.name} (success ${best.success.toFixed(2)})`;
     for (let i = 0; i < k - fresh; i++) {
-      let child = i === 0 && guided.notes.length > 0 ? guided : randomMutation(guided, rng);
-      for (let tries = 0; tries < 20 && seen.has(programKey(child.program)); tries++) child = randomMutation(guided, rng);
-      push(child.program, `${prefix}: ${child.notes.join('; ')}. ${describeProgram(child.program)}.`);
+      let child = i === 0 && guided.notes.length > 0 ? guided : randomMutation(g, guided, rng);
+      for (let tries = 0; tries < 20 && seen.has(programKey(g, child.program)); tries++) child = randomMutation(g, guided, rng);
+      push(child.program, `${prefix}: ${child.notes.join('; ')}. ${describeProgram(g, child.program)}.`);
     }
   }
   const rewrite = best !== null && generation > 1;
-  const primaries = freshPrimaries(fresh, rng, triedSlugs(input.scoreboard ?? []));
+  const primaries = freshPrimaries(g, fresh, rng, triedSlugs(input.scoreboard ?? []));
   for (const primary of primaries) {
-    let program = sampleProgram(primary, rng);
-    for (let tries = 0; tries < 20 && seen.has(programKey(program)); tries++) program = sampleProgram(primary, rng);
+    let program = sampleProgram(g, primary, rng);
+    for (let tries = 0; tries < 20 && seen.has(programKey(g, program)); tries++) program = sampleProgram(g, primary, rng);
     const why = parent === null ? 'the best so far is not in the grammar' : 'the best success is near zero';
-    push(program, `${rewrite ? `Rewrite (${why}): ` : ''}${describeProgram(program)}.`);
+    push(program, `${rewrite ? `Rewrite (${why}): ` : ''}${describeProgram(g, program)}.`);
   }
   return plans.map(({ program, idea }, i) => ({
-    name: `g${generation}-${programSlug(program)}-${i + 1}`,
+    name: `g${generation}-${programSlug(g, program)}-${i + 1}`,
     idea,
-    code: renderProgram(program, idea),
+    code: renderProgram(g, program, idea),
   }));
 }

@@ -30,7 +30,8 @@ export async function propose(store: SearchStore, event: ProposeEvent, makePropo
   if (!record) {
     const context = await loadReflection(store, searchId, generation - 1, meta.best);
     const proposer = await makeProposer(meta.config);
-    const answer = await proposer.propose({ generation, k: meta.config.candidates, randomSeed: meta.config.randomSeed, model: meta.config.model, ...context });
+    const { task, steps, seeds, evalEpisodes, candidates: k, randomSeed, model } = meta.config;
+    const answer = await proposer.propose({ task, budget: { steps, seeds, evalEpisodes }, generation, k, randomSeed, model, ...context });
     const stored: StoredAnswer = { ...answer, candidates: withIds(generation, answer.candidates, meta.config) };
     const answerKey = `${searchPrefix(searchId)}/generations/${generation}/proposal-${randomUUID()}.json`;
     await store.blobs.put(answerKey, JSON.stringify(stored), 'application/json');

@@ -2,9 +2,14 @@
  * What every proposer (offline, anthropic, bedrock) is given and what it answers. The context is
  * plain data rebuilt from the table, so a retried Propose asks the same question.
  */
+import type { PromptBudget } from './prompt.ts';
 import type { Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from './reflection.ts';
 
 export interface ProposeContext {
+  /** The task's id (tasks/): what the prompt shows and the offline grammar builds on. */
+  task: string;
+  /** The search's training budget, as the prompt states it. */
+  budget: PromptBudget;
   generation: number;
   /** How many candidates to write. */
   k: number;

@@ -3,7 +3,11 @@
  * same text goes into the model's prompt and the same diagnostics guide the offline proposer's
  * mutations, so both proposers read the training statistics in one way.
  */
+import type { Task } from '../../tasks/contract.ts';
 import type { Outcome, TermStats } from '../shared/types.ts';
+
+/** What the reflection says of a task: its success test and diagnostic in words. */
+export type ReflectionTask = Pick<Task, 'success' | 'diagnostic' | 'tieBreak'>;
 
 /** A candidate reward function: JavaScript source defining computeReward. */
 export interface Candidate {
@@ -20,8 +24,12 @@ export interface ReflectionBest {
   success: number;
   /** The task metric of each seed-run, in seed order. */
   seeds: Array<{ seed: number; success: number; outcome: Outcome; reason: string }>;
-  meanStepsToFlag: number | null;
-  meanMaxPosition: number;
+  /** Mean steps of the successful evaluation episodes (null when none succeeded). */
+  meanSuccessSteps: number | null;
+  /** Mean return on the environment's own reward (null when no seed trained). */
+  meanReturn: number | null;
+  /** The task's own diagnostic (null when no seed trained). */
+  diagnostic: number | null;
   /** Per-term statistics, averaged over the trained seeds. */
   terms: Record<string, TermStats>;
   /** Training success at 10 checkpoints, averaged over the trained seeds. */
@@ -128,22 +136,30 @@ function diagnosticsLines(d: TermDiagnostics): string[] {
   return lines;
 }
 
-function bestSection(best: ReflectionBest): string[] {
+/** "mean steps of the successful episodes: 117.4; mean return: -117.4; mean highest position: 0.52 (…)". */
+function measuresLine(task: ReflectionTask, best: ReflectionBest): string {
+  const steps = best.meanSuccessSteps === null ? 'n/a (no episode succeeded)' : best.meanSuccessSteps.toFixed(1);
+  const ret = best.meanReturn === null ? 'n/a' : formatValue(best.meanReturn);
+  const diagnostic = best.diagnostic === null ? 'n/a' : task.diagnostic.format(best.diagnostic);
+  return `Mean success: ${best.success.toFixed(2)}; mean steps of the successful episodes: ${steps}; ` +
+    `mean return on the environment's own reward: ${ret}; ${task.diagnostic.label}: ${diagnostic}.`;
+}
+
+function bestSection(task: ReflectionTask, best: ReflectionBest): string[] {
   const c = best.candidate;
   const seeds = best.seeds
     .map((s) => `seed ${s.seed}: ${s.success.toFixed(2)}` + (s.outcome === 'trained' ? '' : ` (${s.outcome}: ${s.reason})`))
     .join(', ');
-  const steps = best.meanStepsToFlag === null ? 'n/a (never reached)' : best.meanStepsToFlag.toFixed(1);
   const lines = [
     `## Best reward function so far: ${c.name} (generation ${best.generation})`,
     `Idea: ${c.idea}`,
     '```javascript',
     c.code.trimEnd(),
     '```',
-    `Task metric (share of greedy evaluation episodes that reach the flag) per seed: ${seeds}.`,
-    `Mean success: ${best.success.toFixed(2)}; mean steps to the flag: ${steps}; mean highest position: ${best.meanMaxPosition.toFixed(3)} (the flag is at 0.5).`,
+    `Task metric (share of greedy evaluation episodes that ${task.success.clause}) per seed: ${seeds}.`,
+    measuresLine(task, best),
     '',
-    'We trained a PPO policy using this reward function and tracked the mean value per step of each reward term, and the share of training episodes that reached the flag, at 10 checkpoints during training, with the maximum, mean and minimum of each series:',
+    `We trained a PPO policy using this reward function and tracked the mean value per step of each reward term, and the share of training episodes that ${task.success.clause}, at 10 checkpoints during training, with the maximum, mean and minimum of each series:`,
   ];
   for (const [name, stats] of Object.entries(best.terms)) {
     lines.push(`${seriesLine(name, stats.series)} (early mean ${formatValue(stats.early)}, late mean ${formatValue(stats.late)})`);
@@ -175,12 +191,13 @@ function historySection(bestByGeneration: GenerationBest[]): string[] {
 
 /** The reflection given to a proposer from generation 2 on. */
 export function reflectionText(
+  task: ReflectionTask,
   best: ReflectionBest | null,
   scoreboard: ScoreboardEntry[],
   bestByGeneration: GenerationBest[],
 ): string {
   const sections: string[][] = [
-    best === null ? ['## Best reward function so far', 'No candidate has trained successfully yet.'] : bestSection(best),
+    best === null ? ['## Best reward function so far', 'No candidate has trained successfully yet.'] : bestSection(task, best),
     [ADVICE],
     scoreboardSection(scoreboard),
     historySection(bestByGeneration),

@@ -4,7 +4,9 @@
  * (who won, by how much, number formats). Everything textual in it came from a candidate or a model
  * and is escaped by the renderers.
  */
-import { ENVIRONMENT_REWARD_ID, HUMAN_ENERGY_SHAPING_ID } from '../propose/baselines.ts';
+import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
 
 export interface CardSeed {
   seed: number;
@@ -22,16 +24,19 @@ export interface CardReward {
   hostile: boolean;
   /** Mean success over the search's seeds: the number the reward was picked on. */
   searchSuccess: number;
-  searchStepsToFlag: number | null;
-  /** Mean success over fresh seeds (null if not re-trained). */
+  /** Mean steps of the successful episodes, and mean return on the environment's reward, on the search's seeds. */
+  searchSuccessSteps: number | null;
+  searchReturn: number | null;
+  /** The same on fresh seeds (null if not re-trained). */
   freshSuccess: number | null;
-  freshStepsToFlag: number | null;
+  freshSuccessSteps: number | null;
+  freshReturn: number | null;
   freshSeeds: CardSeed[];
   /** Mean over fresh seeds, one point per PPO update. */
   curve: Array<{ step: number; meanReward: number; trainSuccess: number; episodeLength: number }>;
   terms: Record<string, { early: number; late: number; series: number[] }>;
-  /** One greedy evaluation episode of a fresh seed. */
-  episode: { positions: number[]; velocities: number[] };
+  /** One greedy evaluation episode of a fresh seed (null when none trained). */
+  episode: EpisodeRecord | null;
 }
 
 export interface CardCandidate {
@@ -41,13 +46,16 @@ export interface CardCandidate {
   idea: string;
   hostile: boolean;
   success: number;
-  meanStepsToFlag: number | null;
+  meanSuccessSteps: number | null;
+  meanReturn: number | null;
   outcome: 'trained' | 'timeout' | 'memory' | 'error';
   reason: string;
   seeds: CardSeed[];
 }
 
 export interface CardData {
+  /** The task's id: the card speaks its words and draws its episode (tasks/<task>/render.ts). */
+  task: string;
   searchId: string;
   startedAt: string;
   finishedAt: string;
@@ -57,7 +65,7 @@ export interface CardData {
   };
   proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
   winner: CardReward;
-  /** environment_reward and human_energy_shaping. */
+  /** environment_reward and human_shaping. */
   baselines: CardReward[];
   bestByGeneration: Array<{ generation: number; name: string; success: number; bestSoFar: number }>;
   /** Every candidate of every generation (baselines are generation 0). */
@@ -67,7 +75,7 @@ export interface CardData {
 // ---------------------------------------------------------------- colours, shared by every chart
 
 export const WINNER_COLOR = '#2f5bd3';
-const BASELINE_COLORS: Record<string, string> = { human_energy_shaping: '#c26a06', environment_reward: '#6b7280' };
+const BASELINE_COLORS: Record<string, string> = { [HUMAN_SHAPING_ID]: '#c26a06', [ENVIRONMENT_REWARD_ID]: '#6b7280' };
 const OTHER_COLORS = ['#0f8a7e', '#a23b72', '#7a5c00'];
 
 export function rewardColor(reward: CardReward, index: number, winner: CardReward): string {
@@ -77,7 +85,7 @@ export function rewardColor(reward: CardReward, index: number, winner: CardRewar
 
 /** How a person would call a baseline. */
 export function rewardLabel(reward: CardReward): string {
-  if (reward.candidateId === HUMAN_ENERGY_SHAPING_ID) return 'the person\'s shaping';
+  if (reward.candidateId === HUMAN_SHAPING_ID) return 'the person\'s shaping';
   if (reward.candidateId === ENVIRONMENT_REWARD_ID) return 'the environment\'s reward';
   return reward.name;
 }
@@ -136,6 +144,20 @@ export function timestamp(iso: string): string {
   return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/** The column that shows a task's tie-breaker: steps of the successful episodes, or the return. */
+export interface TieBreakColumn {
+  title: string;
+  /** For the candidates table's lede: what the column holds. */
+  explain: string;
+  value(score: { meanSuccessSteps: number | null; meanReturn: number | null }): string;
+}
+
+export function tieBreakColumn(task: Pick<Task, 'tieBreak'>): TieBreakColumn {
+  return task.tieBreak === 'fewer-steps'
+    ? { title: 'Steps', explain: 'steps are the mean length of the successful evaluation episodes', value: (s) => steps(s.meanSuccessSteps) }
+    : { title: 'Return', explain: 'return is the mean return of the evaluation episodes on the environment\'s own reward', value: (s) => num(s.meanReturn) };
+}
+
 // ---------------------------------------------------------------- the headline
 
 export interface Versus {
@@ -150,7 +172,7 @@ export interface Headline {
   /** 'fresh' when the winner and every baseline were re-trained on fresh seeds. */
   basis: 'fresh' | 'search';
   score: number;
-  /** "g2-energy-shaping-1 reaches the flag in 95% of fresh episodes" (plain text, unescaped). */
+  /** "g2-energy-shaping-1 reaches the flag in 95% of fresh episodes": the task's words (plain text, unescaped). */
   title: string;
   /** "+45 points over the person's shaping, +95 over the environment's reward" (plain text). */
   versusText: string;
@@ -163,14 +185,20 @@ export function scoreOf(reward: CardReward, basis: 'fresh' | 'search'): number {
   return finite(s) ? s : 0;
 }
 
+/** The task a card is about. */
+export function cardTask(data: Pick<CardData, 'task'>): Task {
+  return getTask(data.task);
+}
+
 export function headline(data: CardData): Headline {
   const { winner, baselines } = data;
+  const success = cardTask(data).success;
   const basis = [winner, ...baselines].every((r) => finite(r.freshSuccess)) ? 'fresh' : 'search';
   const score = scoreOf(winner, basis);
   const episodes = basis === 'fresh' ? 'fresh episodes' : 'episodes on the search\'s seeds';
   const title = score > 0
-    ? `${winner.name} reaches the flag in ${pct(score)} of ${episodes}`
-    : `No reward reached the flag: the best, ${winner.name}, scores ${pct(score)} on ${episodes}`;
+    ? `${winner.name} ${success.headline} in ${pct(score)} of ${episodes}`
+    : `No reward succeeded (${success.clause}): the best, ${winner.name}, scores ${pct(score)} on ${episodes}`;
   const versus = baselines.map((reward) => {
     const s = scoreOf(reward, basis);
     return { reward, label: rewardLabel(reward), score: s, delta: score - s };

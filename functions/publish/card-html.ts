@@ -4,13 +4,13 @@
  * who won and by how much, how honest that number is, how the search got there, how the winner
  * learns and drives, what it is, and every candidate the search tried.
  */
-import { ENVIRONMENT_REWARD_ID, HUMAN_ENERGY_SHAPING_ID } from '../propose/baselines.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
 import {
-  duration, headline, int, timestamp, num, pct, rewardColor, rewardLabel, steps, usd, versusWords, WINNER_COLOR,
+  cardTask, duration, headline, int, timestamp, num, pct, rewardColor, rewardLabel, tieBreakColumn, usd, versusWords, WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
+import { compareCandidates } from '../reflect/aggregate.ts';
 import { escapeHtml as h } from './escape.ts';
-import { carAnimation } from '../../tasks/mountain-car/render.ts';
 import { barChart, lineChart, sparkline, type Series } from './svg.ts';
 import { CARD_CSS } from './card-style.ts';
 
@@ -28,7 +28,7 @@ function color(data: CardData, reward: CardReward): string {
 }
 
 function author(reward: CardReward): string {
-  if (reward.candidateId === HUMAN_ENERGY_SHAPING_ID) return 'a person';
+  if (reward.candidateId === HUMAN_SHAPING_ID) return 'a person';
   if (reward.candidateId === ENVIRONMENT_REWARD_ID) return 'the environment';
   return `the search, generation ${reward.generation}`;
 }
@@ -52,6 +52,7 @@ function seedChips(seeds: CardSeed[]): string {
 
 function header(data: CardData): string {
   const head = headline(data);
+  const task = cardTask(data);
   const basisText = head.basis === 'fresh' ? 'fresh seeds' : 'the search\'s seeds';
   const tiles = rewards(data).map((r) => {
     const score = head.basis === 'fresh' ? r.freshSuccess : r.searchSuccess;
@@ -68,9 +69,9 @@ function header(data: CardData): string {
     const tone = amount === 'level' ? '' : v.delta > 0 ? ' up' : ' down';
     return `<span class="delta${tone}">${h(amount)}</span> ${h(relation)} (${pct(v.score)})`;
   }).join(', ');
-  return `<header><p class="eyebrow">Eureka reward search · MountainCar-v0 · search <span class="mono">${h(data.searchId)}</span></p>` +
+  return `<header><p class="eyebrow">Eureka reward search · ${h(task.id)} · search <span class="mono">${h(data.searchId)}</span></p>` +
     `<h1>${title}</h1><p class="versus">${versus}${versus === '' ? '' : '.'} Measured on ${basisText}: success is the share of greedy ` +
-    `evaluation episodes that reach the flag.</p><div class="tiles">${tiles}</div>` +
+    `evaluation episodes that ${h(task.success.clause)}.</p><div class="tiles">${tiles}</div>` +
     `<p class="found">Found in generation ${data.winner.generation} of ${data.bestByGeneration.length} among ` +
     `${data.candidates.filter((c) => c.generation > 0).length} candidates written by ${h(data.proposer.kind)}` +
     `${data.proposer.model === '' ? '' : ` (<span class="mono">${h(data.proposer.model)}</span>)`}, each trained on ` +
@@ -79,18 +80,20 @@ function header(data: CardData): string {
 
 function headlineTable(data: CardData): string {
   const picked = data.candidates.filter((c) => c.generation > 0).length;
+  const column = tieBreakColumn(cardTask(data));
   const rows = rewards(data).map((r) => {
-    const stepsToFlag = r.freshStepsToFlag ?? r.searchStepsToFlag;
+    const fresh = r.freshSuccess !== null;
+    const value = column.value(fresh ? { meanSuccessSteps: r.freshSuccessSteps, meanReturn: r.freshReturn } : { meanSuccessSteps: r.searchSuccessSteps, meanReturn: r.searchReturn });
     return `<tr${r === data.winner ? ' class="winner-row"' : ''}><td><span class="swatch" style="background:${color(data, r)}"></span>` +
       `<span class="mono">${h(r.name)}</span></td>` +
       `<td>${author(r)}</td><td class="num">${pct(r.searchSuccess)}</td><td class="num strong">${pct(r.freshSuccess)}</td>` +
-      `<td class="num">${steps(stepsToFlag)}</td><td class="seeds">${seedChips(r.freshSeeds)}</td></tr>`;
+      `<td class="num">${value}</td><td class="seeds">${seedChips(r.freshSeeds)}</td></tr>`;
   }).join('');
   return `<section><h2>Search score and fresh score</h2>` +
     `<p class="lede">The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
     `The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.</p>` +
     `<table data-table="headline"><thead><tr><th>Reward</th><th>Written by</th><th class="num">Search score</th>` +
-    `<th class="num">Fresh score</th><th class="num">Steps to flag</th><th>Fresh seeds</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+    `<th class="num">Fresh score</th><th class="num">${h(column.title)}</th><th>Fresh seeds</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function searchSection(data: CardData): string {
@@ -140,22 +143,23 @@ function shortLabel(reward: CardReward): string {
 }
 
 function learningSection(data: CardData): string {
+  const task = cardTask(data);
   const series = (pick: (p: CardReward['curve'][number]) => number): Series[] => rewards(data).map((r) => ({
     label: r === data.winner ? `${r.name} (winner)` : rewardLabel(r), color: color(data, r),
     points: r.curve.map((p) => [p.step, pick(p)] as [number, number]), dashed: r.candidateId === ENVIRONMENT_REWARD_ID,
   }));
   const success = lineChart({
     chart: 'learning-curve', title: 'Training success over training, mean over fresh seeds', width: 470, height: 300,
-    series: series((p) => p.trainSuccess), xLabel: 'environment steps', yLabel: 'training episodes at the flag',
+    series: series((p) => p.trainSuccess), xLabel: 'environment steps', yLabel: 'training episodes that succeed',
     y: [0, 1], xFormat: kSteps, yFormat: pctAxis,
   });
   const length = lineChart({
     chart: 'episode-length', title: 'Episode length over training, mean over fresh seeds', width: 470, height: 300,
-    series: series((p) => p.episodeLength), xLabel: 'environment steps', yLabel: 'steps per episode (200 = time limit)',
-    y: [0, 210], xFormat: kSteps,
+    series: series((p) => p.episodeLength), xLabel: 'environment steps', yLabel: `steps per episode (${task.maxEpisodeSteps} = time limit)`,
+    y: [0, Math.ceil(task.maxEpisodeSteps * 1.05)], xFormat: kSteps,
   });
   return `<section><h2>Learning on fresh seeds</h2><p class="lede">Mean over the fresh seeds. Left: the share of training ` +
-    `episodes that end at the flag. Right: episode length; 200 means the time limit ran out.</p>` +
+    `episodes that ${h(task.success.clause)}. Right: episode length; ${task.maxEpisodeSteps} means the time limit ran out.</p>` +
     `<div class="grid2"><figure>${success}</figure><figure>${length}</figure></div></section>`;
 }
 
@@ -175,29 +179,14 @@ function termsSection(data: CardData): string {
 }
 
 function episodeSection(data: CardData): string {
-  const { positions, velocities } = data.winner.episode;
-  const n = Math.min(positions.length, velocities.length);
-  const reachedAt = positions.findIndex((p) => p >= 0.5);
-  const swings = velocities.slice(1, n).filter((v, i) => Math.sign(v) !== 0 && Math.sign(v) !== Math.sign(velocities[i])).length;
-  const highest = positions.length === 0 ? null : Math.max(...positions);
-  const story = positions.length === 0 ? 'No evaluation episode was recorded.'
-    : `Starts at x = ${num(positions[0])}, turns ${swings} time${swings === 1 ? '' : 's'} to build up speed, and ` +
-      (reachedAt >= 0 ? `reaches the flag at step ${reachedAt}.` : `does not reach the flag (highest x = ${num(highest)}).`);
-  const car = carAnimation({ chart: 'car-animation', title: 'The winner\'s greedy episode, animated', positions, color: WINNER_COLOR, width: 940, height: 300 });
-  const position = lineChart({
-    chart: 'episode-position', title: 'Position over time', width: 470, height: 280, xLabel: 'step', yLabel: 'position x',
-    series: [{ label: 'position', color: WINNER_COLOR, points: positions.map((p, i) => [i, p] as [number, number]) }],
-    y: [-1.2, 0.6], refs: [{ axis: 'y', at: 0.5, label: 'flag', color: '#16a34a' }],
-  });
-  const phase = lineChart({
-    chart: 'phase-portrait', title: 'Phase portrait: velocity against position', width: 470, height: 280,
-    xLabel: 'position x', yLabel: 'velocity', x: [-1.2, 0.6], y: [-0.07, 0.07],
-    series: [{ label: 'trajectory', color: WINNER_COLOR, points: positions.slice(0, n).map((p, i) => [p, velocities[i]] as [number, number]) }],
-    refs: [{ axis: 'x', at: 0.5, label: 'flag', color: '#16a34a' }],
-    markers: n > 0 ? [{ at: [positions[0], velocities[0]], label: 'start', color: '#1b1f29' }] : [],
-  });
-  return `<section><h2>The winner drives</h2><p class="lede">One greedy evaluation episode on a fresh seed. ${h(story)}</p>` +
-    `<figure class="car">${car}</figure><div class="grid2"><figure>${position}</figure><figure>${phase}</figure></div></section>`;
+  const { render } = cardTask(data);
+  const episode = data.winner.episode;
+  if (episode === null || episode.observations.length === 0) {
+    return '<section><h2>The winner in action</h2><p class="lede">No evaluation episode was recorded.</p></section>';
+  }
+  const plots = render.plots(episode, WINNER_COLOR).map((svg) => `<figure>${svg}</figure>`).join('');
+  return `<section><h2>The winner in action</h2><p class="lede">One greedy evaluation episode on a fresh seed. ${h(render.story(episode))}</p>` +
+    `<figure class="animation">${render.animation(episode, WINNER_COLOR)}</figure><div class="grid2">${plots}</div></section>`;
 }
 
 function codeSection(data: CardData): string {
@@ -210,30 +199,32 @@ function outcomeCell(c: CardCandidate): string {
   return `<span class="pill ${h(c.outcome)}">${h(c.outcome)}</span>${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}`;
 }
 
-function candidateRow(data: CardData, c: CardCandidate): string {
+function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
   const isWinner = c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
   const badges = (c.hostile ? ' <span class="badge hostile">hostile</span>' : '') +
     (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '');
   const cls = [isWinner ? 'winner-row' : '', c.hostile ? 'hostile-row' : ''].filter((x) => x !== '').join(' ');
   return `<tr${cls === '' ? '' : ` class="${cls}"`} data-generation="${c.generation}"><td class="cand"><span class="mono name">${h(c.name)}</span>${badges}` +
     `<div class="idea">${h(c.idea)}</div></td><td class="seeds">${seedChips(c.seeds)}</td><td class="num strong">${pct(c.success)}</td>` +
-    `<td class="num">${steps(c.meanStepsToFlag)}</td><td class="outcome">${outcomeCell(c)}</td></tr>`;
+    `<td class="num">${column.value(c)}</td><td class="outcome">${outcomeCell(c)}</td></tr>`;
 }
 
 function candidatesSection(data: CardData): string {
+  const task = cardTask(data);
+  const column = tieBreakColumn(task);
   const byGeneration = new Map<number, CardCandidate[]>();
   for (const c of data.candidates) byGeneration.set(c.generation, [...(byGeneration.get(c.generation) ?? []), c]);
   const groups = [...byGeneration].sort(([a], [b]) => a - b).map(([g, cs]) => {
-    const sorted = [...cs].sort((a, b) => b.success - a.success);
+    const sorted = [...cs].sort((a, b) => compareCandidates(a, b, task.tieBreak));
     const best = sorted[0];
     const title = g === 0 ? 'Generation 0 · the baselines'
       : `Generation ${g} · ${cs.length} candidate${cs.length === 1 ? '' : 's'} · best <span class="mono">${h(best.name)}</span> ${pct(best.success)}`;
-    return `<tbody><tr class="gen-row"><th colspan="5">${title}</th></tr>${sorted.map((c) => candidateRow(data, c)).join('')}</tbody>`;
+    return `<tbody><tr class="gen-row"><th colspan="5">${title}</th></tr>${sorted.map((c) => candidateRow(data, c, column)).join('')}</tbody>`;
   }).join('');
   return `<section><h2>Every candidate</h2><p class="lede">Success is the mean over the search's seeds (a seed that failed ` +
-    `counts 0); steps are to the flag, over the successful evaluation episodes. Hostile candidates test the sandbox.</p>` +
+    `counts 0); ${h(column.explain)}. Hostile candidates test the sandbox.</p>` +
     `<div class="scroll"><table data-table="candidates"><thead><tr><th>Candidate and idea</th><th>Per seed</th>` +
-    `<th class="num">Success</th><th class="num">Steps</th><th>Outcome</th></tr></thead>${groups}</table></div></section>`;
+    `<th class="num">Success</th><th class="num">${h(column.title)}</th><th>Outcome</th></tr></thead>${groups}</table></div></section>`;
 }
 
 function kv(table: string, rows: Array<[string, string]>): string {

@@ -4,7 +4,7 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  duration, headline, int, timestamp, num, pct, rewardLabel, steps, usd, versusWords,
+  cardTask, duration, headline, int, timestamp, num, pct, rewardLabel, tieBreakColumn, usd, versusWords,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { mdCode, mdFence, mdText } from './escape.ts';
@@ -45,6 +45,8 @@ function sample<T>(points: T[], n: number): T[] {
 
 export function renderCardMarkdown(data: CardData): string {
   const head = headline(data);
+  const task = cardTask(data);
+  const column = tieBreakColumn(task);
   const w = data.winner;
   const out: string[] = [];
   const versus = head.versus.map((v, i) => {
@@ -53,7 +55,7 @@ export function renderCardMarkdown(data: CardData): string {
   });
   out.push(`# ${mdText(head.title)}`, '');
   if (versus.length > 0) out.push(`${versus.join(', ')}.`, '');
-  out.push(`Eureka reward search on MountainCar-v0, search ${mdCode(data.searchId)}. Success is the share of greedy evaluation episodes that reach the flag. ` +
+  out.push(`Eureka reward search on ${mdText(task.id)}, search ${mdCode(data.searchId)}. Success is the share of greedy evaluation episodes that ${mdText(task.success.clause)}. ` +
     `Found in generation ${w.generation} of ${data.bestByGeneration.length} among ${data.candidates.filter((c) => c.generation > 0).length} candidates ` +
     `written by ${mdText(data.proposer.kind)}${data.proposer.model === '' ? '' : ` (${mdCode(data.proposer.model)})`}.`, '');
 
@@ -61,9 +63,10 @@ export function renderCardMarkdown(data: CardData): string {
   out.push('## Search score and fresh score', '');
   out.push(`The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
     'The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.', '');
-  out.push(table(['Reward', 'Search score', 'Fresh score', 'Steps to the flag', 'Fresh seeds'], rewards(data).map((r) => [
+  out.push(table(['Reward', 'Search score', 'Fresh score', column.title, 'Fresh seeds'], rewards(data).map((r) => [
     `${mdCode(r.name)}${r === w ? ' (winner)' : ` (${mdText(rewardLabel(r))})`}`, pct(r.searchSuccess), `**${pct(r.freshSuccess)}**`,
-    steps(r.freshStepsToFlag ?? r.searchStepsToFlag), seedList(r.freshSeeds),
+    r.freshSuccess !== null ? column.value({ meanSuccessSteps: r.freshSuccessSteps, meanReturn: r.freshReturn }) : column.value({ meanSuccessSteps: r.searchSuccessSteps, meanReturn: r.searchReturn }),
+    seedList(r.freshSeeds),
   ]), ['l', 'r', 'r', 'r', 'l']), '');
 
   out.push('## How the search got there', '');
@@ -76,21 +79,22 @@ export function renderCardMarkdown(data: CardData): string {
   if (data.baselines.length > 0) out.push('');
 
   out.push('## Learning on fresh seeds', '');
-  out.push('Training success (share of training episodes that end at the flag), mean over the fresh seeds:', '');
+  out.push(`Training success (share of training episodes that ${mdText(task.success.clause)}), mean over the fresh seeds:`, '');
   out.push(table(['Reward', 'Training success over training', 'At the end'], rewards(data).map((r) => {
     const last = r.curve[r.curve.length - 1];
     return [mdCode(r.name), blocks(sample(r.curve, 24).map((p) => p.trainSuccess), [0, 1]) || '—', last === undefined ? '—' : pct(last.trainSuccess)];
   }), ['l', 'l', 'r']), '');
 
-  const { positions, velocities } = w.episode;
-  const reachedAt = positions.findIndex((p) => p >= 0.5);
-  out.push('## The winner drives', '');
-  out.push(positions.length === 0 ? 'No evaluation episode was recorded.'
-    : `One greedy evaluation episode on a fresh seed: starts at x = ${num(positions[0])}, ` +
-      (reachedAt >= 0 ? `reaches the flag at step ${reachedAt}.` : `does not reach the flag (highest x = ${num(Math.max(...positions))}).`), '');
-  if (positions.length > 0) {
-    out.push(`Position: ${blocks(sample(positions, 48), [-1.2, 0.6])}`, '');
-    if (velocities.length > 0) out.push(`Velocity: ${blocks(sample(velocities, 48), [-0.07, 0.07])}`, '');
+  const episode = w.episode;
+  out.push('## The winner in action', '');
+  if (episode === null || episode.observations.length === 0) {
+    out.push('No evaluation episode was recorded.', '');
+  } else {
+    out.push(`One greedy evaluation episode on a fresh seed. ${mdText(task.render.story(episode))}`, '');
+    task.observation.slice(0, 4).forEach((d, k) => {
+      const [lo, hi] = d.typical ?? [d.low, d.high];
+      out.push(`${mdText(d.name)}: ${blocks(sample(episode.observations.map((o) => o[k]), 48), [lo, hi])}`, '');
+    });
   }
 
   out.push('## The winner\'s reward terms', '');
@@ -103,10 +107,10 @@ export function renderCardMarkdown(data: CardData): string {
 
   out.push('## Every candidate', '', 'Generation 0 holds the baselines. Success is the mean over the search\'s seeds; a seed that failed counts 0.', '');
   const sorted = [...data.candidates].sort((a, b) => a.generation - b.generation || b.success - a.success);
-  out.push(table(['Gen', 'Candidate', 'Idea', 'Per seed', 'Success', 'Steps', 'Outcome'], sorted.map((c) => [
+  out.push(table(['Gen', 'Candidate', 'Idea', 'Per seed', 'Success', column.title, 'Outcome'], sorted.map((c) => [
     String(c.generation),
     `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
-    mdText(c.idea), seedList(c.seeds), pct(c.success), steps(c.meanStepsToFlag),
+    mdText(c.idea), seedList(c.seeds), pct(c.success), column.value(c),
     c.reason === '' ? mdText(c.outcome) : `${mdText(c.outcome)}: ${mdText(c.reason)}`,
   ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
 

@@ -31,7 +31,7 @@ svg .grid{stroke:#eceef2}svg .axis{stroke:#9aa1ad}svg .axis-label{fill:var(--mut
 svg .bar-value{font-weight:700;font-size:13px;fill:var(--ink)}svg .ref{font-size:11.5px;font-weight:600}svg .empty{fill:#9aa1ad;font-size:14px}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 @media (max-width:760px){.grid2{grid-template-columns:1fr}}
-figure.car{margin-bottom:14px;border:1px solid var(--line);border-radius:8px;overflow:hidden}
+figure.animation{margin-bottom:14px;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 table{border-collapse:collapse;width:100%;font-size:14px}
 th,td{padding:7px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{font-weight:600;color:var(--muted);font-size:13px;border-bottom:2px solid var(--line);white-space:nowrap}

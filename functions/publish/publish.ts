@@ -9,7 +9,8 @@ import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaReco
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
 import { aggregateCandidate, mean } from '../reflect/aggregate.ts';
-import { BASELINES } from '../propose/baselines.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { baselinesOf } from '../propose/baselines.ts';
 import type { CardData, CardReward } from './card-data.ts';
 import { renderCardHtml } from './card-html.ts';
 import { renderCardMarkdown } from './card-md.ts';
@@ -29,7 +30,7 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
   if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
 
   const winner = await cardReward(store, searchId, winnerRecord, event.freshResults);
-  const baselines = await Promise.all(BASELINES.map(async (b) => {
+  const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
     const record = find(BASELINE_GENERATION, b.name);
     if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
     return cardReward(store, searchId, record, event.freshResults);
@@ -41,6 +42,7 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
   const proposals = await Promise.all(Array.from({ length: meta.config.generations }, (_, g) => store.proposal(searchId, g + 1)));
   const used = proposals.filter((p): p is ProposalRecord => p !== undefined);
   const card: CardData = {
+    task: meta.config.task,
     searchId,
     startedAt: meta.startedAt,
     finishedAt,
@@ -57,7 +59,7 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
     })),
     candidates: records.map((r) => ({
       generation: r.generation, candidateId: r.candidateId, name: r.name, idea: r.idea, hostile: r.origin === 'hostile',
-      success: r.success, meanStepsToFlag: r.meanStepsToFlag, outcome: r.outcome, reason: r.reason,
+      success: r.success, meanSuccessSteps: r.meanSuccessSteps, meanReturn: r.meanReturn, outcome: r.outcome, reason: r.reason,
       seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
     })),
   };
@@ -99,13 +101,15 @@ async function cardReward(store: SearchStore, searchId: string, record: Candidat
     code: (await store.blobs.getText(rewardKey(searchId, record.generation, record.candidateId))) ?? '',
     hostile: record.origin === 'hostile',
     searchSuccess: record.success,
-    searchStepsToFlag: record.meanStepsToFlag,
+    searchSuccessSteps: record.meanSuccessSteps,
+    searchReturn: record.meanReturn,
     freshSuccess: mine.length > 0 ? agg.success : null,
-    freshStepsToFlag: agg.meanStepsToFlag,
+    freshSuccessSteps: agg.meanSuccessSteps,
+    freshReturn: agg.meanReturn,
     freshSeeds: agg.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
     curve: meanCurve(results),
     terms: agg.terms,
-    episode: best?.episode ?? { positions: [], velocities: [] },
+    episode: best?.episode ?? null,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CardData, CardReward } from './card-data.ts';
 
-export const SUMMARY_SCHEMA = 'eureka-serverless/summary@1';
+export const SUMMARY_SCHEMA = 'eureka-serverless/summary@2';
 
 export interface RewardSummary {
   candidateId: string;
@@ -14,15 +14,21 @@ export interface RewardSummary {
   idea: string;
   /** Mean success over the search's seeds: the best of many, so biased upward for the winner. */
   searchSuccess: number;
-  searchStepsToFlag: number | null;
+  /** Mean steps of the successful evaluation episodes on the search's seeds (null: none succeeded). */
+  searchSuccessSteps: number | null;
+  /** Mean return on the environment's own reward on the search's seeds (compare with published numbers). */
+  searchReturn: number | null;
   /** Mean success over seeds the search never used: the honest score. */
   freshSuccess: number | null;
-  freshStepsToFlag: number | null;
+  freshSuccessSteps: number | null;
+  freshReturn: number | null;
   freshSeeds: CardReward['freshSeeds'];
 }
 
 export interface SearchSummary {
   schema: typeof SUMMARY_SCHEMA;
+  /** The task's id ("MountainCar-v0"). */
+  task: string;
   searchId: string;
   startedAt: string;
   finishedAt: string;
@@ -48,6 +54,7 @@ export function buildSummary(
 ): SearchSummary {
   return {
     schema: SUMMARY_SCHEMA,
+    task: card.task,
     searchId: card.searchId,
     startedAt: card.startedAt,
     finishedAt: card.finishedAt,
@@ -61,6 +68,6 @@ export function buildSummary(
 }
 
 function rewardSummary(r: CardReward): RewardSummary {
-  const { candidateId, generation, name, idea, searchSuccess, searchStepsToFlag, freshSuccess, freshStepsToFlag, freshSeeds } = r;
-  return { candidateId, generation, name, idea, searchSuccess, searchStepsToFlag, freshSuccess, freshStepsToFlag, freshSeeds };
+  const { candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds } = r;
+  return { candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds };
 }

@@ -1,7 +1,9 @@
 /**
  * From seed-runs to a candidate's score: the mean success over seeds (a failed seed counts 0),
- * then fewer steps to the flag. Pure functions: Reflect and Publish both rank with them.
+ * then the task's tie-breaker (fewer steps in the successful episodes, or a higher return on the
+ * environment's own reward). Pure functions: Reflect and Publish both rank with them.
  */
+import type { TieBreak } from '../../tasks/contract.ts';
 import type { Outcome, SeedResult, SeedSummary, TermStats } from '../shared/types.ts';
 import type { BestPointer, CandidateRecord, ProposedCandidate } from '../shared/records.ts';
 
@@ -13,33 +15,60 @@ export function aggregateCandidate(
 ): CandidateRecord {
   const seeds = [...summaries].sort((a, b) => a.seed - b.seed);
   const failed = seeds.find((s) => s.outcome !== 'trained');
-  const steps = seeds.map((s) => s.meanStepsToFlag).filter((x): x is number => x !== null);
   const trained = results.filter((r) => r.outcome === 'trained');
   return {
     ...candidate,
     generation,
     success: mean(seeds.map((s) => (s.outcome === 'trained' ? s.success : 0))),
-    meanStepsToFlag: steps.length > 0 ? mean(steps) : null,
-    meanMaxPosition: mean(trained.map((r) => r.meanMaxPosition)),
+    meanSuccessSteps: meanOrNull(seeds.map((s) => s.meanSuccessSteps)),
+    meanReturn: meanOrNull(seeds.map((s) => (s.outcome === 'trained' ? s.meanReturn : null))),
+    diagnostic: meanOrNull(trained.map((r) => r.diagnostic)),
     outcome: (failed?.outcome ?? 'trained') as Outcome,
     reason: failed ? `seed ${failed.seed}: ${failed.reason}` : '',
-    seeds: seeds.map(({ seed, success, outcome, reason, meanStepsToFlag }) => ({ seed, success, outcome, reason, meanStepsToFlag })),
+    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn })),
     terms: averageTerms(trained.map((r) => r.terms)),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),
   };
 }
 
-/** Best first: higher mean success, then fewer steps to the flag (none counts as worst). */
+/** What ranking reads of a candidate. */
+export interface Score {
+  success: number;
+  meanSuccessSteps: number | null;
+  meanReturn: number | null;
+}
+
+/** Nulls (nothing measured) last; otherwise ascending or descending. Never NaN. */
+function byValue(a: number | null, b: number | null, order: 'ascending' | 'descending'): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return (a < b) === (order === 'ascending') ? -1 : 1;
+}
+
+/**
+ * Best first by score alone: higher mean success, then the task's tie-breaker, then the other
+ * measure. 0 means the scores are equal in every respect.
+ */
+export function compareScores(a: Score, b: Score, tieBreak: TieBreak): number {
+  const bySuccess = byValue(a.success, b.success, 'descending');
+  const bySteps = byValue(a.meanSuccessSteps, b.meanSuccessSteps, 'ascending');
+  const byReturn = byValue(a.meanReturn, b.meanReturn, 'descending');
+  const [first, second] = tieBreak === 'fewer-steps' ? [bySteps, byReturn] : [byReturn, bySteps];
+  return bySuccess || first || second;
+}
+
+/** A total, deterministic order: the score, then the earlier generation, then the candidate id. */
 export function compareCandidates(
-  a: { success: number; meanStepsToFlag: number | null },
-  b: { success: number; meanStepsToFlag: number | null },
+  a: Score & { generation: number; candidateId: string },
+  b: Score & { generation: number; candidateId: string },
+  tieBreak: TieBreak,
 ): number {
-  if (a.success !== b.success) return b.success - a.success;
-  return (a.meanStepsToFlag ?? Infinity) - (b.meanStepsToFlag ?? Infinity);
+  return compareScores(a, b, tieBreak) || a.generation - b.generation || (a.candidateId < b.candidateId ? -1 : a.candidateId > b.candidateId ? 1 : 0);
 }
 
 export function pointerOf(c: CandidateRecord): BestPointer {
-  return { generation: c.generation, candidateId: c.candidateId, name: c.name, success: c.success, meanStepsToFlag: c.meanStepsToFlag };
+  return { generation: c.generation, candidateId: c.candidateId, name: c.name, success: c.success, meanSuccessSteps: c.meanSuccessSteps, meanReturn: c.meanReturn };
 }
 
 function averageTerms(all: Array<Record<string, TermStats>>): Record<string, TermStats> {
@@ -61,4 +90,10 @@ function averageSeries(all: number[][]): number[] {
 
 export function mean(xs: number[]): number {
   return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+/** The mean of the measured values; null when none was measured. */
+export function meanOrNull(xs: Array<number | null>): number | null {
+  const measured = xs.filter((x): x is number => x !== null);
+  return measured.length > 0 ? mean(measured) : null;
 }

@@ -9,7 +9,8 @@ import { BASELINE_GENERATION, type ProposedCandidate } from '../shared/records.t
 import { parseSearchInput } from '../shared/search-input.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedTask } from '../shared/types.ts';
-import { BASELINES } from '../propose/baselines.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { baselinesOf } from '../propose/baselines.ts';
 import type { Candidate } from '../propose/reflection.ts';
 
 export async function initSearch(store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer']): Promise<InitResult> {
@@ -18,15 +19,16 @@ export async function initSearch(store: SearchStore, event: InitEvent, defaultPr
   const now = new Date().toISOString();
   const { meta } = await store.createMeta(searchId, { config: settings, status: 'running', startedAt: now, updatedAt: now, best: null });
   const config = meta.config;
+  const baselines = baselinesOf(getTask(config.task));
 
-  for (const baseline of BASELINES) {
+  for (const baseline of baselines) {
     await store.blobs.put(rewardKey(searchId, BASELINE_GENERATION, baseline.name), baseline.code, 'text/javascript');
   }
   return {
     searchId,
     // The human rewards' code stays in the table: the state machine's data is capped at 256 KiB.
     config: { ...config, humanInit: [] },
-    baselineTasks: seedTasks(searchId, BASELINE_GENERATION, BASELINES.map((b) => b.name), config, 0),
+    baselineTasks: seedTasks(searchId, BASELINE_GENERATION, baselines.map((b) => b.name), config, 0),
     nextGeneration: 1,
   };
 }
@@ -35,7 +37,7 @@ export async function initSearch(store: SearchStore, event: InitEvent, defaultPr
 export function seedTasks(searchId: string, generation: number, candidateIds: string[], config: SearchSettings, firstSeed: number): SeedTask[] {
   const budget = { steps: config.steps, evalEpisodes: config.evalEpisodes };
   return candidateIds.flatMap((candidateId) =>
-    Array.from({ length: config.seeds }, (_, s) => ({ searchId, generation, candidateId, seed: firstSeed + s, budget })));
+    Array.from({ length: config.seeds }, (_, s) => ({ searchId, task: config.task, generation, candidateId, seed: firstSeed + s, budget })));
 }
 
 export function codeHash(code: string): string {

@@ -9,9 +9,11 @@ import { loadReflection, toReflectionBest } from '../shared/reflection-context.t
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
-import { BASELINES } from '../propose/baselines.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { baselinesOf } from '../propose/baselines.ts';
 import { reflectionText } from '../propose/reflection.ts';
-import { aggregateCandidate, compareCandidates, pointerOf } from './aggregate.ts';
+import type { TieBreak } from '../../tasks/contract.ts';
+import { aggregateCandidate, compareCandidates, compareScores, pointerOf } from './aggregate.ts';
 import { proposedCandidate, seedTasks } from './init.ts';
 
 export class MissingProposal extends Error {
@@ -24,22 +26,25 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const proposal = await store.proposal(searchId, generation);
   if (!proposal) throw new MissingProposal(`generation ${generation} of ${searchId} has no stored proposal`);
 
-  const baselines = BASELINES.map((b) => proposedCandidate(b.name, b, 'baseline'));
+  const task = getTask(meta.config.task);
+  const baselines = baselinesOf(task).map((b) => proposedCandidate(b.name, b, 'baseline'));
   await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
-  const ranked = (await recordCandidates(store, searchId, generation, proposal.candidates, event.seedResults)).sort(compareCandidates);
+  const ranked = (await recordCandidates(store, searchId, generation, proposal.candidates, event.seedResults))
+    .sort((a, b) => compareCandidates(a, b, task.tieBreak));
 
   const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
-  const bestSoFar = better(bestOfGeneration, meta.best);
+  const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
   const context = await loadReflection(store, searchId, generation - 1, meta.best);
   const bestByGeneration = [...context.bestByGeneration, {
     generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
   }];
-  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanStepsToFlag, outcome, reason }) => ({ candidateId, name, idea, success, meanStepsToFlag, outcome, reason }));
+  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason }) =>
+    ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason }));
   // The best so far is this generation's best or the one the context already holds.
   const best = bestSoFar && bestSoFar !== meta.best
     ? toReflectionBest(ranked[0], (await store.blobs.getText(rewardKey(searchId, generation, ranked[0].candidateId))) ?? '')
     : context.best;
-  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(best, scoreboard, bestByGeneration) });
+  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
   await store.updateMeta(searchId, { best: bestSoFar });
 
   const more = generation < meta.config.generations;
@@ -69,9 +74,9 @@ async function recordCandidates(
   }));
 }
 
-/** The new best only when strictly better by rank; otherwise the old one stays. */
-function better(candidate: BestPointer | null, current: BestPointer | null): BestPointer | null {
+/** The new best only when its score is strictly better; a tie keeps the old one (elitist). */
+export function better(candidate: BestPointer | null, current: BestPointer | null, tieBreak: TieBreak): BestPointer | null {
   if (!candidate) return current;
   if (!current) return candidate;
-  return compareCandidates(candidate, current) < 0 ? candidate : current;
+  return compareScores(candidate, current, tieBreak) < 0 ? candidate : current;
 }

@@ -39,6 +39,8 @@ export interface InitResult {
 
 /** The validated, defaulted execution input (the zod schema lives in search-input.ts). */
 export interface SearchSettings {
+  /** The task's id, from tasks/ ("MountainCar-v0"). */
+  task: string;
   generations: number;
   candidates: number;
   seeds: number;

@@ -33,7 +33,8 @@ export interface BestPointer {
   candidateId: string;
   name: string;
   success: number;
-  meanStepsToFlag: number | null;
+  meanSuccessSteps: number | null;
+  meanReturn: number | null;
 }
 
 /** One candidate as proposed: code lives in the bucket (reward.js), its hash here. */
@@ -63,19 +64,24 @@ export interface ProposalRecord {
 /** A candidate's results aggregated over its seeds. */
 export interface CandidateRecord extends ProposedCandidate {
   generation: number;
+  /** Mean success over the seeds (a failed seed counts 0). */
   success: number;
-  meanStepsToFlag: number | null;
-  meanMaxPosition: number;
+  /** Mean over the seeds that measured it: steps of the successful episodes. */
+  meanSuccessSteps: number | null;
+  /** Mean over the trained seeds: return on the environment's own reward. */
+  meanReturn: number | null;
+  /** Mean over the trained seeds: the task's own diagnostic. */
+  diagnostic: number | null;
   outcome: Outcome;
   reason: string;
-  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanStepsToFlag'>>;
+  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'>>;
   terms: Record<string, TermStats>;
   trainSuccessSeries: number[];
 }
 
 export interface SummaryRecord {
   generation: number;
-  scoreboard: Array<{ candidateId: string; name: string; idea: string; success: number; meanStepsToFlag: number | null; outcome: Outcome; reason: string }>;
+  scoreboard: Array<{ candidateId: string; name: string; idea: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: Outcome; reason: string }>;
   bestOfGeneration: BestPointer | null;
   bestSoFar: BestPointer | null;
   reflection: string;

@@ -44,8 +44,9 @@ export function toReflectionBest(record: CandidateRecord, code: string): Reflect
     generation: record.generation,
     success: record.success,
     seeds: record.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
-    meanStepsToFlag: record.meanStepsToFlag,
-    meanMaxPosition: record.meanMaxPosition,
+    meanSuccessSteps: record.meanSuccessSteps,
+    meanReturn: record.meanReturn,
+    diagnostic: record.diagnostic,
     terms: record.terms,
     trainSuccessSeries: record.trainSuccessSeries,
   };

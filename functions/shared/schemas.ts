@@ -8,6 +8,7 @@ export const SeedSummarySchema = z.object({
   outcome: z.enum(['trained', 'timeout', 'memory', 'error']),
   reason: z.string(),
   success: z.number(),
-  meanStepsToFlag: z.number().nullable(),
+  meanSuccessSteps: z.number().nullable(),
+  meanReturn: z.number().nullable(),
   resultKey: z.string(),
 });

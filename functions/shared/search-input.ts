@@ -5,20 +5,22 @@
  */
 import { z } from 'zod';
 import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY } from '../../infra/config.ts';
+import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
 
+/** Defaults of every search; steps and evaluation episodes come from the task's measured budget. */
 export const SEARCH_DEFAULTS = {
+  task: DEFAULT_TASK_ID,
   generations: 4,
   candidates: 6,
   seeds: 5,
-  steps: 150_000,
-  evalEpisodes: 20,
   includeHostile: true,
   maxConcurrency: 10,
   randomSeed: 0,
 } as const;
 
-export const SMOKE_DEFAULTS = { generations: 2, candidates: 3, seeds: 2, steps: 60_000 } as const;
+/** `smoke: true`: a small search; its steps are the task's `budget.smokeSteps`. */
+export const SMOKE_DEFAULTS = { generations: 2, candidates: 3, seeds: 2 } as const;
 
 const KIB = 1024;
 /** Human-written rewards travel in the execution input, which Step Functions caps at 256 KiB. */
@@ -47,6 +49,9 @@ const HumanInit = z.strictObject({
 });
 
 export const SearchInputSchema = z.strictObject({
+  task: z.string().refine((id) => TASK_IDS.includes(id), {
+    error: (issue) => `must be one of the known tasks: ${TASK_IDS.join(', ')} (got ${describeValue(issue.input)})`,
+  }).optional(),
   smoke: z.boolean().optional(),
   searchId: z
     .string()
@@ -92,8 +97,15 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
   const parsed = SearchInputSchema.safeParse(raw === undefined ? {} : raw, { reportInput: true });
   if (!parsed.success) throw new InvalidSearchInput(parsed.error.issues.flatMap(describeIssue));
   const input = parsed.data;
-  const base = { ...SEARCH_DEFAULTS, ...(input.smoke ? SMOKE_DEFAULTS : {}) };
+  const task = getTask(input.task ?? SEARCH_DEFAULTS.task);
+  const base = {
+    ...SEARCH_DEFAULTS,
+    steps: input.smoke ? task.budget.smokeSteps : task.budget.steps,
+    evalEpisodes: task.budget.evalEpisodes,
+    ...(input.smoke ? SMOKE_DEFAULTS : {}),
+  };
   return {
+    task: task.id,
     generations: input.generations ?? base.generations,
     candidates: input.candidates ?? base.candidates,
     seeds: input.seeds ?? base.seeds,

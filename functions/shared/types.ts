@@ -1,10 +1,13 @@
 /** Contracts between the state machine and the handlers. Payloads stay small: references, not blobs. */
+import type { EpisodeRecord } from '../../tasks/contract.ts';
 
 export type Outcome = 'trained' | 'timeout' | 'memory' | 'error';
 
 /** What one seed-run is given: the Map item of "Train seeds". */
 export interface SeedTask {
   searchId: string;
+  /** The task's id ("MountainCar-v0"): TrainSeed reads no table, so the item carries it. */
+  task: string;
   generation: number;
   candidateId: string;
   seed: number;
@@ -30,24 +33,27 @@ export interface TermStats {
 
 /** The full result of one seed-run, stored as result.json next to the policy. */
 export interface SeedResult {
+  task: string;
   candidateId: string;
   seed: number;
   outcome: Outcome;
   /** Empty when trained; otherwise one line that says what went wrong. */
   reason: string;
-  /** Share of greedy evaluation episodes that reached the flag (0 when not trained). */
+  /** Share of greedy evaluation episodes that passed the task's success test (0 when not trained). */
   success: number;
-  /** Mean steps to the flag over the successful evaluation episodes (null when none succeeded). */
-  meanStepsToFlag: number | null;
-  /** Mean of the highest position reached in each evaluation episode. */
-  meanMaxPosition: number;
+  /** Mean length of the successful evaluation episodes (null when none succeeded). */
+  meanSuccessSteps: number | null;
+  /** Mean return of the evaluation episodes on the environment's own reward (null when not trained). */
+  meanReturn: number | null;
+  /** The task's own diagnostic (tasks/<task>/task.ts), averaged over the evaluation episodes. */
+  diagnostic: number | null;
   terms: Record<string, TermStats>;
-  /** Share of finished training episodes that reached the flag, at 10 checkpoints. */
+  /** Share of finished training episodes that passed the success test, at 10 checkpoints. */
   trainSuccessSeries: number[];
   /** One point per PPO update. */
   curve: CurvePoint[];
-  /** One greedy evaluation episode's positions and velocities, for the card. */
-  episode: { positions: number[]; velocities: number[] };
+  /** One greedy evaluation episode, for the card (null when not trained). */
+  episode: EpisodeRecord | null;
   steps: number;
   wallSeconds: number;
   sandboxSeconds: number;
@@ -58,7 +64,7 @@ export interface CurvePoint {
   step: number;
   /** Mean of the candidate's reward per step in the rollout. */
   meanReward: number;
-  /** Share of training episodes that ended at the flag in this rollout. */
+  /** Share of the training episodes that ended in this rollout which passed the success test. */
   trainSuccess: number;
   /** Mean length of the episodes that ended in this rollout. */
   episodeLength: number;
@@ -71,6 +77,7 @@ export interface SeedSummary {
   outcome: Outcome;
   reason: string;
   success: number;
-  meanStepsToFlag: number | null;
+  meanSuccessSteps: number | null;
+  meanReturn: number | null;
   resultKey: string;
 }

@@ -1,17 +1,17 @@
 /**
- * `eureka check-reward FILE`: runs a reward in the sandbox over sample transitions made with the
- * real MountainCar dynamics, batched as the trainer batches them, and says whether it would be
- * accepted. A rejected reward is a successful check: faults come back as a verdict, not a throw.
+ * `eureka check-reward FILE`: runs a reward in the sandbox over sample transitions of the task's
+ * own environment under random actions, batched as the trainer batches them, and says whether it
+ * would be accepted. A rejected reward is a successful check: faults come back as a verdict.
  */
-import { dynamics, isTerminal, MOUNTAIN_CAR } from './mountain-car.ts';
+import type { Task } from '../../tasks/contract.ts';
 import { Random } from '../shared/random.ts';
-import { openRewardSandbox, RewardFault } from './sandbox.ts';
+import { layoutOf, openRewardSandbox, RewardFault } from './sandbox.ts';
 import type { FaultOutcome, RewardSandbox, SandboxLimits, TransitionBatch } from './sandbox.ts';
 
 export interface CheckRewardOptions {
   /** Sample transitions to evaluate. @default 4096 */
   samples?: number;
-  /** Seed of the sample states and actions. @default 0 */
+  /** Seed of the environments and the random actions. @default 0 */
   seed?: number;
   /** Transitions per evaluate() call, as in the trainer's rollouts. @default 2048 */
   batchSize?: number;
@@ -27,21 +27,24 @@ export interface CheckRewardResult {
   terms: Record<string, number>;
 }
 
-export async function checkReward(source: string, opts: CheckRewardOptions = {}): Promise<CheckRewardResult> {
+/** Copies of the environment the samples come from, as the trainer's 16. */
+const SAMPLE_COPIES = 16;
+
+export async function checkReward(task: Task, source: string, opts: CheckRewardOptions = {}): Promise<CheckRewardResult> {
   const samples = opts.samples ?? 4096;
   const batchSize = opts.batchSize ?? 2048;
-  const all = sampleTransitions(samples, opts.seed ?? 0);
+  const all = sampleTransitions(task, samples, opts.seed ?? 0);
   let sandbox: RewardSandbox | undefined;
   try {
-    sandbox = await openRewardSandbox(source, opts.limits);
+    sandbox = await openRewardSandbox(source, layoutOf(task), opts.limits);
     const sums = new Map<string, number>();
     for (let start = 0; start < samples; start += batchSize) {
-      const { terms } = sandbox.evaluate(sliceBatch(all, start, Math.min(samples, start + batchSize)), start);
+      const { terms } = sandbox.evaluate(sliceBatch(task, all, start, Math.min(samples, start + batchSize)), start);
       for (const [name, values] of terms) sums.set(name, (sums.get(name) ?? 0) + sum(values));
     }
     // fromEntries defines own properties, so a term named "__proto__" stays a plain key.
     const terms = Object.fromEntries([...sums].map(([name, total]) => [name, total / samples]));
-    return { verdict: 'ok', reason: `ok on ${samples} sample transitions`, terms };
+    return { verdict: 'ok', reason: `ok on ${samples} sample transitions of ${task.id}`, terms };
   } catch (error) {
     if (error instanceof RewardFault) return { verdict: error.outcome, reason: error.message, terms: {} };
     throw error;
@@ -51,44 +54,47 @@ export async function checkReward(source: string, opts: CheckRewardOptions = {})
 }
 
 /**
- * Transitions from states across the valley, one in eight started just below the flag (many of
- * them terminal), one in eight against the left wall, one in eight at a reset state.
+ * Transitions of the task's environment under uniformly random actions (box actions up to 1.5x
+ * past their bounds, so the reward also sees what the environment's clipping makes of them).
  */
-export function sampleTransitions(count: number, seed: number): TransitionBatch {
-  const c = MOUNTAIN_CAR;
-  const rng = new Random(seed);
+export function sampleTransitions(task: Task, count: number, seed: number): TransitionBatch {
+  const { obsSize: d, actionSize: k, action } = task;
+  const rng = new Random(seed ^ 0x5eed);
+  const env = task.makeEnv(SAMPLE_COPIES, seed);
   const batch: TransitionBatch = {
     count,
-    obs: new Float32Array(2 * count),
-    actions: new Int32Array(count),
-    nextObs: new Float32Array(2 * count),
+    obs: new Float32Array(count * d),
+    actions: new Float64Array(count * k),
+    nextObs: new Float32Array(count * d),
     terminated: new Uint8Array(count),
   };
-  for (let i = 0; i < count; i++) {
-    let position = rng.uniform(c.minPosition, c.goalPosition);
-    let velocity = rng.uniform(-c.maxSpeed, c.maxSpeed);
-    if (i % 8 === 0) [position, velocity] = [rng.uniform(0.42, c.goalPosition), rng.uniform(0, c.maxSpeed)];
-    if (i % 8 === 1) [position, velocity] = [rng.uniform(c.minPosition, -1.1), rng.uniform(-c.maxSpeed, 0)];
-    if (i % 8 === 2) [position, velocity] = [rng.uniform(c.resetLow, c.resetHigh), 0];
-    const action = rng.int(3);
-    const [nextPosition, nextVelocity] = dynamics(position, velocity, action);
-    batch.obs[2 * i] = position;
-    batch.obs[2 * i + 1] = velocity;
-    batch.actions[i] = action;
-    batch.nextObs[2 * i] = nextPosition;
-    batch.nextObs[2 * i + 1] = nextVelocity;
-    batch.terminated[i] = isTerminal(nextPosition, nextVelocity) ? 1 : 0;
+  const chosen = new Float64Array(SAMPLE_COPIES * k);
+  for (let start = 0; start < count; start += SAMPLE_COPIES) {
+    const n = Math.min(SAMPLE_COPIES, count - start);
+    for (let e = 0; e < SAMPLE_COPIES; e++) {
+      for (let j = 0; j < k; j++) {
+        chosen[e * k + j] = action.kind === 'discrete'
+          ? rng.int(action.names.length)
+          : rng.uniform(1.5 * action.low[j], 1.5 * action.high[j]);
+      }
+    }
+    batch.obs.set(env.obs.subarray(0, n * d), start * d);
+    env.step(chosen);
+    batch.actions.set(env.applied.subarray(0, n * k), start * k);
+    batch.nextObs.set(env.finalObs.subarray(0, n * d), start * d);
+    batch.terminated.set(env.terminated.subarray(0, n), start);
   }
   return batch;
 }
 
 /** A view of transitions [start, end) without copying. */
-export function sliceBatch(batch: TransitionBatch, start: number, end: number): TransitionBatch {
+export function sliceBatch(task: Pick<Task, 'obsSize' | 'actionSize'>, batch: TransitionBatch, start: number, end: number): TransitionBatch {
+  const { obsSize: d, actionSize: k } = task;
   return {
     count: end - start,
-    obs: batch.obs.subarray(2 * start, 2 * end),
-    actions: batch.actions.subarray(start, end),
-    nextObs: batch.nextObs.subarray(2 * start, 2 * end),
+    obs: batch.obs.subarray(d * start, d * end),
+    actions: batch.actions.subarray(k * start, k * end),
+    nextObs: batch.nextObs.subarray(d * start, d * end),
     terminated: batch.terminated.subarray(start, end),
   };
 }

@@ -1,68 +1,88 @@
 /**
- * Grading is trusted code: the real environment, the policy's greedy action, and the task metric
- * (did the car reach the flag). The candidate's reward is never called here.
+ * Grading is trusted code: the task's real environment, the policy's greedy action (the most
+ * likely action, or the Gaussian's mean, which the environment clips to its bounds), and the
+ * task's own success test on each episode. The candidate's reward is never called here.
  */
-import { VecMountainCar } from './mountain-car.ts';
-import { ACTOR_SLOTS, NUM_ACTIONS, OBS_SIZE, forwardJs, prepareJs, scaleObservation } from './network.ts';
+import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
+import { EpisodeTracker } from './episodes.ts';
+import { forwardJs, prepareJs, scaleObservations, type Network } from './network.ts';
 
 /** Evaluation seeds start far above any training seed, so the two never meet. */
 export const EVAL_SEED_OFFSET = 1_000_003;
 
 export interface Grade {
-  /** Share of episodes that reached the flag. */
+  /** Share of episodes that passed the task's success test. */
   success: number;
-  /** Mean steps to the flag over the successful episodes; null when none succeeded. */
-  meanStepsToFlag: number | null;
-  /** Mean over episodes of the highest position reached. */
-  meanMaxPosition: number;
+  /** Mean length of the successful episodes; null when none succeeded. */
+  meanSuccessSteps: number | null;
+  /** Mean return on the environment's own reward. */
+  meanReturn: number;
+  /** The task's diagnostic, averaged over episodes. */
+  diagnostic: number;
   /** The first episode, step by step, for the card. */
-  episode: { positions: number[]; velocities: number[] };
+  episode: EpisodeRecord;
 }
 
 /** Runs `episodes` greedy episodes side by side, each to its end, and grades them. */
-export function grade(theta: Float32Array, seed: number, episodes: number): Grade {
-  const envs = new VecMountainCar(episodes, EVAL_SEED_OFFSET + seed);
-  const running = new Uint8Array(episodes).fill(1);
-  const steps = new Int32Array(episodes);
-  const reached = new Uint8Array(episodes);
-  const maxPosition = Float64Array.from(envs.position);
-  const episode = { positions: [envs.position[0]], velocities: [envs.velocity[0]] };
-  const x = new Float32Array(episodes * OBS_SIZE);
-  const logits = new Float32Array(episodes * NUM_ACTIONS);
-  const actions = new Int32Array(episodes);
-  const actor = prepareJs(theta, ACTOR_SLOTS);
+export function grade(task: Task, net: Network, theta: Float32Array, seed: number, episodes: number): Grade {
+  const envs = task.makeEnv(episodes, EVAL_SEED_OFFSET + seed);
+  const tracker = new EpisodeTracker(envs, net.obsSize);
+  const actor = prepareJs(theta, net.actor);
+  const x = new Float32Array(episodes * net.obsSize);
+  const out = new Float32Array(episodes * net.actions);
+  const actions = new Float32Array(episodes * task.actionSize);
+  const graded: Array<{ success: boolean; length: number; return: number; diagnostic: number; terminated: boolean; truncated: boolean }> = new Array(episodes);
+  const first = { observations: [Array.from(envs.obs.subarray(0, net.obsSize))], actions: [] as EpisodeRecord['actions'], rewards: [] as number[], info: envs.episodeInfo?.(0) };
+  let open = episodes;
 
-  while (running.some((r) => r === 1)) {
-    for (let e = 0; e < episodes; e++) scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], x, 2 * e);
-    forwardJs(actor, x, episodes, logits);
-    for (let e = 0; e < episodes; e++) actions[e] = argmax(logits, e * NUM_ACTIONS, NUM_ACTIONS);
+  while (open > 0) {
+    scaleObservations(net, envs.obs, episodes, x);
+    forwardJs(actor, x, episodes, out);
+    greedyActions(net, out, episodes, actions);
     envs.step(actions);
-    for (let e = 0; e < episodes; e++) {
-      if (!running[e]) continue;
-      steps[e] += 1;
-      maxPosition[e] = Math.max(maxPosition[e], envs.finalObs[2 * e]);
-      if (e === 0) {
-        episode.positions.push(envs.finalObs[0]);
-        episode.velocities.push(envs.finalObs[1]);
-      }
-      if (envs.terminated[e] || envs.truncated[e]) {
-        running[e] = 0;
-        reached[e] = envs.terminated[e];
-      }
+    if (graded[0] === undefined) recordStep(first, envs.finalObs, envs.applied, envs.reward[0], net.obsSize, task.actionSize, task.action.kind === 'discrete');
+    for (const { copy, episode } of tracker.afterStep()) {
+      if (graded[copy] !== undefined) continue;
+      const { length, terminated, truncated } = episode;
+      graded[copy] = { success: task.success.test(episode), length, return: episode.return, diagnostic: task.diagnostic.measure(episode), terminated, truncated };
+      open -= 1;
     }
   }
 
-  const wins = [...reached.keys()].filter((e) => reached[e] === 1);
+  const wins = graded.filter((g) => g.success);
   return {
     success: wins.length / episodes,
-    meanStepsToFlag: wins.length > 0 ? wins.reduce((sum, e) => sum + steps[e], 0) / wins.length : null,
-    meanMaxPosition: maxPosition.reduce((a, b) => a + b, 0) / episodes,
-    episode,
+    meanSuccessSteps: wins.length > 0 ? mean(wins.map((g) => g.length)) : null,
+    meanReturn: mean(graded.map((g) => g.return)),
+    diagnostic: mean(graded.map((g) => g.diagnostic)),
+    episode: { ...first, success: graded[0].success, terminated: graded[0].terminated, truncated: graded[0].truncated },
   };
+}
+
+/** The greedy action of each copy: the argmax of the logits, or the Gaussian's mean. */
+export function greedyActions(net: Network, out: Float32Array, count: number, actions: Float32Array): void {
+  if (net.continuous) {
+    actions.set(out.subarray(0, count * net.actions));
+    return;
+  }
+  for (let e = 0; e < count; e++) actions[e] = argmax(out, e * net.actions, net.actions);
+}
+
+function recordStep(
+  record: Pick<EpisodeRecord, 'observations' | 'actions' | 'rewards'>, finalObs: Float32Array, applied: Float64Array, reward: number,
+  obsSize: number, actionSize: number, discrete: boolean,
+): void {
+  record.observations.push(Array.from(finalObs.subarray(0, obsSize)));
+  record.actions.push(discrete ? applied[0] : Array.from(applied.subarray(0, actionSize)));
+  record.rewards.push(reward);
 }
 
 function argmax(xs: Float32Array, start: number, n: number): number {
   let best = 0;
   for (let a = 1; a < n; a++) if (xs[start + a] > xs[start + best]) best = a;
   return best;
+}
+
+function mean(xs: number[]): number {
+  return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
 }

@@ -9,6 +9,7 @@ import { blobStoreFromEnv } from '../shared/blob.ts';
 import { rewardKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
 import type { SeedResult, SeedSummary, SeedTask } from '../shared/types.ts';
 import { SEED_POLICY_TAG } from '../../infra/config.ts';
+import { getTask } from '../../tasks/registry.ts';
 import { savePolicy } from './policy-io.ts';
 import { runSeed } from './seed-run.ts';
 
@@ -17,6 +18,7 @@ const SEED_POLICY_TAGS = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
 
 export const SeedTaskSchema = z.object({
   searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
+  task: z.string().min(1).max(64),
   generation: z.number().int().min(0),
   candidateId: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/),
   seed: z.number().int().min(0),
@@ -31,18 +33,20 @@ export class MissingReward extends Error {
 }
 
 export async function handler(event: unknown): Promise<SeedSummary> {
-  const task: SeedTask = SeedTaskSchema.parse(event);
-  const resultKey = seedResultKey(task.searchId, task.generation, task.candidateId, task.seed);
+  const item: SeedTask = SeedTaskSchema.parse(event);
+  const resultKey = seedResultKey(item.searchId, item.generation, item.candidateId, item.seed);
 
   const stored = await blobs.getText(resultKey);
   if (stored !== undefined) return summarize(JSON.parse(stored) as SeedResult, resultKey);
 
-  const source = await blobs.getText(rewardKey(task.searchId, task.generation, task.candidateId));
-  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${task.candidateId} of generation ${task.generation}`);
+  const task = getTask(item.task);
+  const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
+  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
 
-  const { result, theta } = await runSeed({ candidateId: task.candidateId, source, seed: task.seed, budget: task.budget, onUpdate: reportToParent });
+  const { result, policy } = await runSeed({ task, candidateId: item.candidateId, source, seed: item.seed, budget: item.budget, onUpdate: reportToParent });
   // Tagged: the bucket expires seed-run policies after a while; the winner's copy is not tagged.
-  if (theta) await savePolicy(theta, blobs, seedPolicyPrefix(task.searchId, task.generation, task.candidateId, task.seed), SEED_POLICY_TAGS);
+  const policyPrefix = seedPolicyPrefix(item.searchId, item.generation, item.candidateId, item.seed);
+  if (policy) await savePolicy(policy.network, policy.theta, blobs, policyPrefix, SEED_POLICY_TAGS);
   // result.json last: its presence means the seed-run is complete, policy included.
   await blobs.put(resultKey, JSON.stringify(result), 'application/json');
   return summarize(result, resultKey);
@@ -57,7 +61,7 @@ function reportToParent(stats: { trainSuccess: number }, update: number, total: 
 const SUMMARY_REASON_CHARS = 500;
 
 export function summarize(result: SeedResult, resultKey: string): SeedSummary {
-  const { candidateId, seed, outcome, success, meanStepsToFlag } = result;
+  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn } = result;
   const reason = result.reason.length > SUMMARY_REASON_CHARS ? `${result.reason.slice(0, SUMMARY_REASON_CHARS - 1)}…` : result.reason;
-  return { candidateId, seed, outcome, reason, success, meanStepsToFlag, resultKey };
+  return { candidateId, seed, outcome, reason, success, meanSuccessSteps, meanReturn, resultKey };
 }

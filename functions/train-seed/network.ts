@@ -3,34 +3,37 @@
  * parameters in ONE flat Float32 vector. One vector means one Adam update and one gradient norm
  * instead of a dozen small ops each, and one copy to refresh the plain-JS forward pass that the
  * rollout and the grader use (batches of 16 are faster in JS than through tfjs op dispatch).
+ *
+ * The shape follows the task: the actor outputs one logit per action (discrete) or the mean of a
+ * diagonal Gaussian per action dimension (continuous), whose log-std is a state-independent
+ * parameter at the end of the vector (CleanRL's ppo_continuous_action.py).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../shared/random.ts';
+import type { Task } from '../../tasks/contract.ts';
 import { dense, fastTanh } from './fast-ops.ts';
 
-export const OBS_SIZE = 2;
-export const NUM_ACTIONS = 3;
 export const HIDDEN = 64;
-
-/** Observations are scaled to about [-1, 1]: position centred on -0.3, velocity by its clip. */
-export const OBS_OFFSET = [-0.3, 0] as const;
-export const OBS_SCALE = [0.9, 0.07] as const;
 
 interface LayerShape { inputs: number; outputs: number; gain: number }
 
-const ACTOR: LayerShape[] = [
-  { inputs: OBS_SIZE, outputs: HIDDEN, gain: Math.SQRT2 },
-  { inputs: HIDDEN, outputs: HIDDEN, gain: Math.SQRT2 },
-  { inputs: HIDDEN, outputs: NUM_ACTIONS, gain: 0.01 },
-];
-const CRITIC: LayerShape[] = [
-  { inputs: OBS_SIZE, outputs: HIDDEN, gain: Math.SQRT2 },
-  { inputs: HIDDEN, outputs: HIDDEN, gain: Math.SQRT2 },
-  { inputs: HIDDEN, outputs: 1, gain: 1 },
-];
-
 /** Where each layer's weights [inputs, outputs] (row-major) and bias sit in the flat vector. */
 export interface LayerSlot extends LayerShape { w: number; b: number }
+
+export interface Network {
+  obsSize: number;
+  /** Actor outputs: logits (discrete) or Gaussian means (continuous). */
+  actions: number;
+  continuous: boolean;
+  actor: LayerSlot[];
+  critic: LayerSlot[];
+  /** Offset of the log-std vector (continuous only; `actions` values), else -1. */
+  logStd: number;
+  paramCount: number;
+  /** Observations are scaled to about [-1, 1]: (x - offset) / scale, per dimension. */
+  offset: Float64Array;
+  scale: Float64Array;
+}
 
 function layout(shapes: LayerShape[], start: number): { slots: LayerSlot[]; end: number } {
   let offset = start;
@@ -42,19 +45,39 @@ function layout(shapes: LayerShape[], start: number): { slots: LayerSlot[]; end:
   return { slots, end: offset };
 }
 
-const actorLayout = layout(ACTOR, 0);
-const criticLayout = layout(CRITIC, actorLayout.end);
-export const ACTOR_SLOTS = actorLayout.slots;
-export const CRITIC_SLOTS = criticLayout.slots;
-export const PARAM_COUNT = criticLayout.end;
+function mlp(inputs: number, outputs: number, lastGain: number): LayerShape[] {
+  return [
+    { inputs, outputs: HIDDEN, gain: Math.SQRT2 },
+    { inputs: HIDDEN, outputs: HIDDEN, gain: Math.SQRT2 },
+    { inputs: HIDDEN, outputs, gain: lastGain },
+  ];
+}
+
+/** The network for a task's spaces, with its observation scaling from the spaces' typical ranges. */
+export function networkFor(task: Pick<Task, 'observation' | 'action'>): Network {
+  const obsSize = task.observation.length;
+  const continuous = task.action.kind === 'box';
+  const actions = task.action.names.length;
+  const actor = layout(mlp(obsSize, actions, 0.01), 0);
+  const critic = layout(mlp(obsSize, 1, 1), actor.end);
+  const logStd = continuous ? critic.end : -1;
+  const ranges = task.observation.map((d) => d.typical ?? [d.low, d.high]);
+  return {
+    obsSize, actions, continuous, actor: actor.slots, critic: critic.slots, logStd,
+    paramCount: critic.end + (continuous ? actions : 0),
+    offset: Float64Array.from(ranges, ([lo, hi]) => (lo + hi) / 2),
+    scale: Float64Array.from(ranges, ([lo, hi]) => (hi - lo) / 2),
+  };
+}
 
 /**
  * 'orthogonal': orthogonal weights with the layer's gain and zero biases (CleanRL's layer_init).
- * 'uniform': weights and biases uniform in ±1/sqrt(fan_in) (PyTorch's nn.Linear, the reference).
+ * 'uniform': weights and biases uniform in ±1/sqrt(fan_in) (PyTorch's nn.Linear default, the reference).
+ * The log-std starts at 0 (a standard deviation of 1), as CleanRL's.
  */
-export function initialParameters(kind: 'orthogonal' | 'uniform', rng: Random): Float32Array {
-  const theta = new Float32Array(PARAM_COUNT);
-  for (const slot of [...ACTOR_SLOTS, ...CRITIC_SLOTS]) {
+export function initialParameters(net: Network, kind: 'orthogonal' | 'uniform', rng: Random): Float32Array {
+  const theta = new Float32Array(net.paramCount);
+  for (const slot of [...net.actor, ...net.critic]) {
     if (kind === 'orthogonal') {
       theta.set(orthogonal(slot.inputs, slot.outputs, slot.gain, rng), slot.w);
     } else {
@@ -88,9 +111,12 @@ function orthogonal(rows: number, cols: number, gain: number, rng: Random): Floa
   return out;
 }
 
-export function scaleObservation(position: number, velocity: number, out: Float32Array, at: number): void {
-  out[at] = (position - OBS_OFFSET[0]) / OBS_SCALE[0];
-  out[at + 1] = (velocity - OBS_OFFSET[1]) / OBS_SCALE[1];
+/** Scales `count` raw observations (count x obsSize, from `from`) into out. */
+export function scaleObservations(net: Network, raw: Float32Array, count: number, out: Float32Array): void {
+  const d = net.obsSize;
+  for (let n = 0; n < count; n++) {
+    for (let k = 0; k < d; k++) out[n * d + k] = (raw[n * d + k] - net.offset[k]) / net.scale[k];
+  }
 }
 
 /** One MLP ready for plain-JS forward passes: each layer's weights transposed to [outputs, inputs]. */
@@ -117,10 +143,10 @@ let scratch = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
 
 /** Plain-JS forward pass for `count` scaled observations; writes count x outputs to out. */
 export function forwardJs(mlp: JsMlp, x: Float32Array, count: number, out: Float32Array): void {
-  const width = HIDDEN * count;
+  const width = Math.max(HIDDEN, mlp.layers[0].inputs) * count;
   if (scratch[0].length < width) scratch = [new Float64Array(width), new Float64Array(width), new Float64Array(width)];
   const [input0, a, b] = scratch;
-  for (let k = 0; k < count * OBS_SIZE; k++) input0[k] = x[k];
+  for (let k = 0; k < count * mlp.layers[0].inputs; k++) input0[k] = x[k];
   let input = input0;
   let result = a;
   for (const layer of mlp.layers) {
@@ -170,16 +196,16 @@ function denseJs(wT: Float64Array, bias: Float64Array, inputs: number, outputs: 
 export interface TfLayer { w: tf.Tensor2D; b: tf.Tensor1D }
 
 /**
- * Cuts theta into each layer's tensors, actor then critic, in theta's own order. The update takes
- * gradients with respect to these pieces and concatenates them back into one vector: slicing
- * outside the tape spares the backward pass a pad and a sum per layer (measured ~10% per minibatch).
+ * Cuts theta into each layer's tensors, actor then critic (and the log-std), in theta's own order.
+ * The update takes gradients with respect to these pieces and concatenates them back into one
+ * vector: slicing outside the tape spares the backward pass a pad and a sum per layer (~10%).
  */
-export function unpack(theta: tf.Tensor1D): { actor: TfLayer[]; critic: TfLayer[] } {
+export function unpack(net: Network, theta: tf.Tensor1D): { actor: TfLayer[]; critic: TfLayer[]; logStd: tf.Tensor1D | null } {
   const cut = (slots: LayerSlot[]) => slots.map(({ inputs, outputs, w, b }) => ({
     w: tf.reshape(tf.slice(theta, w, inputs * outputs), [inputs, outputs]) as tf.Tensor2D,
     b: tf.slice(theta, b, outputs),
   }));
-  return { actor: cut(ACTOR_SLOTS), critic: cut(CRITIC_SLOTS) };
+  return { actor: cut(net.actor), critic: cut(net.critic), logStd: net.continuous ? tf.slice(theta, net.logStd, net.actions) : null };
 }
 
 /** tfjs forward pass of one MLP over a batch. */

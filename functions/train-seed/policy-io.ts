@@ -1,32 +1,34 @@
 /**
  * The trained policy as a TensorFlow.js LayersModel (model.json + weights.bin), so that
  * `tf.loadLayersModel` loads it anywhere. The observation scaling is folded into the first layer:
- * the saved model takes raw [position, velocity] and returns the three action logits.
+ * the saved model takes the task's raw observation and returns one logit per action (discrete:
+ * the greedy action is the argmax) or the Gaussian's mean action (continuous: clip it to the
+ * action bounds, as the environment does).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import type { BlobStore } from '../shared/blob.ts';
-import { ACTOR_SLOTS, OBS_OFFSET, OBS_SCALE, OBS_SIZE } from './network.ts';
+import type { Network } from './network.ts';
 
 export const MODEL_JSON = 'model.json';
 export const WEIGHTS_BIN = 'weights.bin';
 
 /** Builds the actor as a Sequential model with the trained weights. */
-export function actorModel(theta: Float32Array): tfl.Sequential {
+export function actorModel(net: Network, theta: Float32Array): tfl.Sequential {
   const model = tfl.sequential();
-  ACTOR_SLOTS.forEach((slot, l) => {
-    const last = l === ACTOR_SLOTS.length - 1;
+  net.actor.forEach((slot, l) => {
+    const last = l === net.actor.length - 1;
     model.add(tfl.layers.dense({
       units: slot.outputs,
       activation: last ? 'linear' : 'tanh',
-      inputShape: l === 0 ? [OBS_SIZE] : undefined,
-      name: last ? 'logits' : `hidden${l + 1}`,
+      inputShape: l === 0 ? [net.obsSize] : undefined,
+      name: last ? (net.continuous ? 'mean' : 'logits') : `hidden${l + 1}`,
     }));
   });
-  const weights = ACTOR_SLOTS.flatMap((slot, l) => {
+  const weights = net.actor.flatMap((slot, l) => {
     const w = theta.slice(slot.w, slot.w + slot.inputs * slot.outputs);
     const b = theta.slice(slot.b, slot.b + slot.outputs);
-    if (l === 0) foldScaling(w, b, slot.outputs);
+    if (l === 0) foldScaling(net, w, b, slot.outputs);
     return [tf.tensor2d(w, [slot.inputs, slot.outputs]), tf.tensor1d(b)];
   });
   model.setWeights(weights);
@@ -35,18 +37,18 @@ export function actorModel(theta: Float32Array): tfl.Sequential {
 }
 
 /** x_scaled = (x - offset) / scale, so W' = W / scale (per input row) and b' = b - offset·W'. */
-function foldScaling(w: Float32Array, b: Float32Array, outputs: number): void {
-  for (let i = 0; i < OBS_SIZE; i++) {
+function foldScaling(net: Network, w: Float32Array, b: Float32Array, outputs: number): void {
+  for (let i = 0; i < net.obsSize; i++) {
     for (let o = 0; o < outputs; o++) {
-      w[i * outputs + o] /= OBS_SCALE[i];
-      b[o] -= OBS_OFFSET[i] * w[i * outputs + o];
+      w[i * outputs + o] /= net.scale[i];
+      b[o] -= net.offset[i] * w[i * outputs + o];
     }
   }
 }
 
 /** Writes model.json and weights.bin under prefix, with tags for the bucket's lifecycle rules. */
-export async function savePolicy(theta: Float32Array, blobs: BlobStore, prefix: string, tags?: Record<string, string>): Promise<void> {
-  const model = actorModel(theta);
+export async function savePolicy(net: Network, theta: Float32Array, blobs: BlobStore, prefix: string, tags?: Record<string, string>): Promise<void> {
+  const model = actorModel(net, theta);
   try {
     await model.save(tf.io.withSaveHandler(async (artifacts) => {
       const weightData = artifacts.weightData;

@@ -1,86 +1,26 @@
 /**
- * PPO for MountainCar-v0, after CleanRL's ppo.py: the hyperparameters in one place, then the
- * algorithm top to bottom (rollout, GAE, epochs of shuffled minibatches with the clipped losses).
- * The rollout and the reward run in plain JS; the minibatch update runs on TensorFlow.js.
- * The candidate's reward is called once per rollout, for all its transitions at once.
+ * PPO after CleanRL's ppo.py (discrete actions) and ppo_continuous_action.py (a diagonal Gaussian
+ * with a state-independent log-std): the hyperparameters in one place, then the algorithm top to
+ * bottom (rollout, GAE, epochs of shuffled minibatches with the clipped losses). The rollout and
+ * the reward run in plain JS; the minibatch update runs on TensorFlow.js. The candidate's reward
+ * is called once per rollout, for all its transitions at once, with the actions the environment
+ * applied (clipped, for continuous tasks); the policy's log-probabilities are of the sampled ones.
+ * The hyperparameters are in ppo-config.ts (the prompt states them; it must not load tfjs).
  */
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core's Node bundle registers no gradients; tfjs-layers' bundle registers them all.
 import '@tensorflow/tfjs-layers';
 import { Random } from '../shared/random.ts';
 import type { CurvePoint } from '../shared/types.ts';
-import { VecMountainCar } from './mountain-car.ts';
+import type { Task } from '../../tasks/contract.ts';
+import { EpisodeTracker } from './episodes.ts';
+import type { PpoConfig } from './ppo-config.ts';
+import { RewardNormalizer } from './reward-normalizer.ts';
 import {
-  ACTOR_SLOTS, CRITIC_SLOTS, NUM_ACTIONS, OBS_SIZE,
-  forwardJs, forwardTf, initialParameters, prepareJs, scaleObservation, unpack, type TfLayer,
+  forwardJs, forwardTf, initialParameters, networkFor, prepareJs, scaleObservations, unpack,
+  type Network, type TfLayer,
 } from './network.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
-
-export interface PpoConfig {
-  /** Seed of the environments, the initial weights, action sampling and minibatch shuffling. */
-  seed: number;
-  /** Total environment steps of training. @default 150_000 */
-  totalTimesteps: number;
-  /** Parallel environments. @default 16 */
-  numEnvs: number;
-  /** Steps per environment per rollout. @default 128 */
-  numSteps: number;
-  /**
-   * Adam learning rate, constant as in the reference. CleanRL anneals it to 0; measured here with
-   * the energy shaping, annealing left one of five seeds short of the flag at 150k steps.
-   * @default 2.5e-4
-   */
-  learningRate: number;
-  /** Discount. @default 0.99 */
-  gamma: number;
-  /** GAE lambda. @default 0.95 */
-  gaeLambda: number;
-  /** Minibatches per epoch. @default 4 */
-  numMinibatches: number;
-  /** Epochs over each rollout. @default 4 */
-  updateEpochs: number;
-  /** Normalize advantages per minibatch. @default true */
-  normAdv: boolean;
-  /** Surrogate clipping coefficient. @default 0.2 */
-  clipCoef: number;
-  /** Entropy bonus coefficient. @default 0.01 */
-  entCoef: number;
-  /** Value loss coefficient. @default 0.5 */
-  vfCoef: number;
-  /** Global gradient norm clip. @default 0.5 */
-  maxGradNorm: number;
-  /**
-   * Adam's epsilon. PyTorch's default, as the reference trainer: the value loss dominates the one
-   * global gradient norm, so after clipping the actor's gradients are ~1e-5 per weight and
-   * CleanRL's 1e-5 would damp them. @default 1e-8
-   */
-  adamEpsilon: number;
-  /**
-   * Initial weights: 'orthogonal' (CleanRL's layer_init) or 'uniform' (PyTorch's nn.Linear default,
-   * as the reference). Orthogonal first reached the flag by update ~15 on all of 5 seeds, uniform
-   * by updates 15-43. @default 'orthogonal'
-   */
-  init: 'orthogonal' | 'uniform';
-}
-
-export const DEFAULT_PPO_CONFIG: PpoConfig = {
-  seed: 0,
-  totalTimesteps: 150_000,
-  numEnvs: 16,
-  numSteps: 128,
-  learningRate: 2.5e-4,
-  gamma: 0.99,
-  gaeLambda: 0.95,
-  numMinibatches: 4,
-  updateEpochs: 4,
-  normAdv: true,
-  clipCoef: 0.2,
-  entCoef: 0.01,
-  vfCoef: 0.5,
-  maxGradNorm: 0.5,
-  adamEpsilon: 1e-8,
-  init: 'orthogonal',
-};
 
 /** Anything that turns a rollout's transitions into rewards: the sandbox, in production. */
 export interface RewardModel {
@@ -90,19 +30,21 @@ export interface RewardModel {
 export interface UpdateStats extends CurvePoint {
   /** Mean value per step of each reward term in this rollout. */
   terms: Record<string, number>;
-  /** Training episodes that ended in this rollout, and how many reached the flag. */
+  /** Training episodes that ended in this rollout, and how many passed the task's success test. */
   episodesEnded: number;
   episodesSucceeded: number;
 }
 
 export interface TrainOutput {
-  /** The final actor and critic parameters (see network.ts for the layout). */
+  /** The final parameters (see network.ts for the layout). */
   theta: Float32Array;
+  network: Network;
   updates: UpdateStats[];
 }
 
 export async function train(
   config: PpoConfig,
+  task: Task,
   reward: RewardModel,
   onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void,
 ): Promise<TrainOutput> {
@@ -111,18 +53,22 @@ export async function train(
   const minibatchSize = Math.floor(batchSize / config.numMinibatches);
   const numUpdates = Math.max(1, Math.floor(config.totalTimesteps / batchSize));
   const rng = new Random(config.seed);
+  const net = networkFor(task);
+  const { obsSize: d, actions: k } = net;
+  const a = task.actionSize;
 
   // Agent and optimizer
-  const theta = tf.variable(tf.tensor1d(initialParameters(config.init, rng)), true);
+  const theta = tf.variable(tf.tensor1d(initialParameters(net, config.init, rng)), true);
   const optimizer = tf.train.adam(config.learningRate, 0.9, 0.999, config.adamEpsilon);
   let thetaJs = theta.dataSync() as Float32Array;
-  let [actor, critic] = [prepareJs(thetaJs, ACTOR_SLOTS), prepareJs(thetaJs, CRITIC_SLOTS)];
+  let policy = preparePolicy(net, thetaJs);
 
   // Rollout storage, (steps, envs) flattened
-  const obs = new Float32Array(batchSize * OBS_SIZE);
-  const rawObs = new Float32Array(batchSize * OBS_SIZE);
-  const finalObs = new Float32Array(batchSize * OBS_SIZE);
-  const actions = new Int32Array(batchSize);
+  const obs = new Float32Array(batchSize * d);
+  const rawObs = new Float32Array(batchSize * d);
+  const finalObs = new Float32Array(batchSize * d);
+  const actions = new Float32Array(batchSize * a);
+  const applied = new Float64Array(batchSize * a);
   const logprobs = new Float32Array(batchSize);
   const values = new Float32Array(batchSize);
   const dones = new Uint8Array(batchSize);
@@ -130,9 +76,10 @@ export async function train(
   const advantages = new Float32Array(batchSize);
   const returns = new Float32Array(batchSize);
 
-  const envs = new VecMountainCar(numEnvs, config.seed);
-  const episodeLength = new Int32Array(numEnvs);
-  const scratch = { obs: new Float32Array(numEnvs * OBS_SIZE), logits: new Float32Array(numEnvs * NUM_ACTIONS), value: new Float32Array(numEnvs) };
+  const envs = task.makeEnv(numEnvs, config.seed);
+  const tracker = new EpisodeTracker(envs, d);
+  const normalizer = config.normReward ? new RewardNormalizer(numEnvs, config.gamma) : null;
+  const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), value: new Float32Array(numEnvs), action: new Float32Array(numEnvs * a) };
   const updates: UpdateStats[] = [];
 
   try {
@@ -141,47 +88,38 @@ export async function train(
       let ended = 0, succeeded = 0, endedLength = 0;
       for (let step = 0; step < numSteps; step++) {
         const base = step * numEnvs;
+        scaleObservations(net, envs.obs, numEnvs, scratch.obs);
+        forwardJs(policy.actor, scratch.obs, numEnvs, scratch.out);
+        forwardJs(policy.critic, scratch.obs, numEnvs, scratch.value);
         for (let e = 0; e < numEnvs; e++) {
-          scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], scratch.obs, 2 * e);
+          logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
+          values[base + e] = scratch.value[e];
         }
-        forwardJs(actor, scratch.obs, numEnvs, scratch.logits);
-        forwardJs(critic, scratch.obs, numEnvs, scratch.value);
+        obs.set(scratch.obs, base * d);
+        rawObs.set(envs.obs, base * d);
+        actions.set(scratch.action, base * a);
+        envs.step(scratch.action);
+        applied.set(envs.applied, base * a);
+        finalObs.set(envs.finalObs, base * d);
         for (let e = 0; e < numEnvs; e++) {
-          const i = base + e;
-          const [action, logprob] = sampleCategorical(scratch.logits, e, rng);
-          actions[i] = action;
-          logprobs[i] = logprob;
-          values[i] = scratch.value[e];
-          obs.set(scratch.obs.subarray(2 * e, 2 * e + 2), 2 * i);
-          rawObs.set(envs.obs.subarray(2 * e, 2 * e + 2), 2 * i);
+          terminated[base + e] = envs.terminated[e];
+          dones[base + e] = envs.terminated[e] | envs.truncated[e];
         }
-        envs.step(actions.subarray(base, base + numEnvs));
-        for (let e = 0; e < numEnvs; e++) {
-          const i = base + e;
-          finalObs.set(envs.finalObs.subarray(2 * e, 2 * e + 2), 2 * i);
-          terminated[i] = envs.terminated[e];
-          dones[i] = envs.terminated[e] | envs.truncated[e];
-          episodeLength[e] += 1;
-          if (dones[i]) {
-            ended += 1;
-            succeeded += envs.terminated[e];
-            endedLength += episodeLength[e];
-            episodeLength[e] = 0;
-          }
+        for (const { episode } of tracker.afterStep()) {
+          ended += 1;
+          succeeded += task.success.test(episode) ? 1 : 0;
+          endedLength += episode.length;
         }
       }
 
       // The candidate's reward, once for the whole rollout.
       const stepOffset = (update - 1) * batchSize;
-      const rewardBatch = reward.evaluate(
-        { count: batchSize, obs: rawObs, actions, nextObs: finalObs, terminated },
-        stepOffset,
-      );
-      const rewards = rewardBatch.rewards;
+      const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated }, stepOffset);
+      const rewards = normalizer ? normalizer.normalize(rewardBatch.rewards, terminated, numSteps) : rewardBatch.rewards;
 
       // Bootstrap value and GAE (truncation counts as done, as in CleanRL and the reference).
-      for (let e = 0; e < numEnvs; e++) scaleObservation(envs.obs[2 * e], envs.obs[2 * e + 1], scratch.obs, 2 * e);
-      forwardJs(critic, scratch.obs, numEnvs, scratch.value);
+      scaleObservations(net, envs.obs, numEnvs, scratch.obs);
+      forwardJs(policy.critic, scratch.obs, numEnvs, scratch.value);
       gae({ rewards, values, dones, nextValues: scratch.value, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
 
       // Optimize the policy and value network: epochs of shuffled minibatches.
@@ -191,21 +129,22 @@ export async function train(
         for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
           const mb_inds = b_inds.subarray(start, start + minibatchSize);
           tf.tidy(() => {
-            const mb = gatherMinibatch(mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
-            const { actor, critic } = unpack(theta);
-            const pieces = [...actor, ...critic].flatMap(({ w, b }) => [w, b]);
-            const grads = tf.grads((...p: tf.Tensor[]) => ppoLoss(layers(p, actor.length), layers(p.slice(2 * actor.length), critic.length), mb, config))(pieces);
-            const grad = tf.concat(grads.map((g) => tf.reshape(g, [-1])));
+            const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
+            const parts = unpack(net, theta);
+            const pieces = [...parts.actor, ...parts.critic].flatMap(({ w, b }) => [w, b]);
+            if (parts.logStd) pieces.push(parts.logStd);
+            const loss = (...p: tf.Tensor[]) => ppoLoss(net, regroup(p, parts.actor.length, parts.critic.length), mb, config);
+            const grad = tf.concat(tf.grads(loss)(pieces).map((g) => tf.reshape(g, [-1])));
             optimizer.applyGradients([{ name: theta.name, tensor: clipByGlobalNorm(grad, config.maxGradNorm) }]);
           });
         }
       }
       thetaJs = theta.dataSync() as Float32Array;
-      [actor, critic] = [prepareJs(thetaJs, ACTOR_SLOTS), prepareJs(thetaJs, CRITIC_SLOTS)];
+      policy = preparePolicy(net, thetaJs);
 
       const stats: UpdateStats = {
         step: update * batchSize,
-        meanReward: mean(rewards),
+        meanReward: mean(rewardBatch.rewards),
         trainSuccess: ended > 0 ? succeeded / ended : 0,
         episodeLength: ended > 0 ? endedLength / ended : numSteps,
         terms: termMeans(rewardBatch.terms),
@@ -216,11 +155,59 @@ export async function train(
       onUpdate?.(stats, update, numUpdates);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { theta: Float32Array.from(thetaJs), updates };
+    return { theta: Float32Array.from(thetaJs), network: net, updates };
   } finally {
     theta.dispose();
     optimizer.dispose();
   }
+}
+
+/** The actor and critic ready for plain-JS passes, and the Gaussian's standard deviations. */
+interface JsPolicy {
+  actor: ReturnType<typeof prepareJs>;
+  critic: ReturnType<typeof prepareJs>;
+  logStd: Float64Array;
+  std: Float64Array;
+}
+
+function preparePolicy(net: Network, theta: Float32Array): JsPolicy {
+  const logStd = net.continuous ? Float64Array.from(theta.subarray(net.logStd, net.logStd + net.actions)) : new Float64Array(0);
+  return { actor: prepareJs(theta, net.actor), critic: prepareJs(theta, net.critic), logStd, std: logStd.map(Math.exp) };
+}
+
+const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/** Samples env e's action into out; returns its log-probability under the current policy. */
+function sampleAction(net: Network, policy: JsPolicy, actorOut: Float32Array, e: number, rng: Random, out: Float32Array): number {
+  const k = net.actions;
+  if (!net.continuous) {
+    const [action, logprob] = sampleCategorical(actorOut, e * k, k, rng);
+    out[e] = action;
+    return logprob;
+  }
+  let logprob = 0;
+  for (let j = 0; j < k; j++) {
+    const noise = rng.normal();
+    out[e * k + j] = actorOut[e * k + j] + policy.std[j] * noise;
+    logprob += -0.5 * noise * noise - policy.logStd[j] - LOG_SQRT_2PI;
+  }
+  return logprob;
+}
+
+/** Sample from the softmax of n logits at base; returns [action, log-probability]. */
+function sampleCategorical(logits: Float32Array, base: number, n: number, rng: Random): [number, number] {
+  let max = -Infinity;
+  for (let a = 0; a < n; a++) max = Math.max(max, logits[base + a]);
+  let total = 0;
+  for (let a = 0; a < n; a++) total += Math.exp(logits[base + a] - max);
+  const logZ = max + Math.log(total);
+  let u = rng.next();
+  for (let a = 0; a < n - 1; a++) {
+    const p = Math.exp(logits[base + a] - logZ);
+    if (u < p) return [a, logits[base + a] - logZ];
+    u -= p;
+  }
+  return [n - 1, logits[base + n - 1] - logZ];
 }
 
 /**
@@ -248,65 +235,88 @@ export function gae(
 
 interface Minibatch {
   obs: tf.Tensor2D;
-  actionsOneHot: tf.Tensor2D;
+  /** Discrete: one-hot [n, actions]; continuous: the sampled actions [n, actions]. */
+  actions: tf.Tensor2D;
   logprobs: tf.Tensor1D;
   advantages: tf.Tensor1D;
   returns: tf.Tensor1D;
 }
 
 function gatherMinibatch(
+  net: Network,
   inds: Int32Array,
-  b: { obs: Float32Array; actions: Int32Array; logprobs: Float32Array; advantages: Float32Array; returns: Float32Array },
+  b: { obs: Float32Array; actions: Float32Array; logprobs: Float32Array; advantages: Float32Array; returns: Float32Array },
   normAdv: boolean,
 ): Minibatch {
   const n = inds.length;
-  const obs = new Float32Array(n * OBS_SIZE);
-  const onehot = new Float32Array(n * NUM_ACTIONS);
+  const { obsSize: d, actions: k } = net;
+  const obs = new Float32Array(n * d);
+  const acts = new Float32Array(n * k);
   const logprobs = new Float32Array(n);
   const adv = new Float32Array(n);
   const ret = new Float32Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = inds[k];
-    obs[2 * k] = b.obs[2 * i];
-    obs[2 * k + 1] = b.obs[2 * i + 1];
-    onehot[k * NUM_ACTIONS + b.actions[i]] = 1;
-    logprobs[k] = b.logprobs[i];
-    adv[k] = b.advantages[i];
-    ret[k] = b.returns[i];
+  for (let m = 0; m < n; m++) {
+    const i = inds[m];
+    obs.set(b.obs.subarray(i * d, (i + 1) * d), m * d);
+    if (net.continuous) acts.set(b.actions.subarray(i * k, (i + 1) * k), m * k);
+    else acts[m * k + b.actions[i]] = 1;
+    logprobs[m] = b.logprobs[i];
+    adv[m] = b.advantages[i];
+    ret[m] = b.returns[i];
   }
   if (normAdv) {
-    const m = mean(adv);
+    const mu = mean(adv);
     let variance = 0;
-    for (let k = 0; k < n; k++) variance += (adv[k] - m) ** 2;
+    for (let m = 0; m < n; m++) variance += (adv[m] - mu) ** 2;
     const std = Math.sqrt(variance / (n - 1));
-    for (let k = 0; k < n; k++) adv[k] = (adv[k] - m) / (std + 1e-8);
+    for (let m = 0; m < n; m++) adv[m] = (adv[m] - mu) / (std + 1e-8);
   }
   return {
-    obs: tf.tensor2d(obs, [n, OBS_SIZE]),
-    actionsOneHot: tf.tensor2d(onehot, [n, NUM_ACTIONS]),
+    obs: tf.tensor2d(obs, [n, d]),
+    actions: tf.tensor2d(acts, [n, k]),
     logprobs: tf.tensor1d(logprobs),
     advantages: tf.tensor1d(adv),
     returns: tf.tensor1d(ret),
   };
 }
 
-/** Regroups a flat [w, b, w, b, ...] list into layers. */
-function layers(pieces: tf.Tensor[], count: number): TfLayer[] {
-  return Array.from({ length: count }, (_, l) => ({ w: pieces[2 * l] as tf.Tensor2D, b: pieces[2 * l + 1] as tf.Tensor1D }));
+interface TfAgent { actor: TfLayer[]; critic: TfLayer[]; logStd: tf.Tensor1D | null }
+
+/** Regroups the flat [w, b, w, b, ..., logStd?] list into the actor's and the critic's layers. */
+function regroup(pieces: tf.Tensor[], actorLayers: number, criticLayers: number): TfAgent {
+  const layers = (from: number, count: number): TfLayer[] =>
+    Array.from({ length: count }, (_, l) => ({ w: pieces[from + 2 * l] as tf.Tensor2D, b: pieces[from + 2 * l + 1] as tf.Tensor1D }));
+  const end = 2 * (actorLayers + criticLayers);
+  return { actor: layers(0, actorLayers), critic: layers(2 * actorLayers, criticLayers), logStd: (pieces[end] as tf.Tensor1D | undefined) ?? null };
 }
 
-function ppoLoss(actor: TfLayer[], critic: TfLayer[], mb: Minibatch, config: PpoConfig): tf.Scalar {
-  const logits = forwardTf(actor, mb.obs);
-  const logp = tf.logSoftmax(logits);
-  const newlogprob = tf.sum(tf.mul(logp, mb.actionsOneHot), 1);
-  const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1)));
+/** The new policy's log-probability of the minibatch's actions [n], and its mean entropy. */
+function logprobAndEntropy(net: Network, agent: TfAgent, mb: Minibatch): { newlogprob: tf.Tensor1D; entropy: tf.Scalar } {
+  const out = forwardTf(agent.actor, mb.obs);
+  if (!net.continuous || agent.logStd === null) {
+    const logp = tf.logSoftmax(out);
+    return {
+      newlogprob: tf.sum(tf.mul(logp, mb.actions), 1) as tf.Tensor1D,
+      entropy: tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as tf.Scalar,
+    };
+  }
+  const z = tf.div(tf.sub(mb.actions, out), tf.exp(agent.logStd));
+  const perDim = tf.sub(tf.mul(-0.5, tf.square(z)), tf.add(agent.logStd, LOG_SQRT_2PI));
+  return {
+    newlogprob: tf.sum(perDim, 1) as tf.Tensor1D,
+    entropy: tf.sum(tf.add(agent.logStd, 0.5 + LOG_SQRT_2PI)) as tf.Scalar,
+  };
+}
+
+function ppoLoss(net: Network, agent: TfAgent, mb: Minibatch, config: PpoConfig): tf.Scalar {
+  const { newlogprob, entropy } = logprobAndEntropy(net, agent, mb);
   const ratio = tf.exp(tf.sub(newlogprob, mb.logprobs));
 
   const pg_loss1 = tf.mul(tf.neg(mb.advantages), ratio);
   const pg_loss2 = tf.mul(tf.neg(mb.advantages), tf.clipByValue(ratio, 1 - config.clipCoef, 1 + config.clipCoef));
   const pg_loss = tf.mean(tf.maximum(pg_loss1, pg_loss2));
 
-  const newvalue = tf.reshape(forwardTf(critic, mb.obs), [-1]);
+  const newvalue = tf.reshape(forwardTf(agent.critic, mb.obs), [-1]);
   const v_loss = tf.mul(0.5, tf.mean(tf.square(tf.sub(newvalue, mb.returns))));
 
   return tf.add(tf.sub(pg_loss, tf.mul(config.entCoef, entropy)), tf.mul(config.vfCoef, v_loss)) as tf.Scalar;
@@ -315,23 +325,6 @@ function ppoLoss(actor: TfLayer[], critic: TfLayer[], mb: Minibatch, config: Ppo
 function clipByGlobalNorm(grad: tf.Tensor, maxNorm: number): tf.Tensor {
   const norm = tf.sqrt(tf.sum(tf.square(grad)));
   return tf.mul(grad, tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6))));
-}
-
-/** Sample an action from the softmax of env e's logits; returns [action, log-probability]. */
-function sampleCategorical(logits: Float32Array, e: number, rng: Random): [number, number] {
-  const base = e * NUM_ACTIONS;
-  let max = -Infinity;
-  for (let a = 0; a < NUM_ACTIONS; a++) max = Math.max(max, logits[base + a]);
-  let total = 0;
-  for (let a = 0; a < NUM_ACTIONS; a++) total += Math.exp(logits[base + a] - max);
-  const logZ = max + Math.log(total);
-  let u = rng.next();
-  for (let a = 0; a < NUM_ACTIONS - 1; a++) {
-    const p = Math.exp(logits[base + a] - logZ);
-    if (u < p) return [a, logits[base + a] - logZ];
-    u -= p;
-  }
-  return [NUM_ACTIONS - 1, logits[base + NUM_ACTIONS - 1] - logZ];
 }
 
 function termMeans(terms: Map<string, Float64Array>): Record<string, number> {

@@ -9,7 +9,7 @@ import type { WrapperApi } from './sandbox-wrapper.ts';
 import { checkBatch, classifyThrown, encodeBatch, isReportFault, lineOf, mib, oneLine, parseThrown, readRunHeader, readRunValues } from './sandbox-report.ts';
 import type { Thrown } from './sandbox-report.ts';
 import { RewardFault } from './sandbox-types.ts';
-import type { RewardBatch, RewardSandbox, SandboxLimits, TransitionBatch } from './sandbox-types.ts';
+import type { RewardBatch, RewardSandbox, SandboxLimits, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
 
 /** The bits of the WebAssembly global used here (the project's TypeScript libs do not declare it). */
 interface WasmMemory {
@@ -30,11 +30,11 @@ const MEMORY_FAULT_SHARE = 0.9;
 const FOLLOW_UP_MS = 100;
 
 /** A fresh module whose WebAssembly memory may not grow past limits.memoryBytes, with the code loaded. */
-export async function newQuickJSRewardSandbox(source: string, limits: SandboxLimits): Promise<RewardSandbox> {
+export async function newQuickJSRewardSandbox(source: string, layout: TransitionLayout, limits: SandboxLimits): Promise<RewardSandbox> {
   const started = performance.now();
   const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.floor(limits.memoryBytes / PAGE_BYTES) });
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
-  const sandbox = new QuickJSRewardSandbox(module, memory, limits, started);
+  const sandbox = new QuickJSRewardSandbox(module, memory, layout, limits, started);
   sandbox.load(source);
   return sandbox;
 }
@@ -61,7 +61,13 @@ class QuickJSRewardSandbox implements RewardSandbox {
   private readonly memoryFaultBytes: number;
 
   /** `started`: when making the module began; that time counts in usedMs too. */
-  constructor(module: QuickJSWASMModule, private readonly memory: WasmMemory, private readonly limits: SandboxLimits, started: number) {
+  constructor(
+    module: QuickJSWASMModule,
+    private readonly memory: WasmMemory,
+    private readonly layout: TransitionLayout,
+    private readonly limits: SandboxLimits,
+    started: number,
+  ) {
     this.memoryFaultBytes = MEMORY_FAULT_SHARE * limits.memoryBytes;
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
@@ -73,7 +79,7 @@ class QuickJSRewardSandbox implements RewardSandbox {
     });
     const context = runtime.newContext();
     this.arm(limits.callDeadlineMs);
-    this.live = { runtime, context, api: takeWrapperApi(context) };
+    this.live = { runtime, context, api: takeWrapperApi(context, layout) };
     this.spentMs = performance.now() - started;
   }
 
@@ -100,12 +106,12 @@ class QuickJSRewardSandbox implements RewardSandbox {
   }
 
   evaluate(batch: TransitionBatch, stepOffset = 0): RewardBatch {
-    checkBatch(batch);
+    checkBatch(batch, this.layout);
     const { context, api } = this.alive();
     return this.timed(() => {
       const remaining = this.limits.totalBudgetMs - this.spentMs;
       if (remaining <= 0) this.die(this.budgetFault(stepOffset));
-      const input = encodeBatch(batch);
+      const input = encodeBatch(batch, this.layout);
       this.arm(Math.min(this.limits.callDeadlineMs, remaining));
       const ran = this.cross((scope) => context.callFunction(api.run, context.undefined,
         scope.manage(context.newArrayBuffer(input.buffer)), scope.manage(context.newNumber(batch.count))));

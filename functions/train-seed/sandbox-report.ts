@@ -4,31 +4,37 @@
  * of float64 values, all parsed and checked by the host before anything is believed. Also turns
  * the wrapper's fault records into one-line reasons.
  */
-import type { FaultOutcome, RewardBatch, SandboxLimits, TransitionBatch } from './sandbox-types.ts';
+import type { FaultOutcome, RewardBatch, SandboxLimits, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
 
-/** 6 float64 per transition; float32 observations widen to float64 exactly. */
-export function encodeBatch(batch: TransitionBatch): Float64Array {
+/** Float64 values per transition: obs, action, nextObs, terminated (0/1). */
+export function strideOf(layout: TransitionLayout): number {
+  return 2 * layout.obsSize + layout.actionSize + 1;
+}
+
+/** One flat float64 buffer for the whole batch; float32 observations widen to float64 exactly. */
+export function encodeBatch(batch: TransitionBatch, layout: TransitionLayout): Float64Array {
   const { count, obs, actions, nextObs, terminated } = batch;
-  const flat = new Float64Array(6 * count);
+  const { obsSize: d, actionSize: k } = layout;
+  const stride = strideOf(layout);
+  const flat = new Float64Array(stride * count);
   for (let i = 0; i < count; i++) {
-    const b = 6 * i;
-    flat[b] = obs[2 * i];
-    flat[b + 1] = obs[2 * i + 1];
-    flat[b + 2] = actions[i];
-    flat[b + 3] = nextObs[2 * i];
-    flat[b + 4] = nextObs[2 * i + 1];
-    flat[b + 5] = terminated[i] ? 1 : 0;
+    const b = stride * i;
+    for (let j = 0; j < d; j++) flat[b + j] = obs[d * i + j];
+    for (let j = 0; j < k; j++) flat[b + d + j] = actions[k * i + j];
+    for (let j = 0; j < d; j++) flat[b + d + k + j] = nextObs[d * i + j];
+    flat[b + 2 * d + k] = terminated[i] ? 1 : 0;
   }
   return flat;
 }
 
-export function checkBatch(batch: TransitionBatch): void {
+export function checkBatch(batch: TransitionBatch, layout: TransitionLayout): void {
   const { count } = batch;
+  const { obsSize: d, actionSize: k } = layout;
   const ok =
     Number.isInteger(count) && count >= 0 &&
-    batch.obs.length >= 2 * count && batch.nextObs.length >= 2 * count &&
-    batch.actions.length >= count && batch.terminated.length >= count;
-  if (!ok) throw new RangeError(`transition batch arrays are shorter than count=${count}`);
+    batch.obs.length >= d * count && batch.nextObs.length >= d * count &&
+    batch.actions.length >= k * count && batch.terminated.length >= count;
+  if (!ok) throw new RangeError(`transition batch arrays are shorter than count=${count} transitions of ${d} + ${k} values`);
 }
 
 /** What the wrapper's describe() says about a thrown value. */

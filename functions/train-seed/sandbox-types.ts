@@ -1,14 +1,23 @@
 /** The sandbox's public contract, re-exported by sandbox.ts (kept apart to avoid an import cycle). */
 
+/** The shape of one transition: the task's observation and action sizes. */
+export interface TransitionLayout {
+  obsSize: number;
+  /** discrete: 1 (the index); box: its dimension. */
+  actionSize: number;
+  /** The reward gets the action as a number (discrete) or as an array of numbers (box). */
+  discrete: boolean;
+}
+
 export interface TransitionBatch {
   count: number;
-  /** 2*count: position, velocity. */
+  /** count x obsSize: the observation the action was taken in. */
   obs: Float32Array;
-  /** count: 0 push left, 1 no push, 2 push right. */
-  actions: Int32Array;
-  /** 2*count: the final observation when an episode ended. */
+  /** count x actionSize: the action as the environment applied it (an index, or clipped values). */
+  actions: Float64Array;
+  /** count x obsSize: the next observation; the final one when an episode ended. */
   nextObs: Float32Array;
-  /** count: 1 when the flag was reached. */
+  /** count: 1 when the environment terminated the episode on this step. */
   terminated: Uint8Array;
 }
 

@@ -11,9 +11,14 @@
  * before the candidate's code runs, so the candidate cannot reach or replace them.
  *
  * - bind(maxTerms, maxNameLength): looks up computeReward once. Returns "" or why it failed.
- * - run(input, count): input is an ArrayBuffer (a copy the host made) of 6 float64 per transition:
- *   position, velocity, action, nextPosition, nextVelocity, terminated (0/1). Returns a JSON
- *   string: {"names":[...]} or the first fault, {"fault":kind,"step":i,...}.
+ * - run(input, count): input is an ArrayBuffer (a copy the host made) of float64 values, one
+ *   transition after another: obs, action, nextObs, terminated (0/1). Returns a JSON string:
+ *   {"names":[...]} or the first fault, {"fault":kind,"step":i,...}.
+ *
+ * The script is generated for the task's layout (observation and action sizes), so that every
+ * argument is an array literal: a literal defines its elements, so no setter a candidate puts on
+ * Array.prototype sees them being made, and each call gets fresh arrays (a candidate that mutates
+ * the ones it was given changes nothing but its own copy).
  * - take(): after a successful run, an ArrayBuffer of count rewards followed by count values per
  *   term in the order of names. Numbers travel as raw float64: exact, and no decimal formatting
  *   or parsing in the interpreter (JSON both ways cost about 10 ms per 2048 transitions).
@@ -21,8 +26,25 @@
  * - progress(): the index of the transition being evaluated (read after an interrupt).
  */
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
+import { strideOf } from './sandbox-report.ts';
+import type { TransitionLayout } from './sandbox-types.ts';
 
-export const WRAPPER_SOURCE = String.raw`(function () {
+/** `[d[b + from], d[b + from + 1], ...]`: an array literal of n values from the input. */
+function literal(from: number, n: number): string {
+  return `[${Array.from({ length: n }, (_, j) => `data[b + ${from + j}]`).join(', ')}]`;
+}
+
+/** The wrapper for one task's layout (sizes are integers the host chose, never candidate text). */
+export function wrapperSource(layout: TransitionLayout): string {
+  const { obsSize: d, actionSize: k, discrete } = layout;
+  if (![d, k].every((n) => Number.isInteger(n) && n >= 1 && n <= 64)) throw new RangeError('transition layout sizes must be 1..64');
+  const action = discrete ? `data[b + ${d}]` : literal(d, k);
+  return WRAPPER_TEMPLATE
+    .replaceAll('__STRIDE__', String(strideOf(layout)))
+    .replaceAll('__CALL__', `reward(${literal(0, d)}, ${action}, ${literal(d + k, d)}, data[b + ${2 * d + k}] === 1)`);
+}
+
+const WRAPPER_TEMPLATE = String.raw`(function () {
   'use strict';
   const apply = Reflect.apply;
   const quote = JSON.stringify;
@@ -94,7 +116,7 @@ export const WRAPPER_SOURCE = String.raw`(function () {
 
   function run(input, count) {
     output = null;
-    const data = new F64(input, 0, 6 * count);
+    const data = new F64(input, 0, __STRIDE__ * count);
     const rewards = new F64(count);
     const index = create(null);   // term name -> column number
     const names = create(null);   // column number -> term name
@@ -102,13 +124,13 @@ export const WRAPPER_SOURCE = String.raw`(function () {
     let termCount = 0;
     for (let i = 0; i < count; i++) {
       step = i;
-      const b = 6 * i;
+      const b = __STRIDE__ * i;
       let result;
       let total;
       let terms;
       let keys;
       try {
-        result = reward([data[b], data[b + 1]], data[b + 2], [data[b + 3], data[b + 4]], data[b + 5] === 1);
+        result = __CALL__;
         if (isArray(result)) {
           total = result[0];
           terms = result[1];
@@ -193,8 +215,8 @@ export interface WrapperApi {
 }
 
 /** Evaluates the wrapper (trusted code) and keeps handles to its functions. */
-export function takeWrapperApi(context: QuickJSContext): WrapperApi {
-  const result = context.evalCode(WRAPPER_SOURCE, 'wrapper.js', { type: 'global', strict: true });
+export function takeWrapperApi(context: QuickJSContext, layout: TransitionLayout): WrapperApi {
+  const result = context.evalCode(wrapperSource(layout), 'wrapper.js', { type: 'global', strict: true });
   if (result.error) {
     const reason = JSON.stringify(context.dump(result.error));
     result.dispose();

@@ -19,19 +19,24 @@
 import { kib } from './sandbox-report.ts';
 import { INITIAL_PAGES, newQuickJSRewardSandbox, PAGE_BYTES } from './sandbox-quickjs.ts';
 import { DEFAULT_SANDBOX_LIMITS, RewardFault } from './sandbox-types.ts';
-import type { RewardSandbox, SandboxLimits } from './sandbox-types.ts';
+import type { RewardSandbox, SandboxLimits, TransitionLayout } from './sandbox-types.ts';
 
 export { DEFAULT_SANDBOX_LIMITS, RewardFault } from './sandbox-types.ts';
-export type { FaultOutcome, RewardBatch, RewardSandbox, SandboxLimits, TransitionBatch } from './sandbox-types.ts';
+export type { FaultOutcome, RewardBatch, RewardSandbox, SandboxLimits, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
 
-/** Compiles the candidate once; throws RewardFault if it cannot be loaded. */
-export async function openRewardSandbox(source: string, limits: Partial<SandboxLimits> = {}): Promise<RewardSandbox> {
+/** The layout of a task's transitions. */
+export function layoutOf(task: { obsSize: number; actionSize: number; action: { kind: string } }): TransitionLayout {
+  return { obsSize: task.obsSize, actionSize: task.actionSize, discrete: task.action.kind === 'discrete' };
+}
+
+/** Compiles the candidate once for a task's layout; throws RewardFault if it cannot be loaded. */
+export async function openRewardSandbox(source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}): Promise<RewardSandbox> {
   const all = resolveLimits(limits);
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > all.maxSourceBytes) {
     throw new RewardFault('error', `reward source is ${bytes} bytes, over the ${kib(all.maxSourceBytes)} limit`);
   }
-  return newQuickJSRewardSandbox(source, all);
+  return newQuickJSRewardSandbox(source, layout, all);
 }
 
 function resolveLimits(partial: Partial<SandboxLimits>): SandboxLimits {

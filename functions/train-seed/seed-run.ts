@@ -1,16 +1,20 @@
 /**
- * One seed-run: open the candidate's reward in the sandbox, train PPO with it, grade the policy on
- * the true task. A fault of the candidate's code ends the run with an outcome and a reason; only
- * faults of our own (a bug, the machine) throw.
+ * One seed-run: open the candidate's reward in the sandbox, train PPO with it on the task, grade
+ * the policy on the task's true success test. A fault of the candidate's code ends the run with an
+ * outcome and a reason; only faults of our own (a bug, the machine) throw.
  */
+import type { Task } from '../../tasks/contract.ts';
 import type { Budget, SeedResult } from '../shared/types.ts';
 import { initBackend } from './backend.ts';
 import { grade } from './grade.ts';
-import { DEFAULT_PPO_CONFIG, train, type UpdateStats } from './ppo.ts';
-import { RewardFault, openRewardSandbox, type SandboxLimits } from './sandbox.ts';
+import type { Network } from './network.ts';
+import { ppoConfigFor } from './ppo-config.ts';
+import { train, type UpdateStats } from './ppo.ts';
+import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
 import { termStatistics, trainSuccessSeries } from './term-stats.ts';
 
 export interface SeedRunInput {
+  task: Task;
   candidateId: string;
   source: string;
   seed: number;
@@ -21,34 +25,35 @@ export interface SeedRunInput {
 
 export interface SeedRunOutput {
   result: SeedResult;
-  /** The trained parameters; absent when the candidate faulted. */
-  theta?: Float32Array;
+  /** The trained parameters and their layout; absent when the candidate faulted. */
+  policy?: { theta: Float32Array; network: Network };
 }
 
 export async function runSeed(input: SeedRunInput): Promise<SeedRunOutput> {
   const started = performance.now();
   const backend = await initBackend();
-  const base = { candidateId: input.candidateId, seed: input.seed, steps: input.budget.steps, backend };
+  const { task } = input;
+  const base = { task: task.id, candidateId: input.candidateId, seed: input.seed, steps: input.budget.steps, backend };
   const elapsed = () => (performance.now() - started) / 1000;
 
   let sandbox;
   try {
-    sandbox = await openRewardSandbox(input.source, input.limits);
+    sandbox = await openRewardSandbox(input.source, layoutOf(task), input.limits);
   } catch (err) {
     if (err instanceof RewardFault) return { result: faulted(base, err, elapsed(), 0) };
     throw err;
   }
   try {
-    const config = { ...DEFAULT_PPO_CONFIG, seed: input.seed, totalTimesteps: input.budget.steps };
-    const trained = await train(config, sandbox, input.onUpdate);
-    const graded = grade(trained.theta, input.seed, input.budget.evalEpisodes);
+    const trained = await train(ppoConfigFor(task, input.seed, input.budget.steps), task, sandbox, input.onUpdate);
+    const graded = grade(task, trained.network, trained.theta, input.seed, input.budget.evalEpisodes);
     const result: SeedResult = {
       ...base,
       outcome: 'trained',
       reason: '',
       success: graded.success,
-      meanStepsToFlag: graded.meanStepsToFlag,
-      meanMaxPosition: graded.meanMaxPosition,
+      meanSuccessSteps: graded.meanSuccessSteps,
+      meanReturn: graded.meanReturn,
+      diagnostic: graded.diagnostic,
       terms: termStatistics(trained.updates),
       trainSuccessSeries: trainSuccessSeries(trained.updates),
       curve: trained.updates.map(({ step, meanReward, trainSuccess, episodeLength }) => ({ step, meanReward, trainSuccess, episodeLength })),
@@ -56,7 +61,7 @@ export async function runSeed(input: SeedRunInput): Promise<SeedRunOutput> {
       wallSeconds: elapsed(),
       sandboxSeconds: sandbox.usedMs / 1000,
     };
-    return { result, theta: trained.theta };
+    return { result, policy: { theta: trained.theta, network: trained.network } };
   } catch (err) {
     if (err instanceof RewardFault) return { result: faulted(base, err, elapsed(), sandbox.usedMs / 1000) };
     throw err;
@@ -66,7 +71,7 @@ export async function runSeed(input: SeedRunInput): Promise<SeedRunOutput> {
 }
 
 function faulted(
-  base: Pick<SeedResult, 'candidateId' | 'seed' | 'steps' | 'backend'>,
+  base: Pick<SeedResult, 'task' | 'candidateId' | 'seed' | 'steps' | 'backend'>,
   fault: RewardFault,
   wallSeconds: number,
   sandboxSeconds: number,
@@ -76,12 +81,13 @@ function faulted(
     outcome: fault.outcome,
     reason: fault.message,
     success: 0,
-    meanStepsToFlag: null,
-    meanMaxPosition: 0,
+    meanSuccessSteps: null,
+    meanReturn: null,
+    diagnostic: null,
     terms: {},
     trainSuccessSeries: [],
     curve: [],
-    episode: { positions: [], velocities: [] },
+    episode: null,
     wallSeconds,
     sandboxSeconds,
   };

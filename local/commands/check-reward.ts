@@ -1,14 +1,15 @@
-/** `eureka check-reward FILE`: run a reward in the sandbox on sample transitions. */
+/** `eureka check-reward FILE`: run a reward in the sandbox on sample transitions of a task. */
 import { z } from 'zod';
+import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from '../../functions/train-seed/check-reward.ts';
-import { parseFlags } from '../flags.ts';
+import { parseFlags, taskFlag } from '../flags.ts';
 import { readUserFile } from '../read-file.ts';
 
-const CheckFlags = z.object({ file: z.string(), json: z.boolean().default(false) });
+const CheckFlags = z.object({ file: z.string(), task: taskFlag(), json: z.boolean().default(false) });
 
 export async function checkRewardCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(CheckFlags, raw);
-  const report = await checkReward(await readUserFile(flags.file));
+  const report = await checkReward(getTask(flags.task), await readUserFile(flags.file));
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return;

@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { PublishResult } from '../../functions/shared/contracts.ts';
-import { intFlag, parseFlags, UsageError } from '../flags.ts';
+import { intFlag, parseFlags, taskFlag, UsageError } from '../flags.ts';
 import { progressReporter } from '../progress.ts';
 import { readUserFile } from '../read-file.ts';
 import { runLocalSearch, UnknownSearch } from '../runtime.ts';
 import { printScoreboard } from './show.ts';
 
 const SearchFlags = z.object({
+  task: taskFlag(),
   smoke: z.boolean().default(false),
   generations: intFlag(1, 20).optional(),
   candidates: intFlag(1, 16).optional(),
@@ -61,7 +62,7 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
     generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
     proposer: flags.proposer, model: flags.model,
   }).filter(([, v]) => v !== undefined));
-  return { searchId, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, ...(humanInit.length ? { humanInit } : {}) };
+  return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, ...(humanInit.length ? { humanInit } : {}) };
 }
 
 function newSearchId(): string {

@@ -29,7 +29,8 @@ export async function showCommand(raw: unknown): Promise<void> {
 export interface ScoreboardReport {
   searchId: string;
   status: string;
-  generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanStepsToFlag: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
+  task: string;
+  generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
   proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
   cardPath: string | null;
 }
@@ -48,10 +49,11 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
   const cardKey = `${winnerPrefix(searchId)}/card.html`;
   return {
     searchId,
+    task: meta.config.task,
     status: meta.status,
     generations: summaries.map((s) => ({
       generation: s.generation,
-      rows: s.scoreboard.map(({ name, success, meanStepsToFlag, outcome, reason }) => ({ name, success, meanStepsToFlag, outcome, reason })),
+      rows: s.scoreboard.map(({ name, success, meanSuccessSteps, meanReturn, outcome, reason }) => ({ name, success, meanSuccessSteps, meanReturn, outcome, reason })),
       bestSoFar: s.bestSoFar?.name ?? null,
     })),
     proposer: {
@@ -65,12 +67,12 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
 
 function formatReport(r: ScoreboardReport): string {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`.padStart(5);
-  const lines = [`search ${r.searchId} (${r.status})`];
+  const lines = [`search ${r.searchId} on ${r.task} (${r.status})`];
+  const cell = (x: number | null, digits: number) => (x === null ? '-' : x.toFixed(digits)).padStart(8);
   for (const g of r.generations) {
-    lines.push(`generation ${g.generation} (best so far: ${g.bestSoFar ?? '-'})`);
+    lines.push(`generation ${g.generation} (best so far: ${g.bestSoFar ?? '-'})   success   steps   return`);
     for (const row of g.rows) {
-      const steps = row.meanStepsToFlag === null ? '    -' : row.meanStepsToFlag.toFixed(0).padStart(5);
-      lines.push(`  ${pct(row.success)} ${steps} steps  ${row.outcome.padEnd(7)} ${row.name}${row.reason ? `  (${row.reason})` : ''}`);
+      lines.push(`  ${pct(row.success)} ${cell(row.meanSuccessSteps, 0)} ${cell(row.meanReturn, 1)}  ${row.outcome.padEnd(7)} ${row.name}${row.reason ? `  (${row.reason})` : ''}`);
     }
   }
   const p = r.proposer;

@@ -12,6 +12,8 @@ export interface CarAnimationOptions {
   title: string;
   positions: number[];
   color: string;
+  /** Where the flag stands (MountainCar-v0: 0.5, MountainCarContinuous-v0: 0.45). @default GOAL_POSITION */
+  goal?: number;
   width: number;
   height: number;
   /** Environment steps shown per second. */
@@ -26,7 +28,7 @@ export interface CarAnimationOptions {
  * slope, the flag turns green when the car gets there, and a bar below shows the time. Loops.
  */
 export function carAnimation(o: CarAnimationOptions): string {
-  const [minX, maxX, goal] = [MIN_POSITION, MAX_POSITION, GOAL_POSITION];
+  const [minX, maxX, goal] = [MIN_POSITION, MAX_POSITION, o.goal ?? GOAL_POSITION];
   const pad = 24;
   const top = 74;
   const trackBottom = o.height - 46;
@@ -82,7 +84,7 @@ export function carAnimation(o: CarAnimationOptions): string {
     `<path d="${ground}" fill="#dfe6d8" stroke="#7c8a6e" stroke-width="2"/>` +
     `<line x1="${r(flagX)}" y1="${r(flagY)}" x2="${r(flagX)}" y2="${r(flagY - 46)}" stroke="#1f2430" stroke-width="2"/>` +
     `<path d="M${r(flagX)} ${r(flagY - 46)}l26 7l-26 7Z" fill="#e8a317">${flagFill}</path>` +
-    `<text class="ref" x="${r(flagX - 6)}" y="${r(flagY - 50)}" text-anchor="end">flag, x = 0.5</text>${car}${progress}</svg>`;
+    `<text class="ref" x="${r(flagX - 6)}" y="${r(flagY - 50)}" text-anchor="end">flag, x = ${goal}</text>${car}${progress}</svg>`;
 }
 
 const FLAG_COLOR = '#16a34a';

@@ -1,0 +1,51 @@
+/**
+ * Follows the episodes of a vectorized environment as it steps: each copy's observations, the
+ * environment's own return and its length, handed over as an Episode (tasks/contract.ts) when the
+ * copy's episode ends. The trainer counts training successes with it; the grader grades with it.
+ */
+import type { Episode, VecEnv } from '../../tasks/contract.ts';
+
+export class EpisodeTracker {
+  private readonly observations: number[][];
+  private readonly returns: Float64Array;
+  private readonly lengths: Int32Array;
+
+  constructor(private readonly env: VecEnv, private readonly obsSize: number) {
+    this.observations = Array.from({ length: env.n }, (_, i) => this.firstObservation(i));
+    this.returns = new Float64Array(env.n);
+    this.lengths = new Int32Array(env.n);
+  }
+
+  /** Call after every env.step: returns the episodes that ended on it, by copy. */
+  afterStep(): Array<{ copy: number; episode: Episode }> {
+    const { env, obsSize } = this;
+    const ended: Array<{ copy: number; episode: Episode }> = [];
+    for (let i = 0; i < env.n; i++) {
+      const seen = this.observations[i];
+      for (let k = 0; k < obsSize; k++) seen.push(env.finalObs[i * obsSize + k]);
+      this.returns[i] += env.reward[i];
+      this.lengths[i] += 1;
+      if (env.terminated[i] === 0 && env.truncated[i] === 0) continue;
+      ended.push({
+        copy: i,
+        episode: {
+          observations: Float32Array.from(seen),
+          obsSize,
+          length: this.lengths[i],
+          return: this.returns[i],
+          terminated: env.terminated[i] === 1,
+          truncated: env.truncated[i] === 1,
+        },
+      });
+      this.observations[i] = this.firstObservation(i);
+      this.returns[i] = 0;
+      this.lengths[i] = 0;
+    }
+    return ended;
+  }
+
+  /** The observation copy i's running episode started from (after an auto-reset: the new one). */
+  private firstObservation(i: number): number[] {
+    return Array.from(this.env.obs.subarray(i * this.obsSize, (i + 1) * this.obsSize));
+  }
+}

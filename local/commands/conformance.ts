@@ -1,0 +1,58 @@
+/**
+ * `eureka conformance --task ID FILE...`: replays episodes recorded from the original (Python,
+ * Gymnasium) environment against the task's port and prints the largest deviation of each field.
+ * Exit 0 when every file is within the tolerance, 1 when it is not, 2 on bad usage.
+ */
+import { z } from 'zod';
+import { getTask } from '../../tasks/registry.ts';
+import { RecordingSchema, compareEpisode, replayEpisode, worstDeviation, type Deviation } from '../../tasks/conformance.ts';
+import { parseFlags, taskFlag, UsageError } from '../flags.ts';
+import { readUserFile } from '../read-file.ts';
+
+const ConformanceFlags = z.object({
+  task: taskFlag(),
+  files: z.array(z.string()).min(1, { error: 'give at least one recorded-episodes file' }),
+  stateTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().default(1e-9),
+  obsTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().default(1e-6),
+  rewardTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().default(1e-6),
+  json: z.boolean().default(false),
+});
+
+export class NotConformant extends Error {
+  override readonly name = 'NotConformant';
+}
+
+export async function conformanceCommand(raw: unknown): Promise<void> {
+  const flags = parseFlags(ConformanceFlags, raw);
+  const task = getTask(flags.task);
+  const reports: Array<{ file: string; episodes: number } & Deviation> = [];
+  for (const file of flags.files) {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readUserFile(file));
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      throw new UsageError(`${file} is not JSON: ${(err as Error).message}`);
+    }
+    const parsed = RecordingSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`${file} is not in the recorded-episodes format: ${issue.path.join('.') || 'the file'}: ${issue.message}`);
+    }
+    if (parsed.data.task !== task.id) throw new UsageError(`${file} records ${parsed.data.task}, not ${task.id} (--task)`);
+    const deviations = parsed.data.episodes.map((episode) => compareEpisode(episode, replayEpisode(task, episode)));
+    reports.push({ file, episodes: deviations.length, ...worstDeviation(deviations) });
+  }
+  const ok = reports.every((r) => r.flagMismatches === 0 && r.state <= flags.stateTolerance && r.obs <= flags.obsTolerance && r.reward <= flags.rewardTolerance);
+  const tolerance = { state: flags.stateTolerance, obs: flags.obsTolerance, reward: flags.rewardTolerance };
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ task: task.id, ok, tolerance, files: reports })}\n`);
+  } else {
+    const lines = reports.map((r) => `${r.file}: ${r.episodes} episodes, ${r.steps} steps; largest deviation: state ${r.state.toExponential(2)}, ` +
+      `observation ${r.obs.toExponential(2)}, reward ${r.reward.toExponential(2)}; terminated/truncated differ on ${r.flagMismatches} steps` +
+      (r.firstFlagMismatch === null ? '' : ` (first at step ${r.firstFlagMismatch})`));
+    lines.push(ok ? `${task.id}: within tolerance` : `${task.id}: NOT within tolerance (state ${tolerance.state}, observation ${tolerance.obs}, reward ${tolerance.reward})`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  if (!ok) throw new NotConformant(`${task.id} deviates from the recorded episodes beyond the tolerance`);
+}

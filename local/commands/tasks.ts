@@ -1,0 +1,62 @@
+/** `eureka tasks`: the registered tasks, with what a search needs to know of each. */
+import { z } from 'zod';
+import type { Task } from '../../tasks/contract.ts';
+import { TASKS } from '../../tasks/registry.ts';
+import { parseFlags } from '../flags.ts';
+
+const TasksFlags = z.object({ json: z.boolean().default(false) });
+
+export interface TaskListing {
+  id: string;
+  folder: string;
+  description: string;
+  maxEpisodeSteps: number;
+  rewardThreshold: number | null;
+  observation: Array<{ name: string; low: number | string; high: number | string }>;
+  action: Task['action'];
+  success: string;
+  tieBreak: Task['tieBreak'];
+  budget: Task['budget'];
+}
+
+/** JSON has no infinities: an unbounded observation bound is written "Infinity" / "-Infinity". */
+const bound = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
+
+export function listing(task: Task): TaskListing {
+  return {
+    id: task.id,
+    folder: task.folder,
+    description: task.description,
+    maxEpisodeSteps: task.maxEpisodeSteps,
+    rewardThreshold: task.rewardThreshold ?? null,
+    observation: task.observation.map((d) => ({ name: d.name, low: bound(d.low), high: bound(d.high) })),
+    action: task.action,
+    success: task.success.describe,
+    tieBreak: task.tieBreak,
+    budget: task.budget,
+  };
+}
+
+export async function tasksCommand(raw: unknown): Promise<void> {
+  const flags = parseFlags(TasksFlags, raw);
+  const all = TASKS.map(listing);
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ tasks: all })}\n`);
+    return;
+  }
+  const lines = all.flatMap((t) => {
+    const action = t.action.kind === 'discrete'
+      ? `discrete: ${t.action.names.map((n, i) => `${i} ${n}`).join(', ')}`
+      : `box: ${t.action.names.map((n, i) => `${n} in [${t.action.kind === 'box' ? `${t.action.low[i]}, ${t.action.high[i]}` : ''}]`).join(', ')}`;
+    return [
+      `${t.id}  (tasks/${t.folder})`,
+      `  ${t.description}`,
+      `  observation: ${t.observation.map((d) => d.name).join(', ')}`,
+      `  action: ${action}`,
+      `  success: ${t.success}`,
+      `  budget: ${t.budget.steps.toLocaleString('en-US')} steps per seed-run, ${t.budget.evalEpisodes} evaluation episodes (smoke: ${t.budget.smokeSteps.toLocaleString('en-US')} steps)`,
+      '',
+    ];
+  });
+  process.stdout.write(lines.join('\n'));
+}

@@ -1,0 +1,99 @@
+/** Acrobot-v1: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask } from '../contract.ts';
+import { AcrobotEnv, MAX_EPISODE_STEPS, MAX_VEL_1, MAX_VEL_2, TARGET_HEIGHT } from './environment.ts';
+import { ACROBOT_RENDERER, tipHeight } from './render.ts';
+
+const REWARD_THRESHOLD = -100;
+/** Return -(k - 1) means the end reached the target on step k: >= -100 is within 101 steps. */
+const WITHIN_STEPS = 1 - REWARD_THRESHOLD;
+
+export default defineTask({
+  id: 'Acrobot-v1',
+  description:
+    'Two links hang in a chain from a fixed joint; only the joint between them is driven, with a torque of -1, 0 or +1. ' +
+    `The free end must be swung above a target line at height ${TARGET_HEIGHT.toFixed(1)} over the fixed joint (the links are 1 long each), which takes pumping energy in over several swings. ` +
+    `The environment pays -1 per step until the end gets there; solved means a return of at least ${REWARD_THRESHOLD}, ` +
+    `reaching the line within ${WITHIN_STEPS} of the ${MAX_EPISODE_STEPS} steps.`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  observation: [
+    { name: 'cos theta1', low: -1, high: 1 },
+    { name: 'sin theta1', low: -1, high: 1 },
+    { name: 'cos theta2', low: -1, high: 1 },
+    { name: 'sin theta2', low: -1, high: 1 },
+    { name: 'angular velocity theta1', low: -MAX_VEL_1, high: MAX_VEL_1 },
+    { name: 'angular velocity theta2', low: -MAX_VEL_2, high: MAX_VEL_2 },
+  ],
+  action: { kind: 'discrete', names: ['torque -1', 'torque 0', 'torque +1'], neutral: 1 },
+  makeEnv: (n, seed) => new AcrobotEnv(n, seed),
+
+  success: {
+    clause: `swing the free end above the target line within ${WITHIN_STEPS} steps`,
+    headline: `swings the free end above the target line within ${WITHIN_STEPS} steps`,
+    describe: `An episode succeeds when its return on the environment's own reward (-1 per step until the free end is above height ${TARGET_HEIGHT.toFixed(1)}) ` +
+      `is at least ${REWARD_THRESHOLD}: the end reaches the target line within ${WITHIN_STEPS} steps.`,
+    test: (episode) => episode.return >= REWARD_THRESHOLD,
+  },
+  tieBreak: 'fewer-steps',
+  diagnostic: {
+    label: 'mean highest tip height',
+    measure(episode) {
+      let highest = -Infinity;
+      for (let t = 0; t + 6 <= episode.observations.length; t += episode.obsSize) highest = Math.max(highest, tipHeight(episode.observations, t));
+      return highest;
+    },
+    format: (value) => `${value.toFixed(2)} (the target is at ${TARGET_HEIGHT.toFixed(1)}, hanging down is -2)`,
+  },
+  termination: 'success',
+
+  baselines: {
+    environment: {
+      idea: 'The environment\'s own reward: -1 on every step until the free end reaches the target height, 0 on that step.',
+      code: `// idea: The environment's own reward: -1 on every step until the free end reaches the target height, 0 on that step.
+function computeReward(obs, action, nextObs, terminated) {
+  const step = terminated ? 0 : -1;
+  return [step, { step }];
+}
+`,
+    },
+    human: {
+      idea: 'Potential-based shaping on the free end\'s height, a goal bonus of 10 and the environment\'s -1 per step.',
+      code: `// idea: Potential-based shaping on the free end's height, a goal bonus of 10 and the environment's -1 per step.
+function computeReward(obs, action, nextObs, terminated) {
+  const GAMMA = 0.99;
+  const SHAPING_SCALE = 10;
+  const GOAL_BONUS = 10;
+  // The end's height -cos(th1) - cos(th1 + th2), with cos(a + b) = cos a cos b - sin a sin b: -2 hanging, 1 at the target.
+  function tipHeight(s) {
+    return -s[0] - (s[0] * s[2] - s[1] * s[3]);
+  }
+  const step = terminated ? 0 : -1;
+  const shaping = SHAPING_SCALE * (GAMMA * tipHeight(nextObs) - tipHeight(obs));
+  const goal = terminated ? GOAL_BONUS : 0;
+  return [step + shaping + goal, { step, shaping, goal }];
+}
+`,
+    },
+  },
+
+  features: [
+    {
+      name: 'tipHeight',
+      expression: '(-s[0] - (s[0] * s[2] - s[1] * s[3]) + 2) / 3',
+      describe: 'the free end\'s height, 0 hanging straight down and 1 at the target line',
+    },
+    {
+      name: 'energy',
+      // Kinetic (the book's inertia matrix) plus potential energy, 0 at rest hanging down and 1 at
+      // the least energy that can reach the target (24.5 J above the bottom); capped at 1.5.
+      expression: 'Math.min(1.5, (0.5 * ((3.5 + s[2]) * s[4] * s[4] + 2 * (1.25 + 0.5 * s[2]) * s[4] * s[5] + 1.25 * s[5] * s[5]) + ' +
+        '9.8 * (-1.5 * s[0] - 0.5 * (s[0] * s[2] - s[1] * s[3])) + 19.6) / 24.5)',
+      describe: 'the links\' mechanical energy, 1 at the least that can lift the end to the target',
+    },
+    { name: 'firstLinkUp', expression: '(1 - s[0]) / 2', describe: 'how far the first link has swung up (0 hanging down, 1 straight up)' },
+  ],
+
+  render: ACROBOT_RENDERER,
+  // placeholder: measured later
+  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+});

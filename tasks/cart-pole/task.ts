@@ -1,0 +1,82 @@
+/** CartPole-v1: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask } from '../contract.ts';
+import { CartPoleEnv, MAX_EPISODE_STEPS, THETA_BOUND, THETA_THRESHOLD_RADIANS, X_BOUND, X_THRESHOLD } from './environment.ts';
+import { CART_POLE_RENDERER } from './render.ts';
+
+const REWARD_THRESHOLD = 475;
+/** Gymnasium bounds the two velocities by ±inf; `typical` is what the trainer scales them by. */
+const UNBOUNDED = Infinity;
+
+export default defineTask({
+  id: 'CartPole-v1',
+  description:
+    'A pole stands on a cart that moves along a frictionless track; pushing the cart left or right is the only control. ' +
+    `The episode ends when the pole leans more than 12° or the cart leaves the track (|x| > ${X_THRESHOLD}), and after ${MAX_EPISODE_STEPS} steps. ` +
+    `The environment pays +1 for every step, so solved means keeping the pole up for at least ${REWARD_THRESHOLD} of the ${MAX_EPISODE_STEPS} steps.`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  // Typical ranges: the non-failing states (|x| <= 2.4, |angle| <= 12°) and the velocities seen there.
+  observation: [
+    { name: 'cart position', low: -X_BOUND, high: X_BOUND, typical: [-X_THRESHOLD, X_THRESHOLD] },
+    { name: 'cart velocity', low: -UNBOUNDED, high: UNBOUNDED, typical: [-3, 3] },
+    { name: 'pole angle', low: -THETA_BOUND, high: THETA_BOUND, typical: [-THETA_THRESHOLD_RADIANS, THETA_THRESHOLD_RADIANS] },
+    { name: 'pole angular velocity', low: -UNBOUNDED, high: UNBOUNDED, typical: [-3.5, 3.5] },
+  ],
+  action: { kind: 'discrete', names: ['push left', 'push right'] },
+  makeEnv: (n, seed) => new CartPoleEnv(n, seed),
+
+  success: {
+    clause: `keep the pole up for at least ${REWARD_THRESHOLD} steps`,
+    headline: `keeps the pole up for ${REWARD_THRESHOLD} steps`,
+    describe: `An episode succeeds when its return on the environment's own reward (+1 per step) reaches ${REWARD_THRESHOLD}: ` +
+      `the pole stays within 12° and the cart on the track for at least ${REWARD_THRESHOLD} of the ${MAX_EPISODE_STEPS} steps.`,
+    test: (episode) => episode.return >= REWARD_THRESHOLD,
+  },
+  tieBreak: 'higher-return',
+  diagnostic: {
+    label: 'mean episode length',
+    measure: (episode) => episode.length,
+    format: (value) => `${value.toFixed(1)} steps (solved at ${REWARD_THRESHOLD}, the limit is ${MAX_EPISODE_STEPS})`,
+  },
+  termination: 'failure',
+
+  baselines: {
+    environment: {
+      idea: 'The environment\'s own reward: +1 on every step, the one where the pole falls included.',
+      code: `// idea: The environment's own reward: +1 on every step, the one where the pole falls included.
+function computeReward(obs, action, nextObs, terminated) {
+  const alive = 1;
+  return [alive, { alive }];
+}
+`,
+    },
+    human: {
+      idea: 'The environment\'s +1 per step, minus penalties that grow as the pole angle and the cart position near their limits, and a penalty of 10 for falling.',
+      code: `// idea: The environment's +1 per step, minus penalties that grow as the pole angle and the cart position near their limits, and a penalty of 10 for falling.
+function computeReward(obs, action, nextObs, terminated) {
+  const ANGLE_LIMIT = 0.2095; // 12 degrees: the pole falls past it
+  const X_LIMIT = 2.4;        // the cart leaves the track past it
+  const ANGLE_WEIGHT = 0.5;
+  const POSITION_WEIGHT = 0.3;
+  const FALL_PENALTY = 10;
+  const alive = 1;
+  // Squared, so a pole near upright and a cart near the centre cost almost nothing.
+  const angle = -ANGLE_WEIGHT * Math.min(1, (nextObs[2] / ANGLE_LIMIT) ** 2);
+  const position = -POSITION_WEIGHT * Math.min(1, (nextObs[0] / X_LIMIT) ** 2);
+  const fall = terminated ? -FALL_PENALTY : 0;
+  return [alive + angle + position + fall, { alive, angle, position, fall }];
+}
+`,
+    },
+  },
+
+  features: [
+    { name: 'upright', expression: '1 - Math.abs(s[2]) / 0.2095', describe: 'how upright the pole is (0 at the 12° limit, 1 straight up)' },
+    { name: 'centered', expression: '1 - Math.abs(s[0]) / 2.4', describe: 'how close the cart is to the centre (0 at the track\'s edge)' },
+    { name: 'still', expression: '1 - Math.min(1, Math.abs(s[3]) / 3.5)', describe: 'how still the pole is (1 at no angular velocity, 0 at 3.5 rad/s or more)' },
+  ],
+
+  render: CART_POLE_RENDERER,
+  // placeholder: measured later
+  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+});

@@ -1,0 +1,95 @@
+/** MountainCarContinuous-v0: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask } from '../contract.ts';
+import {
+  GOAL_POSITION, MAX_ACTION, MAX_EPISODE_STEPS, MAX_POSITION, MAX_SPEED, MIN_ACTION, MIN_POSITION, MountainCarContinuousEnv,
+} from './environment.ts';
+import { MOUNTAIN_CAR_CONTINUOUS_RENDERER } from './render.ts';
+
+/** Gymnasium's reward_threshold for MountainCarContinuous-v0. */
+export const REWARD_THRESHOLD = 90;
+
+export default defineTask({
+  id: 'MountainCarContinuous-v0',
+  description:
+    `A car starts at the bottom of a valley between two hills and must reach the goal on top of the right hill (position ${GOAL_POSITION}). ` +
+    'Its engine, a continuous force in [-1, 1], is too weak to drive straight up: it has to swing back and forth to build up momentum, ' +
+    'and every step costs 0.1 times the squared force while reaching the goal earns 100. ' +
+    `Solved means an episode return of at least ${REWARD_THRESHOLD} (Gymnasium's reward threshold) within the ${MAX_EPISODE_STEPS}-step time limit.`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  observation: [
+    { name: 'position', low: MIN_POSITION, high: MAX_POSITION },
+    { name: 'velocity', low: -MAX_SPEED, high: MAX_SPEED },
+  ],
+  action: { kind: 'box', names: ['force'], low: [MIN_ACTION], high: [MAX_ACTION] },
+  makeEnv: (n, seed) => new MountainCarContinuousEnv(n, seed),
+
+  success: {
+    clause: `reach the goal with a return of at least ${REWARD_THRESHOLD}`,
+    headline: `reaches the goal with a return of ${REWARD_THRESHOLD} or more`,
+    describe: `An episode succeeds when its return on the environment's own reward (100 for reaching the goal at position >= ${GOAL_POSITION}, ` +
+      `minus 0.1 times the squared action, as sent before clipping to [-1, 1], on every step) is at least ${REWARD_THRESHOLD}, Gymnasium's reward threshold, within ${MAX_EPISODE_STEPS} steps.`,
+    test: (episode) => episode.return >= REWARD_THRESHOLD,
+  },
+  tieBreak: 'higher-return',
+  diagnostic: {
+    label: 'mean highest position',
+    measure(episode) {
+      let highest = -Infinity;
+      for (let t = 0; t < episode.observations.length; t += episode.obsSize) highest = Math.max(highest, episode.observations[t]);
+      return highest;
+    },
+    format: (value) => `${value.toFixed(3)} (the goal is at ${GOAL_POSITION})`,
+  },
+  termination: 'success',
+
+  baselines: {
+    environment: {
+      idea: 'The environment\'s own reward: minus 0.1 times the squared force on every step, plus 100 when the car reaches the goal.',
+      code: `// idea: The environment's own reward: minus 0.1 times the squared force on every step, plus 100 when the car reaches the goal.
+function computeReward(obs, action, nextObs, terminated) {
+  // Gymnasium charges the action as sent, this sees the force clipped to [-1, 1]: exact within the bounds.
+  const actionCost = -(action[0] * action[0]) * 0.1;
+  const goal = terminated ? 100 : 0;
+  return [goal + actionCost, { goal, actionCost }];
+}
+`,
+    },
+    // Not yet trained: the constants are reasoned, not measured (the trainer takes no box actions yet).
+    human: {
+      idea: 'Potential-based shaping on mechanical energy (kinetic plus potential), with the environment\'s action cost and goal bonus.',
+      code: `// idea: Potential-based shaping on mechanical energy (kinetic plus potential), with the environment's action cost and goal bonus.
+function computeReward(obs, action, nextObs, terminated) {
+  const GAMMA = 0.99;
+  const SHAPING_SCALE = 100;
+  // Kinetic 0.5 v^2 plus potential g/3 sin(3p) (g = 0.0025), scaled by 400 to about [-0.33, 1.3].
+  // A full push along the velocity adds about power * |v| = 0.0015 * 0.05 a step, 0.03 scaled:
+  // shaping of about 3, well above the action cost of 0.1, so pumping pays before the goal is found.
+  function energy(s) {
+    return 0.5 * s[1] * s[1] * 400 + Math.sin(3 * s[0]) * 0.0025 / 3 * 400;
+  }
+  const actionCost = -(action[0] * action[0]) * 0.1;
+  const shaping = SHAPING_SCALE * (GAMMA * energy(nextObs) - energy(obs));
+  const goal = terminated ? 100 : 0;
+  return [actionCost + shaping + goal, { actionCost, shaping, goal }];
+}
+`,
+    },
+  },
+
+  features: [
+    {
+      name: 'energy',
+      // Kinetic plus potential energy, 0 at rest at the valley's bottom, 1 at rest at the goal (x = 0.45).
+      expression: '(0.5 * s[1] * s[1] + (0.0025 / 3) * (Math.sin(3 * s[0]) + 1)) / ((0.0025 / 3) * (Math.sin(1.35) + 1))',
+      describe: 'the car\'s mechanical energy (kinetic plus potential), 1 at rest at the goal',
+    },
+    { name: 'height', expression: '(Math.sin(3 * s[0]) + 1) / 2', describe: 'the car\'s height on the track, sin(3x)' },
+    { name: 'position', expression: '(s[0] + 1.2) / 1.65', describe: 'how far right the car is (1 at the goal)' },
+    { name: 'speed', expression: 'Math.abs(s[1]) / 0.07', describe: 'the car\'s speed, |v| / 0.07' },
+  ],
+
+  render: MOUNTAIN_CAR_CONTINUOUS_RENDERER,
+  // placeholder: measured later
+  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+});

@@ -1,0 +1,103 @@
+/** Pendulum-v1: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask, type Episode } from '../contract.ts';
+import { HOLD_STEPS, MAX_EPISODE_STEPS, MAX_SPEED, MAX_TORQUE, PendulumEnv, UPRIGHT_ANGLE } from './environment.ts';
+import { PENDULUM_RENDERER } from './render.ts';
+
+/** The angle from upright of observation t (0 the first), from its cos and sin. */
+function angleAt(episode: Episode, t: number): number {
+  const at = t * episode.obsSize;
+  return Math.atan2(episode.observations[at + 1], episode.observations[at]);
+}
+
+export default defineTask({
+  id: 'Pendulum-v1',
+  description:
+    'A pendulum hangs from a fixed pivot and starts at a random angle; a torque on it, too weak to lift it straight up, must swing it up and balance it upright. ' +
+    `Gymnasium gives it no reward threshold: solved here means holding the pendulum within ${UPRIGHT_ANGLE} rad of upright for the last ${HOLD_STEPS} of its ${MAX_EPISODE_STEPS} steps.`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  observation: [
+    { name: 'cos(theta)', low: -1, high: 1 },
+    { name: 'sin(theta)', low: -1, high: 1 },
+    { name: 'angular velocity', low: -MAX_SPEED, high: MAX_SPEED },
+  ],
+  action: { kind: 'box', names: ['torque'], low: [-MAX_TORQUE], high: [MAX_TORQUE] },
+  makeEnv: (n, seed) => new PendulumEnv(n, seed),
+
+  success: {
+    clause: `hold the pendulum upright for the last ${HOLD_STEPS} steps`,
+    headline: 'holds the pendulum upright',
+    describe: `An episode succeeds when the pendulum is within ${UPRIGHT_ANGLE} rad of upright (angle = atan2(sin, cos) from the observation) ` +
+      `for each of the last ${HOLD_STEPS} steps of the ${MAX_EPISODE_STEPS}-step episode.`,
+    test(episode) {
+      if (episode.length < HOLD_STEPS) return false;
+      for (let t = episode.length - HOLD_STEPS + 1; t <= episode.length; t++) {
+        if (!(Math.abs(angleAt(episode, t)) < UPRIGHT_ANGLE)) return false;
+      }
+      return true;
+    },
+  },
+  tieBreak: 'higher-return',
+  diagnostic: {
+    label: 'mean share of steps upright',
+    measure(episode) {
+      let upright = 0;
+      for (let t = 1; t <= episode.length; t++) if (Math.abs(angleAt(episode, t)) < UPRIGHT_ANGLE) upright += 1;
+      return episode.length === 0 ? 0 : upright / episode.length;
+    },
+    format: (value) => `${(100 * value).toFixed(1)}% of steps within ${UPRIGHT_ANGLE} rad of upright (success needs the last ${HOLD_STEPS} of ${MAX_EPISODE_STEPS})`,
+  },
+  termination: 'never',
+
+  baselines: {
+    environment: {
+      idea: 'The environment\'s own reward: minus the squared angle from upright, 0.1 times the squared angular velocity and 0.001 times the squared torque.',
+      code: `// idea: The environment's own reward: minus the squared angle from upright, 0.1 times the squared angular velocity and 0.001 times the squared torque.
+function computeReward(obs, action, nextObs, terminated) {
+  // The environment charges the state the torque was applied in: obs, not nextObs. Read from the
+  // float32 observation, this is within about 1e-6 of its float64 reward, not exact.
+  const theta = Math.atan2(obs[1], obs[0]);
+  const angle = -(theta * theta);
+  const velocity = -0.1 * obs[2] * obs[2];
+  const torque = -0.001 * action[0] * action[0];
+  return [angle + velocity + torque, { angle, velocity, torque }];
+}
+`,
+    },
+    // Not yet trained: the constants are reasoned, not measured (the trainer takes no box actions yet).
+    human: {
+      idea: 'The environment\'s cost, a bonus for every step near upright, and potential-based shaping that pulls the pendulum\'s energy toward the energy of resting upright.',
+      code: `// idea: The environment's cost, a bonus for every step near upright, and potential-based shaping that pulls the pendulum's energy toward the energy of resting upright.
+function computeReward(obs, action, nextObs, terminated) {
+  const GAMMA = 0.99;
+  const SHAPING_SCALE = 10;
+  const UPRIGHT_BONUS = 2;
+  // Energy per unit inertia, 0.5 thdot^2 + (3g / 2l) cos(theta) with 3g / 2l = 15: 15 at rest
+  // upright, -15 at rest hanging. The gap to 15, scaled to [0, ~1], is 0 only on the swing that ends upright.
+  function energyGap(s) {
+    return Math.abs(0.5 * s[2] * s[2] + 15 * s[0] - 15) / 30;
+  }
+  const theta = Math.atan2(obs[1], obs[0]);
+  const cost = -(theta * theta + 0.1 * obs[2] * obs[2] + 0.001 * action[0] * action[0]);
+  const upright = Math.abs(Math.atan2(nextObs[1], nextObs[0])) < 0.2 ? UPRIGHT_BONUS : 0;
+  const shaping = SHAPING_SCALE * (GAMMA * -energyGap(nextObs) + energyGap(obs));
+  return [cost + upright + shaping, { cost, upright, shaping }];
+}
+`,
+    },
+  },
+
+  features: [
+    { name: 'upright', expression: '(s[0] + 1) / 2', describe: 'how upright the pendulum is, (cos(theta) + 1) / 2 (1 upright, 0 hanging)' },
+    { name: 'still', expression: '1 - Math.abs(s[2]) / 8', describe: 'how slowly it turns, 1 - |angular velocity| / 8' },
+    {
+      name: 'energy',
+      // 1 at the energy of resting upright (the swing that ends there), 0 resting at the bottom.
+      expression: '1 - Math.abs(0.5 * s[2] * s[2] + 15 * s[0] - 15) / 30',
+      describe: 'how close its energy, 0.5 thdot^2 + 15 cos(theta), is to that of resting upright',
+    },
+  ],
+
+  render: PENDULUM_RENDERER,
+  // placeholder: measured later
+  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+});
