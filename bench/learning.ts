@@ -1,22 +1,49 @@
 /**
- * `npm run bench:learning`: DESIGN §8's learning claim on 5 seeds (the test suite checks 2 to keep
- * CI short). Trains the energy shaping and the environment's own reward for 150,000 steps on each
- * seed and prints the greedy success of each. `--seeds 0,1,2` picks seeds; `--json` for machines.
+ * `npm run bench:learning`: each task's learning table at its default budget (DESIGN §8): the
+ * person's shaping and the environment's own reward, trained on 5 seeds each and graded on the
+ * task's success test. The test suite checks shorter runs on fewer seeds to keep CI short.
+ * Flags: --task ID (repeatable; default every task), --seeds 0,1,2 (default 0-4), --json.
  */
-import { readFile } from 'node:fs/promises';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
+import type { Task } from '../tasks/contract.ts';
+import { getTask, TASKS } from '../tasks/registry.ts';
 
-const i = process.argv.indexOf('--seeds');
-const seeds = (i > 0 ? process.argv[i + 1] : '0,1,2,3,4').split(',').map(Number);
-const json = process.argv.includes('--json');
-const rows: Array<{ reward: string; seed: number; success: number; meanStepsToFlag: number | null; seconds: number }> = [];
+const argv = process.argv.slice(2);
+const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+const seeds = (values('seeds')[0] ?? '0,1,2,3,4').split(',').map(Number);
+const tasks: Task[] = values('task').length > 0 ? values('task').map(getTask) : [...TASKS];
+const json = argv.includes('--json');
 
-for (const reward of ['energy', 'environment']) {
-  const source = await readFile(new URL(`../examples/${reward}.js`, import.meta.url), 'utf8');
-  for (const seed of seeds) {
-    const { result } = await runSeed({ candidateId: reward, source, seed, budget: { steps: 150_000, evalEpisodes: 20 } });
-    rows.push({ reward, seed, success: result.success, meanStepsToFlag: result.meanStepsToFlag, seconds: result.wallSeconds });
-    if (!json) process.stdout.write(`${reward.padEnd(12)} seed ${seed}: success ${(result.success * 100).toFixed(0).padStart(3)}%  (${result.wallSeconds.toFixed(1)} s)\n`);
+interface Row { task: string; reward: 'human' | 'environment'; seed: number; steps: number; success: number; meanReturn: number | null; seconds: number }
+const rows: Row[] = [];
+
+for (const task of tasks) {
+  for (const reward of ['human', 'environment'] as const) {
+    const source = task.baselines[reward].code;
+    for (const seed of seeds) {
+      const { result } = await runSeed({ task, candidateId: reward, source, seed, budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes } });
+      const row = { task: task.id, reward, seed, steps: task.budget.steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
+      rows.push(row);
+      if (!json) {
+        process.stdout.write(`${task.id.padEnd(26)} ${reward.padEnd(12)} seed ${seed}: success ${(row.success * 100).toFixed(0).padStart(3)}%, ` +
+          `return ${row.meanReturn === null ? '-' : row.meanReturn.toFixed(1)} (${row.seconds.toFixed(1)} s)\n`);
+      }
+    }
   }
 }
-if (json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+
+if (json) {
+  process.stdout.write(`${JSON.stringify(rows)}\n`);
+} else {
+  process.stdout.write('\ntask                       reward       steps       success per seed          mean success  mean return  s/seed-run\n');
+  for (const task of tasks) {
+    for (const reward of ['human', 'environment'] as const) {
+      const mine = rows.filter((r) => r.task === task.id && r.reward === reward);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const returns = mine.map((r) => r.meanReturn).filter((x): x is number => x !== null);
+      process.stdout.write(`${task.id.padEnd(26)} ${reward.padEnd(12)} ${String(task.budget.steps).padStart(9)}   ` +
+        `${mine.map((r) => `${Math.round(r.success * 100)}%`.padStart(4)).join(' ').padEnd(25)} ${`${Math.round(mean(mine.map((r) => r.success)) * 100)}%`.padStart(6)}` +
+        `        ${mean(returns).toFixed(1).padStart(8)}     ${mean(mine.map((r) => r.seconds)).toFixed(1).padStart(6)}\n`);
+    }
+  }
+}

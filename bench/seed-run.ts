@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
+import { getTask } from '../tasks/registry.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -38,7 +39,7 @@ const seed = flag('seed', 0);
 const json = process.argv.includes('--json');
 const source = await readFile(resolve(root, 'examples', 'energy.js'), 'utf8');
 
-const ours = await runSeed({ candidateId: 'energy', source, seed, budget: { steps, evalEpisodes: 20 } });
+const ours = await runSeed({ task: getTask('MountainCar-v0'), candidateId: 'energy', source, seed, budget: { steps, evalEpisodes: 20 } });
 const ref = await reference(steps, seed);
 const r = ours.result;
 const report = {

@@ -33,15 +33,17 @@ const BUILT_IN_DIR = process.env.EUREKA_TASKS_DIR ?? dirname(fileURLToPath(impor
  * are the environment's own reward: the model does not read them (Eureka's prune_env.py).
  */
 export function pruneReward(source: string): string {
-  return source.replace(/^[ \t]*(?:\/\/|\*) reward:begin[^\n]*\n[\s\S]*?^[ \t]*(?:\/\/|\*) reward:end[^\n]*\n/gm, '');
+  return source
+    .replace(/^[ \t]*(?:\/\/|\*) reward:begin[^\n]*\n[\s\S]*?^[ \t]*(?:\/\/|\*) reward:end[^\n]*\n/gm, '')
+    // What the cut leaves: no doubled blank lines, in code or in a doc comment.
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/(^[ \t]*\*[ \t]*\n){2,}/gm, (run) => `${run.split('\n')[0]}\n`);
 }
 
 function taskFolders(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'task.ts')))
-    .map((entry) => entry.name)
-    .sort();
+  // existsSync follows symlinks, so a linked task folder counts too.
+  return readdirSync(dir).filter((name) => existsSync(join(dir, name, 'task.ts'))).sort();
 }
 
 async function loadFolder(dir: string, folder: string, builtIn: boolean): Promise<Task> {

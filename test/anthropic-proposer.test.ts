@@ -12,6 +12,7 @@ import { anthropicApiKey, clearApiKeyCache } from '../functions/propose/api-key.
 import { checkAnswer, normalizeCandidates } from '../functions/propose/model-answer.ts';
 import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
+import { getTask } from '../tasks/registry.ts';
 import { ProposerError, type ProposeContext } from '../functions/propose/proposer.ts';
 import type { Candidate } from '../functions/propose/reflection.ts';
 import { costUsd, normalizeModelId } from '../functions/shared/pricing.ts';
@@ -309,15 +310,34 @@ describe('Function: createAnthropicProposer', () => {
       assert.equal((server.requests[0].body.output_config as { effort: string }).effort, 'low');
     });
 
-    it('states the training budget it is given', async () => {
+    it('states the training budget of the search it proposes for', async () => {
       process.env.ANTHROPIC_API_KEY = KEY;
       process.env.ANTHROPIC_BASE_URL = server.url;
       server.script = [answer(json(THREE))];
 
-      await (await createModelProposer({ proposer: 'anthropic', model: MODEL, steps: 60_000, seeds: 2 })).propose(K3);
+      await (await createModelProposer({ proposer: 'anthropic', model: MODEL })).propose({ ...K3, budget: { steps: 60_000, seeds: 2, evalEpisodes: 20 } });
 
       const user = (server.requests[0].body.messages as Array<{ content: string }>)[0].content;
       assert.match(user, /Training budget: 60000 environment steps per seed/);
+    });
+
+    it('sends another task its own description, environment source and signature, and no MountainCar words', async () => {
+      process.env.ANTHROPIC_API_KEY = KEY;
+      process.env.ANTHROPIC_BASE_URL = server.url;
+      server.script = [answer(json(THREE))];
+      const task = getTask('Acrobot-v1');
+
+      await (await createModelProposer({ proposer: 'anthropic', model: MODEL })).propose({ ...K3, task: task.id });
+
+      const body = server.requests[0].body;
+      const user = (body.messages as Array<{ content: string }>)[0].content;
+      const system = body.system as string;
+      assert.ok(user.includes(task.description), 'the description');
+      assert.ok(user.includes(task.environmentSource.trimEnd()), 'the environment source');
+      assert.ok(user.includes('function computeReward(obs, action, nextObs, terminated) {'), 'the signature');
+      assert.ok(user.includes('// obs, nextObs: [cos theta1, sin theta1, cos theta2'), 'the observation layout');
+      assert.ok(user.includes('action is a number: 0 (torque -1), 1 (torque 0) or 2 (torque +1).'), 'the action type');
+      assert.doesNotMatch(`${system}\n${user}`, /mountain ?car|the flag|valley|position -?1\.2/i);
     });
   });
 });

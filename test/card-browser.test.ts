@@ -2,7 +2,8 @@
  * The card in a real browser (Debian's chromium driven by playwright-core), opened from disk with
  * the network off: every chart and table is there and drawn, the car moves, the hostile candidate
  * shows as text and nothing it carries runs or loads. Saves a full-page screenshot to
- * $CARD_SCREENSHOT, else to a temporary directory.
+ * $CARD_SCREENSHOT, else to a temporary directory. Then the card of another task (Pendulum-v1):
+ * its own animation moves, its headline speaks its success words.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,9 @@ import { renderCardHtml } from '../functions/publish/card-html.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
-const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/card-data.json', import.meta.url), 'utf8')) as CardData;
+const fixture = (file: string): CardData => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as CardData;
+const FIXTURE = fixture('card-data.json');
+const PENDULUM = fixture('card-data-pendulum.json');
 const CHARTS = ['best-by-generation', 'learning-curve', 'episode-length', 'episode-position', 'phase-portrait', 'car-animation'];
 const TABLES = ['headline', 'candidates', 'terms', 'config', 'proposer'];
 
@@ -141,5 +144,55 @@ describe('Function: card.html in a browser', () => {
     await p.setContent('<img src="x" onerror="window.__pwned = 1">');
     await p.waitForFunction('window.__pwned === 1', undefined, { timeout: 3000 });
     await control.close();
+  });
+});
+
+/** The bounding box of the pendulum's bob (the rod's end) at t seconds into the animation. */
+const BOB_AT = (t: number): string => `(() => {
+  const svg = document.querySelector('svg[data-chart="pendulum-animation"]');
+  svg.pauseAnimations();
+  svg.setCurrentTime(${t});
+  const b = svg.querySelector('g > g > circle').getBoundingClientRect();
+  return [Math.round(b.x), Math.round(b.y)];
+})()`;
+
+describe('Function: the card of a Pendulum-v1 search in a browser', () => {
+  let dir = '';
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'card-browser-pendulum-'));
+    const file = join(dir, 'card.html');
+    writeFileSync(file, renderCardHtml(PENDULUM));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 15_000 });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.setOffline(true);
+    page = await context.newPage();
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 10_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('headlines the task\'s success words and draws its charts, not MountainCar\'s', async () => {
+    assert.ok(page !== undefined);
+    const headline = await page.locator('h1').textContent() ?? '';
+    assert.match(headline, new RegExp(`^${PENDULUM.winner.name} holds the pendulum upright in \\d+% of fresh episodes$`));
+    const charts = (await page.evaluate(MEASURE_CHARTS) as ChartGeometry[]).map((c) => c.name);
+    assert.ok(charts.includes('pendulum-animation'), charts.join(', '));
+    assert.ok(!charts.includes('car-animation') && !charts.includes('phase-portrait'), charts.join(', '));
+  });
+
+  it('swings the pendulum along the episode (SMIL, no script)', async () => {
+    assert.ok(page !== undefined);
+    const start = await page.evaluate(BOB_AT(0)) as number[];
+    const later = await page.evaluate(BOB_AT(1.5)) as number[];
+    assert.notDeepEqual(start, later);
+    const path = process.env.CARD_SCREENSHOT_PENDULUM ?? join(dir, 'card-pendulum.png');
+    await page.screenshot({ path, fullPage: true });
+    assert.ok(existsSync(path));
   });
 });

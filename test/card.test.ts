@@ -11,7 +11,9 @@ import { renderCardHtml } from '../functions/publish/card-html.ts';
 import { renderCardMarkdown } from '../functions/publish/card-md.ts';
 import { escapeHtml, mdCode, mdFence, mdText } from '../functions/publish/escape.ts';
 
-const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/card-data.json', import.meta.url), 'utf8')) as CardData;
+const fixture = (file: string): CardData => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as CardData;
+const FIXTURE = fixture('card-data.json');
+const PENDULUM = fixture('card-data-pendulum.json');
 const clone = (): CardData => structuredClone(FIXTURE);
 const HOSTILE_NAME = 'hostile_<script>alert(1)</script>';
 const CHARTS = ['best-by-generation', 'learning-curve', 'episode-length', 'episode-position', 'phase-portrait', 'car-animation'];
@@ -49,7 +51,7 @@ describe('Function: renderCardHtml', () => {
   it('leads with who won and by how much, on fresh seeds', () => {
     const head = headline(FIXTURE);
     assert.equal(head.basis, 'fresh');
-    const human = FIXTURE.baselines.find((b) => b.candidateId === 'human_energy_shaping') as CardReward;
+    const human = FIXTURE.baselines.find((b) => b.candidateId === 'human_shaping') as CardReward;
     const winnerPct = Math.round((FIXTURE.winner.freshSuccess ?? 0) * 100);
     const humanPct = Math.round((human.freshSuccess ?? 0) * 100);
     assert.match(html, new RegExp(`<h1>.*${FIXTURE.winner.name}.*reaches the flag in ${winnerPct}% of fresh episodes</h1>`));
@@ -114,7 +116,7 @@ describe('Function: renderCardHtml', () => {
     assert.match(motion, /repeatCount="indefinite"/);
     const keyTimes = /keyTimes="([^"]*)"/.exec(motion)?.[1].split(';') ?? [];
     const values = /values="([^"]*)"/.exec(motion)?.[1].split(';') ?? [];
-    assert.equal(values.length, FIXTURE.winner.episode.positions.length + 1);
+    assert.equal(values.length, (FIXTURE.winner.episode?.observations.length ?? 0) + 1);
     assert.equal(keyTimes.length, values.length);
     assert.equal(Number(keyTimes[0]), 0);
     assert.equal(Number(keyTimes[keyTimes.length - 1]), 1);
@@ -198,16 +200,17 @@ describe('Function: escape helpers', () => {
 
 describe('Function: card edge cases', () => {
   const emptyReward = (r: CardReward): CardReward => ({
-    ...r, freshSuccess: null, freshStepsToFlag: null, freshSeeds: [], curve: [], terms: {}, episode: { positions: [], velocities: [] },
+    ...r, freshSuccess: null, freshSuccessSteps: null, freshReturn: null, freshSeeds: [], curve: [], terms: {}, episode: null,
   });
   const variants: Array<[string, (d: CardData) => void]> = [
     ['no successful candidate', (d) => {
-      for (const c of d.candidates) { c.success = 0; c.meanStepsToFlag = null; for (const s of c.seeds) s.success = 0; }
-      for (const r of [d.winner, ...d.baselines]) { r.searchSuccess = 0; r.freshSuccess = 0; r.searchStepsToFlag = null; r.freshStepsToFlag = null; }
+      for (const c of d.candidates) { c.success = 0; c.meanSuccessSteps = null; for (const s of c.seeds) s.success = 0; }
+      for (const r of [d.winner, ...d.baselines]) { r.searchSuccess = 0; r.freshSuccess = 0; r.searchSuccessSteps = null; r.freshSuccessSteps = null; }
       d.bestByGeneration = d.bestByGeneration.map((g) => ({ ...g, success: 0, bestSoFar: 0 }));
     }],
     ['null fresh scores', (d) => { d.winner = emptyReward(d.winner); d.baselines = d.baselines.map(emptyReward); }],
-    ['an empty episode', (d) => { d.winner.episode = { positions: [], velocities: [] }; }],
+    ['an empty episode', (d) => { d.winner.episode = { observations: [], actions: [], rewards: [], success: false, terminated: false, truncated: false }; }],
+    ['no episode at all', (d) => { d.winner.episode = null; }],
     ['a single generation', (d) => {
       d.bestByGeneration = d.bestByGeneration.slice(0, 1);
       d.candidates = d.candidates.filter((c) => c.generation <= 1);
@@ -222,7 +225,7 @@ describe('Function: card edge cases', () => {
     ['non-finite numbers from a broken result', (d) => {
       d.winner.curve[0].meanReward = Number.NaN;
       d.winner.terms = { total: { early: Number.NaN, late: Number.POSITIVE_INFINITY, series: [Number.NaN, 1, 2] } };
-      d.winner.episode = { positions: [-0.5, Number.NaN, -0.4], velocities: [0, 0.001] };
+      d.winner.episode = { observations: [[-0.5, 0], [Number.NaN, 0.001], [-0.4]], actions: [2, 2], rewards: [-1, Number.NaN], success: false, terminated: false, truncated: true };
       d.candidates[0].success = Number.NaN;
     }],
   ];
@@ -240,11 +243,11 @@ describe('Function: card edge cases', () => {
     });
   }
 
-  it('says nobody reached the flag when the winner scores zero', () => {
+  it('says no reward succeeded, in the task\'s words, when the winner scores zero', () => {
     const data = clone();
     data.winner.freshSuccess = 0;
-    assert.match(renderCardHtml(data), /No reward reached the flag/);
-    assert.match(renderCardMarkdown(data), /^# No reward reached the flag/);
+    assert.match(renderCardHtml(data), /No reward succeeded \(reach the flag\)/);
+    assert.match(renderCardMarkdown(data), /^# No reward succeeded \(reach the flag\)/);
   });
 
   it('falls back to the search\'s seeds when fresh scores are missing', () => {
@@ -271,5 +274,26 @@ describe('Function: card edge cases', () => {
     assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'));
     const md = renderCardMarkdown(data);
     assert.ok(md.includes('`<img src=x onerror=alert(1)>`'));
+  });
+});
+
+describe('Function: renderCardHtml for another task (Pendulum-v1)', () => {
+  const html = renderCardHtml(PENDULUM);
+  const md = renderCardMarkdown(PENDULUM);
+
+  it('uses the task\'s success words in the headline, and no MountainCar words anywhere', () => {
+    const pct = Math.round((PENDULUM.winner.freshSuccess ?? 0) * 100);
+    assert.match(html, new RegExp(`<h1>.*${PENDULUM.winner.name}.*holds the pendulum upright in ${pct}% of fresh episodes</h1>`));
+    assert.match(md, new RegExp(`^# .*holds the pendulum upright in ${pct}% of fresh episodes`));
+    assert.ok(html.includes('Eureka reward search · Pendulum-v1'));
+    for (const text of [html, md]) assert.doesNotMatch(text, /flag|MountainCar|car-animation|phase-portrait/);
+  });
+
+  it('draws the pendulum\'s own animation and plots, and its tie-breaker column (return)', () => {
+    assert.ok(html.includes('data-chart="pendulum-animation"'));
+    assert.match(html, /<animateTransform[^>]*type="rotate"[^>]*repeatCount="indefinite"/);
+    assert.match(html, /<th class="num">Return<\/th>/);
+    assertClean(html);
+    assertClean(md);
   });
 });

@@ -1,80 +1,93 @@
 /**
- * `eureka check-reward`: a reward run in the sandbox over sample transitions of the real dynamics;
- * a fault is a verdict, not a throw, and every check ends within a few seconds.
+ * `eureka check-reward`: a reward run in the sandbox over sample transitions of the task's own
+ * environment under random actions; a fault is a verdict, not a throw.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { checkReward, sampleTransitions } from '../functions/train-seed/check-reward.ts';
-import { dynamics, isTerminal, MOUNTAIN_CAR } from '../functions/train-seed/mountain-car.ts';
+import { getTask, TASKS } from '../tasks/registry.ts';
+import { VectorEnv } from '../tasks/vector-env.ts';
 
 const example = (name: string): string => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
-const WITHIN_MS = 5000;
-
-async function timedCheck(source: string): Promise<Awaited<ReturnType<typeof checkReward>>> {
-  const started = performance.now();
-  const result = await checkReward(source);
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < WITHIN_MS, `check took ${elapsed.toFixed(0)} ms`);
-  return result;
-}
+const MOUNTAIN_CAR = getTask('MountainCar-v0');
 
 describe('Function: checkReward', () => {
   it('accepts energy.js and reports the mean of each term per transition', async () => {
-    // Prepare
-    const samples = sampleTransitions(4096, 0);
-    const terminalShare = samples.terminated.reduce((n, t) => n + t, 0) / samples.count;
-    // Act
-    const result = await timedCheck(example('energy.js'));
-    // Assess
+    const result = await checkReward(MOUNTAIN_CAR, example('energy.js'));
     assert.equal(result.verdict, 'ok');
-    assert.equal(result.reason, 'ok on 4096 sample transitions');
+    assert.equal(result.reason, 'ok on 4096 sample transitions of MountainCar-v0');
     assert.deepEqual(Object.keys(result.terms), ['step', 'shaping', 'goal']);
     assert.equal(result.terms.step, -1);
-    assert.ok(Math.abs(result.terms.goal - 10 * terminalShare) < 1e-12);
-    assert.ok(terminalShare > 0.02, 'the sample includes transitions that reach the flag');
-    assert.ok(Number.isFinite(result.terms.shaping));
+    // Random pushes from the valley never reach the flag in 256 steps.
+    assert.equal(result.terms.goal, 0);
+    assert.ok(Number.isFinite(result.terms.shaping) && result.terms.shaping !== 0);
   });
 
-  it('accepts the environment reward', async () => {
-    const result = await timedCheck(example('environment.js'));
-    assert.deepEqual(result, { verdict: 'ok', reason: 'ok on 4096 sample transitions', terms: { step: -1 } });
+  it('accepts every task\'s own two baselines on that task\'s transitions', async () => {
+    for (const task of TASKS) {
+      for (const baseline of [task.baselines.environment, task.baselines.human]) {
+        const result = await checkReward(task, baseline.code);
+        assert.equal(result.verdict, 'ok', `${task.id}: ${result.reason}`);
+        assert.ok(Object.keys(result.terms).length > 0, `${task.id}: named terms`);
+      }
+    }
+  });
+
+  it('reports the mean of a term that fires on termination (CartPole falls under random pushes)', async () => {
+    const task = getTask('CartPole-v1');
+    const samples = sampleTransitions(task, 4096, 0);
+    const share = samples.terminated.reduce((n, t) => n + t, 0) / samples.count;
+    const result = await checkReward(task, 'function computeReward(obs, action, nextObs, terminated) { const fell = terminated ? -1 : 0; return [fell, { fell }]; }');
+    assert.ok(share > 0.02, `random pushes topple the pole (${share})`);
+    assert.ok(Math.abs(result.terms.fell + share) < 1e-12);
   });
 
   it('gives a timeout verdict for never-returns.js', async () => {
-    const result = await timedCheck(example('hostile/never-returns.js'));
+    const result = await checkReward(MOUNTAIN_CAR, example('hostile/never-returns.js'));
     assert.deepEqual(result, { verdict: 'timeout', reason: 'reward did not return within 1000 ms at step 0', terms: {} });
   });
 
   it('gives a memory verdict for memory-arrays.js', async () => {
-    const result = await timedCheck(example('hostile/memory-arrays.js'));
+    const result = await checkReward(MOUNTAIN_CAR, example('hostile/memory-arrays.js'));
     assert.equal(result.verdict, 'memory');
   });
 
   it('gives an error verdict naming the syntax error', async () => {
-    const result = await timedCheck('function computeReward(obs, action {\n  return [0, {}];\n}');
+    const result = await checkReward(MOUNTAIN_CAR, 'function computeReward(obs, action {\n  return [0, {}];\n}');
     assert.equal(result.verdict, 'error');
     assert.match(result.reason, /^reward has a syntax error at line 1: /);
   });
 
   it('keeps a term named __proto__ as a plain key', async () => {
-    const result = await timedCheck(example('hostile/proto-term-names.js'));
+    const result = await checkReward(MOUNTAIN_CAR, example('hostile/proto-term-names.js'));
     assert.ok(Object.hasOwn(result.terms, '__proto__'));
     assert.equal(Object.getPrototypeOf(result.terms), Object.prototype);
     assert.equal(JSON.parse(JSON.stringify(result.terms)).__proto__, 1.5);
   });
+});
 
-  it('samples real transitions: the flag, the left wall and the valley, reproducibly', () => {
-    const batch = sampleTransitions(4096, 3);
-    assert.deepEqual(sampleTransitions(4096, 3), batch);
-    let wall = 0;
+describe('Function: sampleTransitions', () => {
+  it('steps the task\'s own environment: each nextObs is the dynamics applied to obs and the action', () => {
+    const batch = sampleTransitions(MOUNTAIN_CAR, 4096, 3);
+    assert.deepEqual(sampleTransitions(MOUNTAIN_CAR, 4096, 3), batch, 'reproducible');
+    const env = MOUNTAIN_CAR.gymnasiumEnv(1, 0) as VectorEnv<Float64Array>;
+    env.autoReset = false;
     for (let i = 0; i < batch.count; i++) {
-      const [p] = dynamics(batch.obs[2 * i], batch.obs[2 * i + 1], batch.actions[i]);
-      assert.ok(Math.abs(Math.fround(p) - batch.nextObs[2 * i]) < 1e-6);
-      assert.equal(batch.terminated[i], isTerminal(batch.nextObs[2 * i], batch.nextObs[2 * i + 1]) ? 1 : 0);
-      if (batch.nextObs[2 * i] === Math.fround(MOUNTAIN_CAR.minPosition)) wall++;
+      env.states[0].set([batch.obs[2 * i], batch.obs[2 * i + 1]]);
+      env.restartFromState(0);
+      env.step([batch.actions[i]]);
+      // obs is float32 while the environment's state was float64: the step agrees to float32 rounding.
+      assert.ok(Math.abs(env.finalObs[0] - batch.nextObs[2 * i]) < 1e-6, `transition ${i}`);
+      assert.equal(batch.terminated[i], env.terminated[0]);
     }
-    assert.ok(wall > 0, 'some transitions hit the left wall');
-    assert.equal(new Set(batch.actions).size, 3);
+    assert.deepEqual(new Set(batch.actions), new Set([0, 1, 2]));
+  });
+
+  it('hands a box task\'s reward the clipped action, reaching its bounds', () => {
+    const task = getTask('Pendulum-v1');
+    const batch = sampleTransitions(task, 2048, 1);
+    assert.ok(batch.actions.every((a) => a >= -2 && a <= 2));
+    assert.ok(batch.actions.some((a) => a === 2) && batch.actions.some((a) => a === -2), 'some random actions were clipped');
   });
 });

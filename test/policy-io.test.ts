@@ -7,8 +7,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { Random } from '../functions/shared/random.ts';
 import { initBackend } from '../functions/train-seed/backend.ts';
-import { ACTOR_SLOTS, NUM_ACTIONS, forwardJs, initialParameters, prepareJs, scaleObservation } from '../functions/train-seed/network.ts';
+import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations } from '../functions/train-seed/network.ts';
 import { loadPolicy, savePolicy } from '../functions/train-seed/policy-io.ts';
+import { getTask } from '../tasks/registry.ts';
 
 describe('Function: savePolicy', () => {
   let dir: string;
@@ -18,25 +19,33 @@ describe('Function: savePolicy', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('writes a LayersModel that tf.loadLayersModel loads and that takes raw observations', async () => {
-    // Prepare: random (non-trivial) parameters, perturbed so biases are not zero.
-    const theta = initialParameters('orthogonal', new Random(7)).map((v, i) => v + 0.05 * Math.sin(i));
-    const blobs = new FsBlobStore(dir);
+  const cases: Array<[string, number[][]]> = [
+    ['MountainCar-v0', [[-0.5, 0], [-1.1, -0.05], [0.45, 0.06]]],
+    ['Pendulum-v1', [[1, 0, 0], [-1, 0, 3.5], [0.6, -0.8, -7]]],
+    ['CartPole-v1', [[0, 0, 0, 0], [1.2, -2, 0.1, 1.5]]],
+  ];
+  for (const [id, raw] of cases) {
+    it(`writes a LayersModel that tf.loadLayersModel loads and that takes raw ${id} observations`, async () => {
+      // Prepare: random (non-trivial) parameters, perturbed so biases are not zero.
+      const net = networkFor(getTask(id));
+      const theta = initialParameters(net, 'orthogonal', new Random(7)).map((v, i) => v + 0.05 * Math.sin(i));
+      const blobs = new FsBlobStore(dir);
 
-    // Act
-    await savePolicy(theta, blobs, 'p');
-    const model = await loadPolicy(blobs, 'p');
+      // Act
+      await savePolicy(net, theta, blobs, id);
+      const model = await loadPolicy(blobs, id);
 
-    // Assess: the files are the standard format, and the logits equal the trainer's own forward pass.
-    const manifest = JSON.parse(await readFile(join(dir, 'p', 'model.json'), 'utf8'));
-    assert.equal(manifest.format, 'layers-model');
-    assert.deepEqual(manifest.weightsManifest[0].paths, ['./weights.bin']);
-    const raw = [[-0.5, 0], [-1.1, -0.05], [0.45, 0.06]];
-    const predicted = (model.predict(tf.tensor2d(raw)) as tf.Tensor).dataSync();
-    const scaled = new Float32Array(raw.length * 2);
-    raw.forEach(([p, v], n) => scaleObservation(p, v, scaled, 2 * n));
-    const expected = new Float32Array(raw.length * NUM_ACTIONS);
-    forwardJs(prepareJs(theta, ACTOR_SLOTS), scaled, raw.length, expected);
-    expected.forEach((x, k) => assert.ok(Math.abs(predicted[k] - x) < 1e-4, `logit ${k}: ${predicted[k]} vs ${x}`));
-  });
+      // Assess: the files are the standard format, and the outputs equal the trainer's own forward pass.
+      const manifest = JSON.parse(await readFile(join(dir, id, 'model.json'), 'utf8'));
+      assert.equal(manifest.format, 'layers-model');
+      assert.deepEqual(manifest.weightsManifest[0].paths, ['./weights.bin']);
+      const predicted = (model.predict(tf.tensor2d(raw)) as tf.Tensor).dataSync();
+      const scaled = new Float32Array(raw.length * net.obsSize);
+      scaleObservations(net, Float32Array.from(raw.flat()), raw.length, scaled);
+      const expected = new Float32Array(raw.length * net.actions);
+      forwardJs(prepareJs(theta, net.actor), scaled, raw.length, expected);
+      assert.equal(predicted.length, expected.length);
+      expected.forEach((x, k) => assert.ok(Math.abs(predicted[k] - x) < 1e-4, `output ${k}: ${predicted[k]} vs ${x}`));
+    });
+  }
 });

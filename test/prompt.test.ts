@@ -1,8 +1,13 @@
-/** The model's prompt (DESIGN §6): the task, the signature and its rules, K; the reflection from generation 2. */
+/**
+ * The model's prompt (DESIGN §6), the same words for every task: the task's description and the
+ * environment's own source without its reward, the observation layout and action type, the success
+ * test, the signature and its rules, K; the reflection from generation 2.
+ */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
 import { reflectionText } from '../functions/propose/reflection.ts';
+import { getTask, TASKS } from '../tasks/registry.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 
 describe('Function: buildPrompt', () => {
@@ -12,21 +17,22 @@ describe('Function: buildPrompt', () => {
     assert.match(system, /reward functions/);
   });
 
-  it('states the task: observation, actions, dynamics, termination and the metric', () => {
+  it('shows the task: its description, the environment\'s own source, the observation, the actions and the metric', () => {
     const { user } = buildPrompt(GEN1);
+    const task = getTask('MountainCar-v0');
     for (const text of [
-      'MountainCar-v0',
-      'obs = [position, velocity]',
-      '0 (push left), 1 (no push) or 2 (push right)',
-      'velocity += (action - 1) * 0.001 - 0.0025 * cos(3 * position)',
-      'clip(velocity, -0.07, 0.07)',
-      'position += velocity',
-      'clip(position, -1.2, 0.6)',
-      'if position == -1.2 and velocity < 0: velocity = 0',
-      'position >= 0.5',
-      'after 200 steps',
-      'share of these episodes that reach the flag',
-      'ties are broken by fewer steps to the flag',
+      '# The task: MountainCar-v0 (Gymnasium)',
+      task.description,
+      'velocity += (action[0] - 1) * FORCE + Math.cos(3 * position) * -GRAVITY;',
+      'export const GRAVITY = 0.0025;',
+      'if (position === MIN_POSITION && velocity < 0) velocity = 0;',
+      'cut off after 200 steps',
+      'obs is an array of 2 numbers',
+      '| 0 | position | [-1.2, 0.6] |',
+      'action is a number: 0 (push left), 1 (no push) or 2 (push right).',
+      task.success.describe,
+      'share of evaluation episodes that reach the flag',
+      'ties are broken by fewer steps in the successful episodes',
       'never graded on the reward',
       'gamma 0.99',
       'Training budget: 150000 environment steps per seed',
@@ -35,10 +41,37 @@ describe('Function: buildPrompt', () => {
     }
   });
 
+  it('leaves the environment\'s own reward out of the source, as Eureka does', () => {
+    const { user } = buildPrompt(GEN1);
+    assert.ok(!user.includes('const reward = -1.0'), 'the reward line is pruned');
+    assert.ok(!user.includes('reward:begin'), 'and its markers');
+    assert.ok(user.includes('const terminated = position >= GOAL_POSITION'), 'the rest of step stays');
+  });
+
+  it('speaks each task\'s own words, and no other task\'s', () => {
+    for (const task of TASKS) {
+      const { user } = buildPrompt({ ...GEN1, task: task.id });
+      assert.ok(user.includes(`# The task: ${task.id} (Gymnasium)`), task.id);
+      assert.ok(user.includes(task.environmentSource.trimEnd()), `${task.id}: its environment source`);
+      assert.ok(user.includes(task.success.describe), `${task.id}: its success test`);
+      for (const d of task.observation) assert.ok(user.includes(`| ${d.name} |`), `${task.id}: observation ${d.name}`);
+      if (!task.id.startsWith('MountainCar')) {
+        assert.doesNotMatch(user, /mountain ?car|flag|valley/i, `${task.id}: no MountainCar words`);
+      }
+    }
+  });
+
+  it('states a continuous action as an array of clipped numbers', () => {
+    const { user } = buildPrompt({ ...GEN1, task: 'Pendulum-v1' });
+    assert.ok(user.includes('action is an array of 1 number: [torque], torque in [-2, 2], as the environment applied it'));
+    assert.ok(user.includes('a diagonal Gaussian policy'));
+  });
+
   it('gives the exact signature and its rules', () => {
     const { user } = buildPrompt(GEN1);
     assert.ok(user.includes(`${REWARD_SIGNATURE} {`));
     assert.equal(REWARD_SIGNATURE, 'function computeReward(obs, action, nextObs, terminated)');
+    assert.ok(user.includes('// obs, nextObs: [position, velocity] before and after the step'));
     assert.match(user, /pure function/);
     assert.match(user, /Use only Math/);
     assert.match(user, /no require, import, process, fetch/);
@@ -54,7 +87,7 @@ describe('Function: buildPrompt', () => {
   });
 
   it('states the training budget it is given', () => {
-    const { user } = buildPrompt(GEN1, { steps: 60_000, seeds: 2, evalEpisodes: 10 });
+    const { user } = buildPrompt({ ...GEN1, budget: { steps: 60_000, seeds: 2, evalEpisodes: 10 } });
     assert.match(user, /Training budget: 60000 environment steps per seed \(29 updates/);
     assert.match(user, /averaged over 2 training seeds/);
     assert.match(user, /for 10 evaluation episodes/);
@@ -69,10 +102,12 @@ describe('Function: buildPrompt', () => {
 
   it('reflects on the search from generation 2 and asks to improve on the best', () => {
     const { user } = buildPrompt(GEN2);
-    assert.ok(user.includes(reflectionText(GEN2.best, GEN2.scoreboard, GEN2.bestByGeneration).trimEnd()), 'the reflection, verbatim');
+    const task = getTask('MountainCar-v0');
+    assert.ok(user.includes(reflectionText(task, GEN2.best, GEN2.scoreboard, GEN2.bestByGeneration).trimEnd()), 'the reflection, verbatim');
     assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
     assert.match(user, /seed 1: 0\.95, seed 2: 0\.80, seed 3: 0\.00 \(timeout: total sandbox budget of 60 s exceeded\)/);
-    assert.match(user, /mean highest position: 0\.432/);
+    assert.match(user, /mean highest position: 0\.432 \(the flag is at 0\.5\)/);
+    assert.match(user, /mean return on the environment's own reward: -151\.40/);
     assert.match(user, /shaping: \['0\.12', '3\.44'/, 'the term series');
     assert.match(user, /early mean 0\.12, late mean 30\.00/);
     assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
@@ -83,13 +118,14 @@ describe('Function: buildPrompt', () => {
 });
 
 describe('Function: promptHash', () => {
-  it('is the same for the same question, and changes with the model, K or the reflection', () => {
+  it('is the same for the same question, and changes with the model, K, the reflection or the task', () => {
     const hash = promptHash('claude-sonnet-4-5', buildPrompt(GEN2));
     assert.match(hash, /^[0-9a-f]{64}$/);
     assert.equal(promptHash('claude-sonnet-4-5', buildPrompt(structuredClone(GEN2))), hash);
     assert.notEqual(promptHash('claude-opus-4-5', buildPrompt(GEN2)), hash);
     assert.notEqual(promptHash('claude-sonnet-4-5', buildPrompt({ ...GEN2, k: 5 })), hash);
     assert.notEqual(promptHash('claude-sonnet-4-5', buildPrompt({ ...GEN2, scoreboard: [] })), hash);
+    assert.notEqual(promptHash('claude-sonnet-4-5', buildPrompt({ ...GEN2, task: 'CartPole-v1' })), hash);
   });
 
   it('does not depend on the random seed, which the model never sees', () => {

@@ -8,7 +8,10 @@ import {
   formatValue, reflectionText, termDiagnostics, type GenerationBest, type ScoreboardEntry,
 } from '../functions/propose/reflection.ts';
 import type { TermStats } from '../functions/shared/types.ts';
+import { getTask } from '../tasks/registry.ts';
 import { BEST } from './support/contexts.ts';
+
+const MOUNTAIN_CAR = getTask('MountainCar-v0');
 
 const stats = (series: number[]): TermStats => ({ early: series[0], late: series[series.length - 1], series });
 const flat = (x: number): TermStats => stats(Array<number>(10).fill(x));
@@ -51,7 +54,7 @@ describe('Function: termDiagnostics', () => {
 });
 
 describe('Function: reflectionText', () => {
-  const text = reflectionText(BEST, SCOREBOARD, HISTORY);
+  const text = reflectionText(MOUNTAIN_CAR, BEST, SCOREBOARD, HISTORY);
 
   it('shows the best reward function with its code and idea', () => {
     assert.ok(text.includes(BEST.candidate.code.trimEnd()));
@@ -61,7 +64,18 @@ describe('Function: reflectionText', () => {
 
   it('gives the task metric per seed, with the reason of a failed seed', () => {
     assert.ok(text.includes('seed 1: 0.95, seed 2: 0.80, seed 3: 0.00 (timeout: total sandbox budget of 60 s exceeded)'));
-    assert.ok(text.includes('Mean success: 0.57; mean steps to the flag: 121.5; mean highest position: 0.432'));
+    assert.ok(text.includes('Task metric (share of greedy evaluation episodes that reach the flag) per seed'));
+    assert.ok(text.includes('Mean success: 0.57; mean steps of the successful episodes: 121.5; ' +
+      'mean return on the environment\'s own reward: -151.40; mean highest position: 0.432 (the flag is at 0.5).'));
+  });
+
+  it('speaks another task\'s words: its success clause and its diagnostic', () => {
+    const pendulum = getTask('Pendulum-v1');
+    const other = reflectionText(pendulum, { ...BEST, meanSuccessSteps: null, diagnostic: 0.5 }, SCOREBOARD, HISTORY);
+    assert.ok(other.includes(`share of greedy evaluation episodes that ${pendulum.success.clause}) per seed`));
+    assert.ok(other.includes(`${pendulum.diagnostic.label}: ${pendulum.diagnostic.format(0.5)}`));
+    assert.ok(other.includes('mean steps of the successful episodes: n/a (no episode succeeded)'));
+    assert.doesNotMatch(other, /flag|highest position/);
   });
 
   it('lists each term\'s series in Eureka\'s format with early and late means', () => {
@@ -89,7 +103,7 @@ describe('Function: reflectionText', () => {
   });
 
   it('still reads well when nothing has trained yet', () => {
-    const empty = reflectionText(null, SCOREBOARD, []);
+    const empty = reflectionText(MOUNTAIN_CAR, null, SCOREBOARD, []);
     assert.ok(empty.includes('No candidate has trained successfully yet.'));
     assert.ok(empty.includes('hostile_exfiltrate'));
   });

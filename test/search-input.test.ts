@@ -8,10 +8,12 @@ import {
   type SearchInput,
 } from '../functions/shared/search-input.ts';
 import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID } from '../infra/config.ts';
+import { getTask, TASK_IDS } from '../tasks/registry.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
 
 const DEFAULTS: SearchInput = {
+  task: 'MountainCar-v0',
   generations: 4,
   candidates: 6,
   seeds: 5,
@@ -74,9 +76,20 @@ describe('Function: parseSearchInput', () => {
       assert.equal(parseSearchInput({}, { proposer: 'anthropic' }).proposer, 'anthropic');
     });
 
-    it('agrees with the exported defaults', () => {
-      const { proposer: _proposer, humanInit: _humanInit, model: _model, ...rest } = DEFAULTS;
+    it('agrees with the exported defaults and the task\'s budget', () => {
+      const { proposer: _proposer, humanInit: _humanInit, model: _model, steps, evalEpisodes, ...rest } = DEFAULTS;
       assert.deepEqual(rest, SEARCH_DEFAULTS);
+      assert.deepEqual({ steps, evalEpisodes }, { steps: getTask('MountainCar-v0').budget.steps, evalEpisodes: getTask('MountainCar-v0').budget.evalEpisodes });
+    });
+
+    it('takes steps and evaluation episodes from the task\'s own budget, smoke steps included', () => {
+      for (const id of TASK_IDS) {
+        const { budget } = getTask(id);
+        const parsed = parseSearchInput({ task: id }, OFFLINE);
+        assert.deepEqual([parsed.task, parsed.steps, parsed.evalEpisodes], [id, budget.steps, budget.evalEpisodes], id);
+        assert.equal(parseSearchInput({ task: id, smoke: true }, OFFLINE).steps, budget.smokeSteps, `${id} smoke`);
+        assert.equal(parseSearchInput({ task: id, steps: 4096 }, OFFLINE).steps, 4096, `${id} explicit steps`);
+      }
     });
 
     it('does not let an explicit undefined erase a default', () => {
@@ -103,6 +116,9 @@ describe('Function: parseSearchInput', () => {
         'Invalid search input: "candidates" must be at most 16 (got 40); ' +
           'unknown field "candidate" (did you mean "candidates"?)'],
       ['a number given as a string', { generations: '4' }, '"generations" must be a whole number (got "4")'],
+      ['an unknown task, naming the known ones', { task: 'Pong-v5' },
+        `"task" must be one of the known tasks: ${TASK_IDS.join(', ')} (got "Pong-v5")`],
+      ['a task that is not a string', { task: 3 }, '"task" must be a string (got 3)'],
       ['a fraction', { seeds: 2.5 }, '"seeds" must be a whole number (got 2.5)'],
       ['NaN', { steps: Number.NaN }, '"steps" must be a whole number (got NaN)'],
       ['null for a field', { evalEpisodes: null }, '"evalEpisodes" must be a whole number (got null)'],

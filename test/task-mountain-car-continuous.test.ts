@@ -64,6 +64,8 @@ function recordOf(e: RecordedEpisode, success: boolean): EpisodeRecord {
     actions: e.steps.map((s) => clipped(s.action)),
     rewards: e.steps.map((s) => s.reward),
     success,
+    terminated: e.steps[e.steps.length - 1].terminated,
+    truncated: e.steps[e.steps.length - 1].truncated,
   };
 }
 
@@ -301,7 +303,7 @@ describe('Task: MountainCarContinuous-v0', () => {
 
   it('renders an empty episode without failing', () => {
     // Prepare
-    const empty: EpisodeRecord = { observations: [], actions: [], rewards: [], success: false };
+    const empty: EpisodeRecord = { observations: [], actions: [], rewards: [], success: false, terminated: false, truncated: false };
     // Act, Assess
     assertCleanSvg(task.render.animation(empty, '#2563eb'), 'mountain-car-continuous-animation');
     for (const p of task.render.plots(empty, '#2563eb')) assert.ok(p.includes('no data') && !p.includes('NaN'));

@@ -12,7 +12,7 @@ import { rewardKey, seedResultKey } from '../functions/shared/keys.ts';
 import type { SeedTask } from '../functions/shared/types.ts';
 import { TrainSeedPool, type SeedProgress } from '../local/train-seed-pool.ts';
 
-const task = (seed: number): SeedTask => ({ searchId: 'pool', generation: 1, candidateId: 'energy', seed, budget: { steps: 4096, evalEpisodes: 5 } });
+const task = (seed: number): SeedTask => ({ searchId: 'pool', task: 'MountainCar-v0', generation: 1, candidateId: 'energy', seed, budget: { steps: 4096, evalEpisodes: 5 } });
 
 describe('Local: TrainSeedPool', () => {
   let dataDir: string;

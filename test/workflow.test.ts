@@ -172,7 +172,7 @@ describe('Workflow: shape of the deployed definition', () => {
       assert.equal(map.MaxConcurrencyPath, MAX_CONCURRENCY_PATH);
       assert.equal(map.MaxConcurrency, undefined);
       assert.deepEqual(Object.keys(map.ItemSelector as JsonObject).sort(),
-        ['budget.$', 'candidateId.$', 'generation.$', 'searchId.$', 'seed.$']);
+        ['budget.$', 'candidateId.$', 'generation.$', 'searchId.$', 'seed.$', 'task.$']);
       const processor = map.ItemProcessor as JsonObject;
       assert.equal(processor.StartAt, names.train);
       assert.deepEqual(state(names.train).Catch, [
@@ -184,7 +184,7 @@ describe('Workflow: shape of the deployed definition', () => {
         assert.equal(state(pass).Type, 'Pass');
         assert.equal(state(pass).End, true);
         assert.deepEqual(Object.keys(state(pass).Parameters as JsonObject).map((key) => key.replace(/\.\$$/, '')).sort(),
-          ['candidateId', 'meanStepsToFlag', 'outcome', 'reason', 'resultKey', 'seed', 'success']);
+          ['candidateId', 'meanReturn', 'meanSuccessSteps', 'outcome', 'reason', 'resultKey', 'seed', 'success']);
       }
     }
   });
@@ -243,12 +243,12 @@ interface SearchShape {
 }
 
 function task(searchId: string, generation: number, candidateId: string, seed: number): SeedTask {
-  return { searchId, generation, candidateId, seed, budget: { steps: 150_000, evalEpisodes: 20 } };
+  return { searchId, task: 'MountainCar-v0', generation, candidateId, seed, budget: { steps: 150_000, evalEpisodes: 20 } };
 }
 
 function trained(input: SeedTask): SeedSummary {
   return {
-    candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanStepsToFlag: 117.35,
+    candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanSuccessSteps: 117.35, meanReturn: -117.35,
     resultKey: seedResultKey(input.searchId, input.generation, input.candidateId, input.seed),
   };
 }
@@ -261,11 +261,11 @@ function stubs(shape: SearchShape) {
     init: (event: InitEvent): InitResult => ({
       searchId: event.executionName,
       config: {
-        generations: shape.generations, candidates: shape.candidates, seeds: shape.seeds, steps: 150_000,
+        task: 'MountainCar-v0', generations: shape.generations, candidates: shape.candidates, seeds: shape.seeds, steps: 150_000,
         evalEpisodes: 20, includeHostile: true, proposer: 'offline', model: 'claude-sonnet-5-5', maxConcurrency: 40,
         randomSeed: 7, humanInit: [],
       },
-      baselineTasks: ['environment_reward', 'human_energy_shaping'].flatMap((name) =>
+      baselineTasks: ['environment_reward', 'human_shaping'].flatMap((name) =>
         searchSeeds.map((seed) => task(event.executionName, 0, name, seed))),
       nextGeneration: 1,
     }),
@@ -279,7 +279,7 @@ function stubs(shape: SearchShape) {
       calls.reflect.push(event);
       const more = event.generation < shape.generations;
       const best = { generation: 1, candidateId: `g1-c1-energy-shaping-with-goal-bonus`, success: 0.95 };
-      const fresh = [best.candidateId, 'environment_reward', 'human_energy_shaping'].flatMap((id) =>
+      const fresh = [best.candidateId, 'environment_reward', 'human_shaping'].flatMap((id) =>
         searchSeeds.map((seed) => task(event.searchId, id === best.candidateId ? 1 : 0, id, seed + 5000)));
       return { generation: event.generation, nextGeneration: event.generation + 1, more, best, freshTasks: more ? [] : fresh };
     },
@@ -381,13 +381,13 @@ describe('Workflow: behaviour, run locally', () => {
     assert.deepEqual(byCandidate.get('g1-c1-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c1-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'memory',
       reason: `the seed-run exceeded its ${FUNCTION_CAPS.trainSeed.memoryMb} MB memory cap (Runtime.OutOfMemory)`,
-      success: 0, meanStepsToFlag: null, resultKey: key('g1-c1-energy-shaping-with-goal-bonus'),
+      success: 0, meanSuccessSteps: null, meanReturn: null, resultKey: key('g1-c1-energy-shaping-with-goal-bonus'),
     });
     assert.equal(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.outcome, 'timeout');
     assert.match(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.reason ?? '', /600 s time cap \(Sandbox\.Timedout\)/);
     assert.deepEqual(byCandidate.get('g1-c3-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c3-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'error',
-      reason: 'the seed-run failed with MissingReward (its Cause is in the execution history)', success: 0, meanStepsToFlag: null,
+      reason: 'the seed-run failed with MissingReward (its Cause is in the execution history)', success: 0, meanSuccessSteps: null, meanReturn: null,
       resultKey: key('g1-c3-energy-shaping-with-goal-bonus'),
     });
     assert.equal(byCandidate.get('g1-c4-energy-shaping-with-goal-bonus')?.outcome, 'trained');

@@ -14,7 +14,6 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import { costUsd } from '../shared/pricing.ts';
-import { getTask } from '../../tasks/registry.ts';
 import { buildPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE } from './prompt.ts';
 import { ProposerError, type ProposeContext, type ProposerAnswer, type TokenUsage } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
@@ -226,7 +225,7 @@ export async function proposeThroughMessages(
   options: ConversationOptions,
   context: ProposeContext,
 ): Promise<ProposerAnswer> {
-  const prompt = buildPrompt(getTask(context.task), context, context.budget);
+  const prompt = buildPrompt(context);
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
   let reply = await send(client, options, prompt.system, messages, usage);

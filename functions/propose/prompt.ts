@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
+import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../train-seed/ppo-config.ts';
 import type { ProposeContext } from './proposer.ts';
 import { reflectionText } from './reflection.ts';
@@ -139,9 +140,10 @@ K = ${k}: answer with exactly ${k} candidates, each with:
 - code: the complete JavaScript source that defines computeReward.`;
 }
 
-/** The system message and the user message for one generation. */
-export function buildPrompt(task: Task, context: ProposeContext, budget: PromptBudget): Prompt {
-  const sections = [taskSection(task, budget), rulesSection(task)];
+/** The system message and the user message for one generation of the context's task. */
+export function buildPrompt(context: ProposeContext): Prompt {
+  const task = getTask(context.task);
+  const sections = [taskSection(task, context.budget), rulesSection(task)];
   const improving = context.generation > 1;
   if (improving) {
     sections.push(

@@ -9,6 +9,7 @@ import {
   cardTask, duration, headline, int, timestamp, num, pct, rewardColor, rewardLabel, tieBreakColumn, usd, versusWords, WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
+import type { EpisodeRecord } from '../../tasks/contract.ts';
 import { compareCandidates } from '../reflect/aggregate.ts';
 import { escapeHtml as h } from './escape.ts';
 import { barChart, lineChart, sparkline, type Series } from './svg.ts';
@@ -178,12 +179,12 @@ function termsSection(data: CardData): string {
     `<th>Size late</th></tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
+/** What the card draws when the winner has no episode: the renderers say so in their own figures. */
+const NO_EPISODE: EpisodeRecord = { observations: [], actions: [], rewards: [], success: false, terminated: false, truncated: false };
+
 function episodeSection(data: CardData): string {
   const { render } = cardTask(data);
-  const episode = data.winner.episode;
-  if (episode === null || episode.observations.length === 0) {
-    return '<section><h2>The winner in action</h2><p class="lede">No evaluation episode was recorded.</p></section>';
-  }
+  const episode = data.winner.episode ?? NO_EPISODE;
   const plots = render.plots(episode, WINNER_COLOR).map((svg) => `<figure>${svg}</figure>`).join('');
   return `<section><h2>The winner in action</h2><p class="lede">One greedy evaluation episode on a fresh seed. ${h(render.story(episode))}</p>` +
     `<figure class="animation">${render.animation(episode, WINNER_COLOR)}</figure><div class="grid2">${plots}</div></section>`;

@@ -120,8 +120,9 @@ export const MOUNTAIN_CAR_RENDERER: CardRenderer = {
   },
 
   story(episode) {
-    const xs = positions(episode);
-    const vs = velocities(episode);
+    // Only finite values: a broken result must not print NaN into the card.
+    const xs = positions(episode).filter(Number.isFinite);
+    const vs = velocities(episode).filter(Number.isFinite);
     if (xs.length === 0) return 'No evaluation episode was recorded.';
     const swings = vs.slice(1).filter((v, i) => Math.sign(v) !== 0 && Math.sign(vs[i]) !== 0 && Math.sign(v) !== Math.sign(vs[i])).length;
     const reachedAt = xs.findIndex((x) => x >= GOAL_POSITION);

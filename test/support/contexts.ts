@@ -1,5 +1,5 @@
 /** Propose contexts the prompt, proposer and reflection tests ask about. */
-import { HUMAN_ENERGY_SHAPING } from '../../functions/propose/baselines.ts';
+import { getTask } from '../../tasks/registry.ts';
 import type { ProposeContext } from '../../functions/propose/proposer.ts';
 import type { ReflectionBest } from '../../functions/propose/reflection.ts';
 import type { TermStats } from '../../functions/shared/types.ts';
@@ -9,12 +9,17 @@ const ramp = (a: number, b: number): TermStats => {
   return { early: a, late: b, series };
 };
 
+/** MountainCar's person's shaping, as the best so far of a made-up search. */
+const HUMAN_SHAPING = { name: 'human_shaping', ...getTask('MountainCar-v0').baselines.human };
+
 export const GEN1: ProposeContext = {
+  task: 'MountainCar-v0',
+  budget: { steps: 150_000, seeds: 5, evalEpisodes: 20 },
   generation: 1, k: 6, randomSeed: 0, model: 'claude-sonnet-5-5', best: null, scoreboard: [], bestByGeneration: [],
 };
 
 export const BEST: ReflectionBest = {
-  candidate: { ...HUMAN_ENERGY_SHAPING, name: 'g1-energy-shaping-2' },
+  candidate: { ...HUMAN_SHAPING, name: 'g1-energy-shaping-2' },
   generation: 1,
   success: 0.57,
   seeds: [
@@ -22,8 +27,9 @@ export const BEST: ReflectionBest = {
     { seed: 2, success: 0.8, outcome: 'trained', reason: '' },
     { seed: 3, success: 0, outcome: 'timeout', reason: 'total sandbox budget of 60 s exceeded' },
   ],
-  meanStepsToFlag: 121.5,
-  meanMaxPosition: 0.4321,
+  meanSuccessSteps: 121.5,
+  meanReturn: -151.4,
+  diagnostic: 0.4321,
   terms: { step: ramp(-1, -1), shaping: ramp(0.12, 30), goal: ramp(0, 0.0042) },
   trainSuccessSeries: [0, 0, 0.05, 0.1, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85],
 };
