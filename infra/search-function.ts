@@ -35,6 +35,13 @@ const FUNCTION_DIRS: Readonly<Record<FunctionRole, string>> = {
   publish: 'publish',
 };
 
+/**
+ * Every function carries a copy of tasks/ beside its index.mjs: the registry lists the task
+ * folders there and the prompt reads each environment's source from it (the task modules
+ * themselves are bundled by esbuild through the registry's import pattern).
+ */
+export const TASKS_DIR = 'tasks';
+
 /** The only objects the functions read and write (DESIGN §3 key layout). */
 export const SEARCH_OBJECTS = 'searches/*';
 
@@ -112,8 +119,10 @@ export class SearchFunction extends NodejsFunction {
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          afterBundling: (inputDir: string, outputDir: string) =>
-            assetFiles.map((file) => `cp "${join(inputDir, file)}" "${outputDir}/"`),
+          afterBundling: (inputDir: string, outputDir: string) => [
+            ...assetFiles.map((file) => `cp "${join(inputDir, file)}" "${outputDir}/"`),
+            `cp -R "${join(inputDir, TASKS_DIR)}" "${join(outputDir, TASKS_DIR)}"`,
+          ],
         },
       },
     });

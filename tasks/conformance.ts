@@ -10,7 +10,8 @@ import { VectorEnv } from './vector-env.ts';
 
 const Numbers = z.array(z.number());
 
-export const RecordedStepSchema = z.object({
+/** Loose objects: a task's own fields (LunarLander's draws and lander state) survive the parse. */
+export const RecordedStepSchema = z.looseObject({
   action: z.union([z.number(), Numbers]),
   state: Numbers.optional(),
   obs: Numbers,
@@ -19,20 +20,20 @@ export const RecordedStepSchema = z.object({
   truncated: z.boolean(),
 });
 
-export const RecordedEpisodeSchema = z.object({
+export const RecordedEpisodeSchema = z.looseObject({
   seed: z.number().optional(),
   policy: z.string().optional(),
   initial_state: Numbers.optional(),
   initial_obs: Numbers,
   steps: z.array(RecordedStepSchema).min(1),
-}).passthrough();
+});
 
-export const RecordingSchema = z.object({
+export const RecordingSchema = z.looseObject({
   task: z.string(),
   source: z.string().optional(),
   max_episode_steps: z.number().optional(),
   episodes: z.array(RecordedEpisodeSchema).min(1),
-}).passthrough();
+});
 
 export type RecordedStep = z.infer<typeof RecordedStepSchema>;
 export type RecordedEpisode = z.infer<typeof RecordedEpisodeSchema>;
@@ -55,6 +56,8 @@ export interface Deviation {
 export interface Replay {
   initialObs: number[];
   steps: RecordedStep[];
+  /** The recording's states as the task reads them, where a step has no plain `state` (LunarLander's lander record). */
+  recordedStates?: number[][];
 }
 
 /** Our replay of a recorded episode: the task's own replayer, or the array-state one. */
@@ -120,7 +123,7 @@ export function compareEpisode(recorded: RecordedEpisode, replay: Replay): Devia
       break;
     }
     deviation.steps += 1;
-    deviation.state = Math.max(deviation.state, maxAbs(a.state, b.state));
+    deviation.state = Math.max(deviation.state, maxAbs(replay.recordedStates?.[t] ?? a.state, b.state));
     deviation.obs = Math.max(deviation.obs, maxAbs(a.obs, b.obs));
     deviation.reward = Math.max(deviation.reward, Math.abs(a.reward - b.reward));
     if (a.terminated !== b.terminated || a.truncated !== b.truncated) {

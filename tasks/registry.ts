@@ -3,8 +3,9 @@
  * when this module loads; nothing else lists them. A folder's spec is checked here, so a mistake
  * in a user's task is one message naming the folder and the field, before any search runs.
  *
- * The folders come from this directory, or EUREKA_TASKS_DIR (the Lambda bundles carry a copy of
- * tasks/ there; esbuild bundles every `./<folder>/task.ts` through the import pattern below).
+ * The folders come from this directory (in a Lambda bundle, the copy of tasks/ beside index.mjs;
+ * esbuild bundles every `./<folder>/task.ts` through the import pattern below), or from
+ * EUREKA_TASKS_DIR when set.
  * EUREKA_TASK_PATH adds folders from elsewhere on this machine (a colon-separated list of
  * directories that hold task folders), for tasks kept outside the repository.
  */
@@ -26,7 +27,9 @@ export class InvalidTask extends Error {
 /** The task every command uses when none is given. */
 export const DEFAULT_TASK_ID = 'MountainCar-v0';
 
-const BUILT_IN_DIR = process.env.EUREKA_TASKS_DIR ?? dirname(fileURLToPath(import.meta.url));
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** This directory, or in a Lambda bundle (one index.mjs) the tasks/ copied beside it. */
+const BUILT_IN_DIR = process.env.EUREKA_TASKS_DIR ?? (existsSync(join(HERE, 'tasks', 'registry.ts')) ? join(HERE, 'tasks') : HERE);
 
 /**
  * Lines from `reward:begin` to `reward:end` (in a line comment, or a ` * ` line of a doc comment)

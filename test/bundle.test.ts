@@ -51,7 +51,7 @@ describe('Bundles: the Lambda artifacts', () => {
     const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, 'energy'));
     await mkdir(dirname(reward), { recursive: true });
     await writeFile(reward, await readFile(join(ROOT, 'examples', 'energy.js'), 'utf8'));
-    const task = { searchId: 'bundle', generation: 1, candidateId: 'energy', seed: 0, budget: { steps: 4096, evalEpisodes: 5 } };
+    const task = { searchId: 'bundle', task: 'MountainCar-v0', generation: 1, candidateId: 'energy', seed: 0, budget: { steps: 4096, evalEpisodes: 5 } };
     const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))}); process.stdout.write(JSON.stringify(await handler(${JSON.stringify(task)})));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
       cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
@@ -60,6 +60,30 @@ describe('Bundles: the Lambda artifacts', () => {
     assert.equal(summary.outcome, 'trained', summary.reason);
     const result = JSON.parse(await readFile(join(dataDir, 'bucket', seedResultKey('bundle', 1, 'energy', 0)), 'utf8'));
     assert.equal(result.backend, 'wasm');
+  });
+
+  it('TrainSeed finds every task folder in its bundle and trains a continuous one', async () => {
+    const dataDir = join(work, 'data-continuous');
+    const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, 'pendulum'));
+    await mkdir(dirname(reward), { recursive: true });
+    await writeFile(reward, 'function computeReward(obs, action) { const upright = obs[0]; return [upright, { upright }]; }');
+    const task = { searchId: 'bundle', task: 'Pendulum-v1', generation: 1, candidateId: 'pendulum', seed: 0, budget: { steps: 4096, evalEpisodes: 2 } };
+    const unknown = { ...task, task: 'Pong-v5', candidateId: 'nobody' };
+    const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))});
+      const trained = await handler(${JSON.stringify(task)});
+      let message = '';
+      try { await handler(${JSON.stringify(unknown)}); } catch (error) { message = error.message; }
+      process.stdout.write(JSON.stringify({ trained, message }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
+    });
+    const { trained, message } = JSON.parse(stdout) as { trained: { outcome: string; reason: string }; message: string };
+    assert.equal(trained.outcome, 'trained', trained.reason);
+    for (const folder of await readdir(join(ROOT, 'tasks'), { withFileTypes: true })) {
+      if (!folder.isDirectory()) continue;
+      const id = /id: '([^']+)'/.exec(await readFile(join(ROOT, 'tasks', folder.name, 'task.ts'), 'utf8'))?.[1];
+      assert.ok(id !== undefined && message.includes(id), `the bundle's registry knows ${id} (${message})`);
+    }
   });
 
   it('Propose, Reflect and Publish load from their bundles', async () => {

@@ -44,7 +44,7 @@ describe('Search: the smoke search on this machine', () => {
   it('prints one JSON object: search id, winner, baselines, generations and the card path', () => {
     assert.equal(output.searchId, SEARCH_ID);
     assert.ok(output.winner.candidateId.length > 0);
-    assert.deepEqual(output.baselines.map((b) => b.candidateId).sort(), ['environment_reward', 'human_energy_shaping']);
+    assert.deepEqual(output.baselines.map((b) => b.candidateId).sort(), ['environment_reward', 'human_shaping']);
     assert.ok(output.cardPath.endsWith(`searches/${SEARCH_ID}/winner/card.html`));
     assert.deepEqual(output.generations.map((g) => [g.generation, g.rows.length]), [[1, 5], [2, 3]]);
   });

@@ -293,7 +293,7 @@ describe('Task: MountainCarContinuous-v0', () => {
     // Assess
     assertCleanSvg(animation, 'mountain-car-continuous-animation');
     assert.ok(animation.includes('<animateMotion') && animation.includes('<animateTransform'), 'SMIL drives and tilts the car');
-    assert.ok(animation.includes('goal, x = 0.45'), 'the flag is at 0.45');
+    assert.ok(animation.includes('flag, x = 0.45'), 'the flag is at 0.45');
     assert.ok(animation.includes('attributeName="fill"'), 'the flag turns green on arrival');
     assert.deepEqual(plots.map((p) => /data-chart="([^"]+)"/.exec(p)?.[1]), ['mountain-car-continuous-position', 'mountain-car-continuous-force']);
     for (const p of plots) assertCleanSvg(p, /data-chart="([^"]+)"/.exec(p)?.[1] ?? '');

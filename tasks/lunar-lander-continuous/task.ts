@@ -1,0 +1,27 @@
+/** LunarLanderContinuous-v3: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask } from '../contract.ts';
+import { MAX_EPISODE_STEPS } from '../lunar-lander/physics.ts';
+import { LUNAR_LANDER_RENDERER } from '../lunar-lander/render.ts';
+import { replayLunarLander } from '../lunar-lander/replay.ts';
+import { DIAGNOSTIC, FEATURES, OBSERVATION, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander/spec-parts.ts';
+import { ACTION_NAMES, LunarLanderContinuousEnv } from './environment.ts';
+
+export default defineTask({
+  id: 'LunarLanderContinuous-v3',
+  description: description('continuous'),
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  observation: OBSERVATION,
+  action: { kind: 'box', names: ACTION_NAMES, low: [-1, -1], high: [1, 1] },
+  makeEnv: (n, seed) => new LunarLanderContinuousEnv(n, seed),
+  success: SUCCESS,
+  tieBreak: 'higher-return',
+  diagnostic: DIAGNOSTIC,
+  termination: 'mixed',
+  baselines: baselines('continuous'),
+  features: FEATURES,
+  render: LUNAR_LANDER_RENDERER,
+  // placeholder: measured later (PPO on 16 copies; CleanRL-style PPO solves LunarLander in about 1M steps).
+  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 100_000 },
+  replay: (episode) => replayLunarLander(new LunarLanderContinuousEnv(1, 0), episode),
+});

@@ -1,0 +1,143 @@
+/**
+ * What LunarLander-v3 and LunarLanderContinuous-v3 declare alike: the observation, the success
+ * test (Gymnasium's solved line), the diagnostic, the features, and the two baselines written as
+ * reward files (they differ only in how the action spends fuel).
+ */
+import type { Diagnostic, Episode, Feature, ObservationDim, RewardSource, SuccessTest } from '../contract.ts';
+import { MAX_EPISODE_STEPS, OBS_HIGH, OBS_LOW } from './physics.ts';
+
+/** Gymnasium's reward_threshold: an episode return of 200 is a solved landing. */
+export const REWARD_THRESHOLD = 200;
+
+const NAMES = [
+  'horizontal position', 'vertical position', 'horizontal velocity', 'vertical velocity',
+  'angle', 'angular velocity', 'right leg contact', 'left leg contact',
+] as const;
+/** What heuristic and random landers see (1st to 99th percentiles over 96,000 steps, rounded out). */
+const TYPICAL: ReadonlyArray<readonly [number, number]> = [[-1, 1], [0, 1.6], [-2, 2], [-2, 2], [-1.5, 1.5], [-2, 2], [0, 1], [0, 1]];
+
+export const OBSERVATION: readonly ObservationDim[] = NAMES.map((name, k) => ({ name, low: OBS_LOW[k], high: OBS_HIGH[k], typical: TYPICAL[k] }));
+
+export function description(variant: 'discrete' | 'continuous'): string {
+  const actions = variant === 'discrete'
+    ? 'Four actions: do nothing, fire the left orientation engine, the main engine, or the right orientation engine.'
+    : 'Two throttles in [-1, 1]: the main engine (off below 0, 50% to 100% power above) and the lateral engines (off within ±0.5, left below, right above).';
+  return 'A lander falls towards the moon with a random initial push and must land softly on the pad ' +
+    '(the observation\'s origin, x from -0.2 to 0.2), upright and on both legs; the terrain around the pad is random. ' +
+    `${actions} The environment's reward pays for moving closer to the pad, slowing down, staying level and touching down with each leg, ` +
+    'charges fuel for every engine firing, and ends the episode with +100 when the lander comes to rest or -100 when its body hits the ground or it leaves the screen. ' +
+    `Solved means an episode return of at least ${REWARD_THRESHOLD} (Gymnasium's threshold) within the ${MAX_EPISODE_STEPS}-step limit.`;
+}
+
+export const SUCCESS: SuccessTest = {
+  clause: `land with a return of at least ${REWARD_THRESHOLD}`,
+  headline: `lands with a return of ${REWARD_THRESHOLD} or more`,
+  describe: `An episode succeeds when its return on the environment's own reward (shaping for approaching the pad slowly, level and on its legs, ` +
+    `minus fuel, plus 100 for coming to rest or minus 100 for a crash or leaving the screen) reaches ${REWARD_THRESHOLD}, Gymnasium's solved line, within ${MAX_EPISODE_STEPS} steps.`,
+  test: (episode: Episode) => episode.return >= REWARD_THRESHOLD,
+};
+
+/** The last observation's distance from the pad's centre (observation units). */
+export function finalDistance(episode: Episode): number {
+  const at = episode.length * episode.obsSize;
+  const x = episode.observations[at];
+  const y = episode.observations[at + 1];
+  return Math.sqrt(x * x + y * y);
+}
+
+export const DIAGNOSTIC: Diagnostic = {
+  label: 'mean final distance from the pad',
+  measure: finalDistance,
+  format: (value) => `${value.toFixed(2)} (0 is the pad's centre, its edges at x = ±0.2; the screen's edges at x = ±1)`,
+};
+
+export const FEATURES: readonly Feature[] = [
+  { name: 'nearPad', expression: '1 - Math.min(1, Math.sqrt(s[0] * s[0] + s[1] * s[1]))', describe: 'how close the lander is to the pad\'s centre (1 on it)' },
+  { name: 'slow', expression: '1 - Math.min(1, Math.sqrt(s[2] * s[2] + s[3] * s[3]) / 2)', describe: 'how slowly the lander moves (1 at rest)' },
+  { name: 'level', expression: '1 - Math.min(1, Math.abs(s[4]))', describe: 'how upright the lander is (1 level)' },
+  { name: 'legsDown', expression: '(s[6] + s[7]) / 2', describe: 'the share of its two legs touching the ground' },
+];
+
+/** The fuel lines of a reward file: how the variant's action sets the main and side engines' power. */
+const FUEL: Record<'discrete' | 'continuous', string> = {
+  discrete: `  // Action 2 fires the main engine, 1 and 3 an orientation engine, at full power.
+  const mainPower = action === 2 ? 1 : 0;
+  const sidePower = action === 1 || action === 3 ? 1 : 0;`,
+  continuous: `  // action = [main, lateral], clipped to [-1, 1]: the main engine fires above 0 at 50% to 100%,
+  // an orientation engine beyond +-0.5 at |lateral|.
+  const mainPower = action[0] > 0 ? (Math.min(Math.max(action[0], 0), 1) + 1) * 0.5 : 0;
+  const sidePower = Math.abs(action[1]) > 0.5 ? Math.min(Math.max(Math.abs(action[1]), 0.5), 1) : 0;`,
+};
+
+/**
+ * How a reward file tells Gymnasium's two endings apart from the observation: when the lander
+ * comes to rest Box2D puts it to sleep, which zeroes its velocities, so the terminal observation
+ * has vx, vy and the angular velocity exactly 0 (+100); a crash or leaving the screen happens in
+ * motion (-100). The legs' flags cannot tell: Gymnasium's contact detector clears a leg's flag
+ * when either of two contacts ends, so a lander resting with a leg across two terrain segments
+ * can show no leg down (golden LunarLander-v3 seed 1). Exact on every golden ending; it would
+ * only err on a crash with all three velocities exactly 0.
+ */
+const AT_REST = `const atRest = nextObs[2] === 0 && nextObs[3] === 0 && nextObs[5] === 0;`;
+
+const ENV_IDEA = 'The environment\'s own reward: the change in Gymnasium\'s shaping (distance to the pad, speed, tilt, legs down) minus fuel; ' +
+  'an ending replaces it with +100 at rest or -100 for a crash.';
+
+const HUMAN_IDEA = 'Gymnasium\'s shaping terms as a person writes them, one named term each: getting closer to the pad, slower, more level ' +
+  'and putting legs down pay, each engine firing costs fuel; an ending pays +100 at rest or -100 for a crash instead of the step\'s terms ' +
+  '(so the sudden stop of a crash is not paid as slowing down).';
+
+export function baselines(variant: 'discrete' | 'continuous'): { environment: RewardSource; human: RewardSource } {
+  return {
+    environment: {
+      idea: ENV_IDEA,
+      code: `// idea: ${ENV_IDEA}
+function computeReward(obs, action, nextObs, terminated) {
+  // Gymnasium's shaping is a function of the observation; its reward is the change in it
+  // (computed there on float64 values, here on the float32 observation: within about 2e-5).
+  function shaping(s) {
+    return -100 * Math.sqrt(s[0] * s[0] + s[1] * s[1]) - 100 * Math.sqrt(s[2] * s[2] + s[3] * s[3]) -
+      100 * Math.abs(s[4]) + 10 * s[6] + 10 * s[7];
+  }
+  if (terminated) {
+    // The ending replaces the step's reward. At rest (Box2D put the lander to sleep) the velocities
+    // are exactly 0; a crash or leaving the screen happens in motion.
+    ${AT_REST}
+    const ending = atRest ? 100 : -100;
+    return [ending, { ending }];
+  }
+${FUEL[variant]}
+  const shapingChange = shaping(nextObs) - shaping(obs);
+  const mainEngine = -0.3 * mainPower;
+  const sideEngine = -0.03 * sidePower;
+  return [shapingChange + mainEngine + sideEngine, { shaping: shapingChange, mainEngine, sideEngine }];
+}
+`,
+    },
+    human: {
+      idea: HUMAN_IDEA,
+      code: `// idea: ${HUMAN_IDEA}
+function computeReward(obs, action, nextObs, terminated) {
+  if (terminated) {
+    // Coming to rest (Box2D put the lander to sleep: its velocities are exactly 0) or a crash.
+    ${AT_REST}
+    const landing = atRest ? 100 : -100;
+    return [landing, { landing }];
+  }
+  function distanceOf(s) { return Math.sqrt(s[0] * s[0] + s[1] * s[1]); }
+  function speedOf(s) { return Math.sqrt(s[2] * s[2] + s[3] * s[3]); }
+  // Potential differences: each pays for progress, and takes it back when it is undone.
+  const distance = -100 * (distanceOf(nextObs) - distanceOf(obs));
+  const speed = -100 * (speedOf(nextObs) - speedOf(obs));
+  const tilt = -100 * (Math.abs(nextObs[4]) - Math.abs(obs[4]));
+  const legContact = 10 * (nextObs[6] + nextObs[7] - obs[6] - obs[7]);
+${FUEL[variant]}
+  const mainEngine = -0.3 * mainPower;
+  const sideEngine = -0.03 * sidePower;
+  const total = distance + speed + tilt + legContact + mainEngine + sideEngine;
+  return [total, { distance, speed, tilt, legContact, mainEngine, sideEngine }];
+}
+`,
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** LunarLander-v3 (discrete): Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask } from '../contract.ts';
+import { ACTION_NAMES, LunarLanderDiscreteEnv } from './environment.ts';
+import { replayLunarLander } from './replay.ts';
+import { MAX_EPISODE_STEPS } from './physics.ts';
+import { LUNAR_LANDER_RENDERER } from './render.ts';
+import { DIAGNOSTIC, FEATURES, OBSERVATION, REWARD_THRESHOLD, SUCCESS, baselines, description } from './spec-parts.ts';
+
+export default defineTask({
+  id: 'LunarLander-v3',
+  description: description('discrete'),
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  observation: OBSERVATION,
+  action: { kind: 'discrete', names: ACTION_NAMES, neutral: 0 },
+  makeEnv: (n, seed) => new LunarLanderDiscreteEnv(n, seed),
+  success: SUCCESS,
+  tieBreak: 'higher-return',
+  diagnostic: DIAGNOSTIC,
+  termination: 'mixed',
+  baselines: baselines('discrete'),
+  features: FEATURES,
+  render: LUNAR_LANDER_RENDERER,
+  // placeholder: measured later (PPO on 16 copies; CleanRL-style PPO solves LunarLander in about 1M steps).
+  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 100_000 },
+  replay: (episode) => replayLunarLander(new LunarLanderDiscreteEnv(1, 0), episode),
+});

@@ -1,0 +1,427 @@
+/**
+ * The LunarLander-v3 and LunarLanderContinuous-v3 task folders (tasks/lunar-lander/,
+ * tasks/lunar-lander-continuous/): Gymnasium 1.4.0's lunar_lander.py on planck, against episodes
+ * recorded from the real Gymnasium on Box2D 2.3.10 (test/fixtures/golden/, with every random
+ * draw the environment made), and against Gymnasium's own heuristic lander and a random policy
+ * over 50 seeds (LunarLander-policies.json). Also: the registration, the two baselines as reward
+ * files, the features, the success test, the diagnostic, the card's renderer and the auto-reset.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { compareEpisode } from '../tasks/conformance.ts';
+import type { Episode, EpisodeRecord, Task, VecEnv } from '../tasks/contract.ts';
+import { getTask } from '../tasks/registry.ts';
+import { Random } from '../functions/shared/random.ts';
+import { heuristicContinuous, heuristicDiscrete } from '../tasks/lunar-lander/heuristic.ts';
+import { LunarLanderEnv, MAX_EPISODE_STEPS, landerValues, type LanderEpisodeInfo } from '../tasks/lunar-lander/physics.ts';
+import { LunarRecordingSchema, landerRecordValues, withLanderStates, type LunarEpisode } from '../tasks/lunar-lander/replay.ts';
+import { LunarLanderContinuousEnv } from '../tasks/lunar-lander-continuous/environment.ts';
+
+type Action = number | number[];
+type RewardFn = (obs: number[], action: Action, nextObs: number[], terminated: boolean) => [number, Record<string, number>];
+
+const VARIANTS = [
+  { id: 'LunarLander-v3', folder: 'lunar-lander', continuous: false },
+  { id: 'LunarLanderContinuous-v3', folder: 'lunar-lander-continuous', continuous: true },
+] as const;
+
+const golden = (id: string): LunarEpisode[] =>
+  LunarRecordingSchema.parse(JSON.parse(readFileSync(new URL(`./fixtures/golden/${id}.json`, import.meta.url), 'utf8'))).episodes;
+
+const PolicyStats = z.object({ mean_return: z.number(), std_return: z.number(), share_at_least_200: z.number(), mean_length: z.number() });
+const POLICIES = z.object({ summary: z.record(z.string(), z.object({ heuristic: PolicyStats, random: PolicyStats })) })
+  .parse(JSON.parse(readFileSync(new URL('./fixtures/golden/LunarLander-policies.json', import.meta.url), 'utf8'))).summary;
+
+/**
+ * Free flight (every step before the first leg or body contact, in either run): the largest
+ * deviation from Box2D 2.3.10 we allow. Measured over the 12 golden episodes (659 and 795
+ * free-flight steps, flights of 59 to 182 steps): position 3.7e-4 m, velocity 4.4e-4 m/s,
+ * observation 8.9e-5, all worst on discrete seed 5 (a 120-step heuristic flight); the random
+ * flights stay within 6e-5 m, 4e-5 m/s and 1.1e-5. The first observation matches to 2.4e-7. The
+ * error grows along the flight, fastest while the engines fire: Box2D rounds to float32 (about
+ * 6e-8 relative per operation, 180 velocity iterations of the two leg joints per step), planck
+ * computes in float64 (rounding the time step to float32 as pybox2d does changes nothing). The
+ * bounds are the measured worst rounded up by about 3x.
+ */
+const FREE_FLIGHT = { position: 1e-3, velocity: 1.5e-3, obs: 3e-4 };
+
+/**
+ * After contact float32 and float64 contact solving may part ways, so the landing is compared
+ * statistically: each episode must end the same way (terminated, the same ±100) with a return
+ * within 1 of Gymnasium's. Measured: every golden episode ends on the very same step with the
+ * same flags, returns within 0.02, the body state within 2.1e-3 and the observation within
+ * 8.2e-4 over whole episodes (reported by the test, not asserted).
+ */
+const RETURN_TOLERANCE = 1;
+
+function rewardOf(code: string): RewardFn {
+  return new Function(`${code}\nreturn computeReward;`)() as RewardFn;
+}
+
+function transitions(e: LunarEpisode): Array<{ obs: number[]; action: Action; next: number[]; terminated: boolean; reward: number }> {
+  return e.steps.map((step, t) => ({
+    obs: t === 0 ? e.initial_obs : e.steps[t - 1].obs,
+    action: step.action,
+    next: step.obs,
+    terminated: step.terminated,
+    reward: step.reward,
+  }));
+}
+
+function episodeOf(e: LunarEpisode): Episode {
+  const last = e.steps[e.steps.length - 1];
+  return {
+    observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
+    obsSize: 8,
+    length: e.steps.length,
+    return: e.steps.reduce((sum, s) => sum + s.reward, 0),
+    terminated: last.terminated,
+    truncated: last.truncated,
+  };
+}
+
+function recordOf(e: LunarEpisode, info?: LanderEpisodeInfo): EpisodeRecord {
+  const last = e.steps[e.steps.length - 1];
+  return {
+    observations: [e.initial_obs, ...e.steps.map((s) => s.obs)],
+    actions: e.steps.map((s) => s.action),
+    rewards: e.steps.map((s) => s.reward),
+    success: e.steps.reduce((sum, s) => sum + s.reward, 0) >= 200,
+    terminated: last.terminated,
+    truncated: last.truncated,
+    info,
+  };
+}
+
+function assertCleanSvg(svg: string, chart: string): void {
+  assert.ok(svg.startsWith('<svg'), `${chart}: an SVG`);
+  assert.ok(svg.includes(`data-chart="${chart}"`), `${chart}: its data-chart attribute`);
+  assert.ok(!svg.includes('<script'), `${chart}: no script`);
+  assert.ok(!svg.includes('NaN'), `${chart}: no NaN`);
+  assert.ok(!/href=/.test(svg), `${chart}: no external resources`);
+}
+
+interface Stats { mean: number; std: number; shareAtLeast200: number; meanLength: number }
+
+/** One episode on each of n copies (the first each copy runs: no bias towards short episodes). */
+function firstEpisodes(env: VecEnv, policy: (obs: Float32Array, out: Float64Array) => void, actionSize: number): Stats {
+  const n = env.n;
+  const returns = new Float64Array(n);
+  const lengths = new Int32Array(n);
+  const done = new Uint8Array(n);
+  const actions = new Float64Array(n * actionSize);
+  let running = n;
+  while (running > 0) {
+    for (let i = 0; i < n; i++) policy(env.obs.subarray(i * 8, (i + 1) * 8), actions.subarray(i * actionSize, (i + 1) * actionSize));
+    env.step(actions);
+    for (let i = 0; i < n; i++) {
+      if (done[i] === 1) continue;
+      returns[i] += env.reward[i];
+      lengths[i] += 1;
+      if (env.terminated[i] === 1 || env.truncated[i] === 1) {
+        done[i] = 1;
+        running -= 1;
+      }
+    }
+  }
+  const mean = returns.reduce((a, b) => a + b, 0) / n;
+  const std = Math.sqrt(returns.reduce((a, b) => a + (b - mean) ** 2, 0) / n);
+  return { mean, std, shareAtLeast200: returns.filter((r) => r >= 200).length / n, meanLength: lengths.reduce((a, b) => a + b, 0) / n };
+}
+
+for (const variant of VARIANTS) {
+  const task: Task = getTask(variant.id);
+  const episodes = golden(variant.id);
+  const gym = POLICIES[variant.id];
+
+  describe(`Task: ${variant.id}`, () => {
+    it('is listed by the registry from its folder, with Gymnasium\'s spaces, time limit and threshold', () => {
+      assert.equal(task.folder, variant.folder);
+      assert.equal(task.obsSize, 8);
+      assert.equal(task.actionSize, variant.continuous ? 2 : 1);
+      assert.equal(task.maxEpisodeSteps, 1000);
+      assert.equal(task.rewardThreshold, 200);
+      assert.deepEqual(task.observation.map((d) => d.high), [2.5, 2.5, 10, 10, 2 * Math.PI, 10, 1, 1]);
+      assert.deepEqual(task.observation.map((d) => d.low), [-2.5, -2.5, -10, -10, -2 * Math.PI, -10, 0, 0]);
+      assert.deepEqual(task.action, variant.continuous
+        ? { kind: 'box', names: ['main engine', 'lateral engine'], low: [-1, -1], high: [1, 1] }
+        : { kind: 'discrete', names: ['do nothing', 'fire left engine', 'fire main engine', 'fire right engine'], neutral: 0 });
+      assert.equal(task.termination, 'mixed');
+      assert.equal(task.tieBreak, 'higher-return');
+      assert.deepEqual(task.budget, { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 100_000 });
+    });
+
+    it('gives the model a description of the dynamics, without any reward line', () => {
+      const source = task.environmentSource;
+      for (const part of ['## Observation space', '## Action space', '## Episode end', 'Main engine', 'Orientation engines', '(x - 10) / 10']) {
+        assert.ok(source.includes(part), `the model reads "${part}"`);
+      }
+      assert.ok(source.includes(variant.continuous ? 'Box(-1, 1, (2,))' : 'Discrete(4)'));
+      assert.ok(!source.includes('reward:begin') && !/\breward\s*=/.test(source), 'no reward in what the model reads');
+      // The shared physics keeps Gymnasium's reward between the markers.
+      const physics = readFileSync(new URL('../tasks/lunar-lander/physics.ts', import.meta.url), 'utf8');
+      assert.equal(physics.match(/\/\/ reward:begin/g)?.length, physics.match(/\/\/ reward:end/g)?.length);
+      assert.ok(physics.includes('prevShaping'));
+    });
+
+    it('follows Gymnasium\'s free flight closely on every golden episode, fed the recorded draws', (t) => {
+      let worst = { position: 0, velocity: 0, obs: 0 };
+      let freeSteps = 0;
+      for (const e of episodes) {
+        const replay = task.replay?.(e);
+        assert.ok(replay, 'the task replays recorded episodes');
+        assert.ok(Math.max(...e.initial_obs.map((v, k) => Math.abs(v - replay.initialObs[k]))) < 1e-6, `seed ${e.seed}: the first observation`);
+        const at = { position: 0, velocity: 0, obs: 0 };
+        for (const [k, step] of e.steps.entries()) {
+          const ours = replay.steps[k];
+          assert.ok(ours !== undefined, `seed ${e.seed}: our episode lasts to step ${k + 1}`);
+          const theirs = landerRecordValues(step.lander);
+          const mine = ours.state ?? [];
+          const contact = theirs[6] + theirs[7] + mine[6] + mine[7] > 0 || step.terminated || ours.terminated;
+          if (contact) break;
+          freeSteps += 1;
+          at.position = Math.max(at.position, Math.abs(mine[0] - theirs[0]), Math.abs(mine[1] - theirs[1]));
+          at.velocity = Math.max(at.velocity, Math.abs(mine[3] - theirs[3]), Math.abs(mine[4] - theirs[4]));
+          at.obs = Math.max(at.obs, ...step.obs.map((v, j) => Math.abs(v - ours.obs[j])));
+        }
+        t.diagnostic(`seed ${e.seed} (${e.policy}): ${e.steps.findIndex((st) => st.lander.legs.includes(true) || st.terminated)} free-flight steps, position ${at.position.toExponential(1)} m, velocity ${at.velocity.toExponential(1)} m/s, obs ${at.obs.toExponential(1)}`);
+        worst = { position: Math.max(worst.position, at.position), velocity: Math.max(worst.velocity, at.velocity), obs: Math.max(worst.obs, at.obs) };
+      }
+      t.diagnostic(`${freeSteps} free-flight steps compared`);
+      assert.ok(freeSteps > 600, `${freeSteps} free-flight steps compared`);
+      assert.ok(worst.position <= FREE_FLIGHT.position, `position deviates by ${worst.position}`);
+      assert.ok(worst.velocity <= FREE_FLIGHT.velocity, `velocity deviates by ${worst.velocity}`);
+      assert.ok(worst.obs <= FREE_FLIGHT.obs, `observation deviates by ${worst.obs}`);
+    });
+
+    it('ends every golden episode the same way, with a return close to Gymnasium\'s (after contact: statistics only)', (t) => {
+      const endings = new Set<number>();
+      for (const e of episodes) {
+        const replay = task.replay?.(e);
+        assert.ok(replay);
+        const theirs = e.steps.reduce((s, step) => s + step.reward, 0);
+        const ours = replay.steps.reduce((s, step) => s + step.reward, 0);
+        const lastTheirs = e.steps[e.steps.length - 1];
+        const lastOurs = replay.steps[replay.steps.length - 1];
+        assert.equal(lastOurs.terminated, lastTheirs.terminated, `seed ${e.seed}: terminated`);
+        assert.equal(lastOurs.reward, lastTheirs.reward, `seed ${e.seed}: the same ending (${lastTheirs.reward})`);
+        assert.ok(Math.abs(ours - theirs) <= RETURN_TOLERANCE, `seed ${e.seed}: return ${ours} against ${theirs}`);
+        endings.add(lastTheirs.reward);
+        const deviation = compareEpisode(withLanderStates(e), replay);
+        t.diagnostic(`seed ${e.seed} (${e.policy}): ${replay.steps.length} of ${e.steps.length} steps, return ${ours.toFixed(2)} vs ${theirs.toFixed(2)}, ` +
+          `whole episode: state ${deviation.state.toExponential(1)}, obs ${deviation.obs.toExponential(1)}, ${deviation.flagMismatches} flag mismatches`);
+      }
+      assert.deepEqual([...endings].sort((a, b) => a - b), [-100, 100], 'crashes and landings are both covered');
+    });
+
+    it('ports Gymnasium\'s heuristic: it picks the recorded action on every golden heuristic step', () => {
+      let steps = 0;
+      for (const e of episodes.filter((ep) => ep.policy === 'heuristic')) {
+        for (const step of transitions(e)) {
+          if (variant.continuous) {
+            // Gymnasium computes it in numpy float32 arithmetic: within 1e-6.
+            const [a, b] = heuristicContinuous(step.obs);
+            const [ra, rb] = step.action as number[];
+            assert.ok(Math.abs(a - ra) < 1e-6 && Math.abs(b - rb) < 1e-6, `seed ${e.seed}: ${[a, b]} against ${[ra, rb]}`);
+          } else {
+            assert.equal(heuristicDiscrete(step.obs), step.action, `seed ${e.seed}`);
+          }
+          steps += 1;
+        }
+      }
+      assert.ok(steps > 500);
+    });
+
+    it('lands as Gymnasium\'s heuristic does over 50 seeds, and a random policy fails as Gymnasium\'s does', (t) => {
+      // Tolerance: 3 standard errors of the difference of two 50-episode means (ours and
+      // Gymnasium's), sqrt(std_gym^2 / 50 + std_ours^2 / 50): the two runs draw different terrains
+      // and pushes (numpy's generator is not reproduced), so only the distributions can agree.
+      const n = 50;
+      const heuristic = firstEpisodes(task.makeEnv(n, 1000), variant.continuous
+        ? (s, out) => { out.set(heuristicContinuous(s)); }
+        : (s, out) => { out[0] = heuristicDiscrete(s); }, task.actionSize);
+      const rng = new Random(7);
+      const random = firstEpisodes(task.makeEnv(n, 2000), variant.continuous
+        ? (_s, out) => { out[0] = rng.uniform(-1, 1); out[1] = rng.uniform(-1, 1); }
+        : (_s, out) => { out[0] = rng.int(4); }, task.actionSize);
+      for (const [name, ours, theirs] of [['heuristic', heuristic, gym.heuristic], ['random', random, gym.random]] as const) {
+        const tolerance = 3 * Math.sqrt((theirs.std_return ** 2 + ours.std ** 2) / n);
+        t.diagnostic(`${name}: mean ${ours.mean.toFixed(1)} (std ${ours.std.toFixed(1)}, ${Math.round(ours.shareAtLeast200 * 100)}% >= 200, ` +
+          `length ${ours.meanLength.toFixed(1)}); Gymnasium ${theirs.mean_return.toFixed(1)} (std ${theirs.std_return.toFixed(1)}, ` +
+          `${Math.round(theirs.share_at_least_200 * 100)}%, length ${theirs.mean_length.toFixed(1)}); tolerance ±${tolerance.toFixed(1)}`);
+        assert.ok(Math.abs(ours.mean - theirs.mean_return) <= tolerance,
+          `${name}: mean return ${ours.mean} against Gymnasium's ${theirs.mean_return} (±${tolerance})`);
+        // The share at 200 or more: 3 binomial standard errors of the difference, at the pooled share.
+        const p = (ours.shareAtLeast200 + theirs.share_at_least_200) / 2;
+        const shareTolerance = Math.max(3 * Math.sqrt((2 * p * (1 - p)) / n), 1 / n);
+        assert.ok(Math.abs(ours.shareAtLeast200 - theirs.share_at_least_200) <= shareTolerance,
+          `${name}: ${ours.shareAtLeast200} of episodes at 200 or more against ${theirs.share_at_least_200} (±${shareTolerance})`);
+      }
+    });
+
+    it('writes the environment\'s own reward as a file that reproduces it on every golden step', () => {
+      const reward = rewardOf(task.baselines.environment.code);
+      let worst = 0;
+      for (const e of episodes) {
+        for (const [k, step] of transitions(e).entries()) {
+          const [total, terms] = reward(step.obs, step.action, step.next, step.terminated);
+          // Gymnasium shapes the float64 state, the file the float32 observation.
+          worst = Math.max(worst, Math.abs(total - step.reward));
+          if (step.terminated) assert.equal(total, step.reward, `seed ${e.seed} step ${k + 1}: the ending`);
+          assert.ok(Math.abs(Object.values(terms).reduce((s, v) => s + v, 0) - total) < 1e-9, 'the terms add up');
+        }
+      }
+      assert.ok(worst < 1e-4, `largest difference ${worst}`);
+      assert.ok(task.baselines.environment.code.startsWith('// idea: '));
+    });
+
+    it('writes Gymnasium\'s shaping terms as a person\'s reward file with named terms', () => {
+      const reward = rewardOf(task.baselines.human.code);
+      for (const e of episodes) {
+        for (const step of transitions(e)) {
+          const [total, terms] = reward(step.obs, step.action, step.next, step.terminated);
+          assert.ok(Number.isFinite(total));
+          for (const [name, value] of Object.entries(terms)) assert.ok(Number.isFinite(value), `term ${name}`);
+          if (step.terminated) {
+            assert.deepEqual(terms, { landing: step.reward }, `seed ${e.seed}: the ending is the landing term`);
+          } else {
+            assert.deepEqual(Object.keys(terms), ['distance', 'speed', 'tilt', 'legContact', 'mainEngine', 'sideEngine']);
+            assert.ok(Math.abs(total - step.reward) < 1e-4, 'the same shaping as Gymnasium\'s');
+          }
+        }
+      }
+      assert.ok(task.baselines.human.code.startsWith('// idea: '));
+    });
+
+    it('has features that are 0..1 on every golden observation, and highest when resting on the pad', () => {
+      const observations = episodes.flatMap((e) => [e.initial_obs, ...e.steps.map((s) => s.obs)]);
+      const resting = [0, 0, 0, 0, 0, 0, 1, 1];
+      const falling = episodes[0].initial_obs;
+      for (const feature of task.features) {
+        const f = new Function('s', `return ${feature.expression};`) as (s: number[]) => number;
+        for (const o of observations) {
+          const v = f(o);
+          assert.ok(Number.isFinite(v) && v >= 0 && v <= 1, `${feature.name}: ${v}`);
+        }
+        assert.equal(f(resting), 1, `${feature.name}: 1 at rest on the pad`);
+        assert.ok(f(falling) < 1, `${feature.name}: below 1 at the start`);
+      }
+      assert.deepEqual(task.features.map((f) => f.name), ['nearPad', 'slow', 'level', 'legsDown']);
+    });
+
+    it('says the golden landings (return >= 200) succeed and the crashes do not; measures the final distance', () => {
+      for (const e of episodes) {
+        const episode = episodeOf(e);
+        assert.equal(task.success.test(episode), e.policy === 'heuristic', `seed ${e.seed} (${e.policy}, return ${episode.return})`);
+        const last = e.steps[e.steps.length - 1].obs;
+        assert.ok(Math.abs(task.diagnostic.measure(episode) - Math.hypot(last[0], last[1])) < 1e-6);
+        if (e.policy === 'heuristic') assert.ok(task.diagnostic.measure(episode) < 0.2, 'the heuristic lands near the pad');
+      }
+      const landed = episodeOf(episodes.find((e) => e.policy === 'heuristic') ?? episodes[0]);
+      assert.equal(task.success.test({ ...landed, return: 200 }), true, 'a return of exactly 200');
+      assert.equal(task.success.test({ ...landed, return: 199.99 }), false);
+      assert.match(task.diagnostic.format(0.1234), /^0\.12 \(0 is the pad's centre/);
+    });
+
+    it('renders an episode over its terrain as an animated SVG, plots altitude and speed, and tells its ending', () => {
+      const info = task.makeEnv(1, 3).episodeInfo?.(0);
+      const landing = recordOf(episodes.find((e) => e.policy === 'heuristic') ?? episodes[0], JSON.parse(JSON.stringify(info)) as LanderEpisodeInfo);
+      const crash = recordOf(episodes.find((e) => e.policy === 'random') ?? episodes[0]);
+      const animation = task.render.animation(landing, '#2563eb');
+      assertCleanSvg(animation, 'lunar-lander-animation');
+      assert.ok(animation.includes('<animateMotion') && animation.includes('type="rotate"'), 'SMIL moves and turns the lander');
+      assert.ok(animation.includes('#e8a317'), 'the pad\'s flags');
+      assert.ok(!animation.includes('terrain not recorded'), 'the recorded terrain is drawn');
+      assert.ok(task.render.animation(crash, '#2563eb').includes('terrain not recorded'), 'without info, a flat moon and a note');
+      const plots = task.render.plots(landing, '#2563eb');
+      assert.deepEqual(plots.map((p) => /data-chart="([^"]+)"/.exec(p)?.[1]), ['lunar-lander-altitude', 'lunar-lander-speed']);
+      for (const p of plots) assertCleanSvg(p, /data-chart="([^"]+)"/.exec(p)?.[1] ?? '');
+      assert.match(task.render.story(landing), /^The lander touches down at step \d+ and comes to rest on the pad at step \d+, 0\.\d\d from its centre, firing the main engine on \d+% of the steps\.$/);
+      assert.match(task.render.story(crash), /crashes at step \d+|leaves the screen at step \d+/);
+      const empty: EpisodeRecord = { observations: [], actions: [], rewards: [], success: false, terminated: false, truncated: false };
+      assertCleanSvg(task.render.animation(empty, '#2563eb'), 'lunar-lander-animation');
+      for (const p of task.render.plots(empty, '#2563eb')) assert.ok(p.includes('no data') && !p.includes('NaN'));
+      assert.equal(task.render.story(empty), 'No evaluation episode was recorded.');
+    });
+
+    it('gives each copy\'s terrain and pad as JSON, the pad flat between x = 8 and 12 m', () => {
+      const env = task.makeEnv(2, 4);
+      const a = env.episodeInfo?.(0) as LanderEpisodeInfo;
+      const b = env.episodeInfo?.(1) as LanderEpisodeInfo;
+      assert.deepEqual(JSON.parse(JSON.stringify(a)), a, 'plain JSON');
+      assert.equal(a.terrain.length, 11);
+      assert.deepEqual(a.helipad, { x1: 8, x2: 12, y: 40 / 3 / 4 });
+      for (const k of [4, 5, 6]) assert.ok(Math.abs(a.terrain[k][1] - 0.99 * a.helipad.y) < 1e-12, `chunk ${k} is the pad`);
+      assert.notDeepEqual(a.terrain, b.terrain, 'copies have their own terrain');
+    });
+
+    it('starts the same from the same seed and differently from another; auto-resets with a new terrain after an ending', () => {
+      const a = task.makeEnv(4, 11);
+      const b = task.makeEnv(4, 11);
+      const c = task.makeEnv(4, 12);
+      assert.deepEqual(Array.from(a.obs), Array.from(b.obs));
+      assert.notDeepEqual(Array.from(a.obs), Array.from(c.obs));
+      // Fall with the engines off until the lander crashes (or comes to rest on its legs).
+      const env = task.makeEnv(1, 5);
+      const terrain = JSON.stringify(env.episodeInfo?.(0));
+      const noop = variant.continuous ? [-1, 0] : [0];
+      let steps = 0;
+      do {
+        env.step(noop);
+        steps += 1;
+        if (env.terminated[0] === 0) assert.deepEqual(Array.from(env.obs), Array.from(env.finalObs), 'obs is finalObs while the episode runs');
+      } while (env.terminated[0] === 0 && steps < MAX_EPISODE_STEPS);
+      assert.equal(env.terminated[0], 1, 'a free fall ends the episode');
+      assert.ok(Math.abs(env.reward[0]) === 100, 'with Gymnasium\'s ending reward');
+      assert.ok(env.finalObs[1] < 0.3, 'finalObs is down at the ground');
+      assert.ok(env.obs[1] > 1.3 && env.obs[6] === 0 && env.obs[7] === 0, 'obs is a fresh start at the top');
+      assert.equal(env.elapsed[0], 0);
+      assert.notEqual(JSON.stringify(env.episodeInfo?.(0)), terrain, 'the new episode has a new terrain');
+    });
+  });
+}
+
+describe('LunarLander: actions and speed', () => {
+  it('clips the continuous action in place; the main engine fires only above 0, the side engines only beyond ±0.5', () => {
+    const env = new LunarLanderContinuousEnv(1, 3);
+    const state = env.states[0];
+    env.step([2, -3]);
+    assert.deepEqual(Array.from(env.applied), [1, -1], 'clipped to [-1, 1]');
+    assert.deepEqual([state.lastMain, state.lastSide], [1, 1]);
+    for (const [action, main, side] of [[[0, 0.5], 0, 0], [[0.2, 0.6], 0.6, 0.6], [[-0.5, -0.75], 0, 0.75], [[1e-9, 0.5000001], 0.5 + 5e-10, 0.5000001]] as const) {
+      env.step(action);
+      assert.ok(Math.abs(state.lastMain - main) < 1e-12 && Math.abs(state.lastSide - side) < 1e-12, `${action}: main ${state.lastMain}, side ${state.lastSide}`);
+    }
+  });
+
+  it('turns the lander counter-clockwise with the left engine (action 1) and clockwise with the right one (action 3)', () => {
+    for (const [action, sign] of [[1, 1], [3, -1]] as const) {
+      const env = getTask('LunarLander-v3').gymnasiumEnv(1, 9) as LunarLanderEnv;
+      const before = landerValues(env.states[0])[5];
+      env.step([action]);
+      const after = landerValues(env.states[0])[5];
+      assert.ok(Math.sign(after - before) === sign, `action ${action}: angular velocity ${before} -> ${after}`);
+    }
+    assert.throws(() => getTask('LunarLander-v3').makeEnv(1, 0).step([4]), /not one of 0, 1, 2, 3/);
+  });
+
+  it('steps 16 copies fast enough for PPO (measured, not asserted beyond a floor)', (t) => {
+    for (const variant of VARIANTS) {
+      const env = getTask(variant.id).makeEnv(16, 1);
+      const rng = new Random(3);
+      const size = variant.continuous ? 2 : 1;
+      const actions = new Float64Array(16 * size);
+      const steps = 400;
+      const start = performance.now();
+      for (let k = 0; k < steps; k++) {
+        for (let i = 0; i < actions.length; i++) actions[i] = variant.continuous ? rng.uniform(-1, 1) : rng.int(4);
+        env.step(actions);
+      }
+      const perSecond = (steps * 16) / ((performance.now() - start) / 1000);
+      t.diagnostic(`${variant.id}: ${Math.round(perSecond)} steps/s (16 copies, random actions)`);
+      assert.ok(perSecond > 1000, `${perSecond} steps/s`);
+    }
+  });
+});
