@@ -27,9 +27,14 @@ export class InvalidTask extends Error {
 /** The task every command uses when none is given. */
 export const DEFAULT_TASK_ID = 'MountainCar-v0';
 
+/** An empty variable counts as unset, as everywhere in the project (functions/shared/env.ts). */
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** This directory, or in a Lambda bundle (one index.mjs) the tasks/ copied beside it. */
-const BUILT_IN_DIR = process.env.EUREKA_TASKS_DIR ?? (existsSync(join(HERE, 'tasks', 'registry.ts')) ? join(HERE, 'tasks') : HERE);
+const BUILT_IN_DIR = nonEmpty(process.env.EUREKA_TASKS_DIR) ?? (existsSync(join(HERE, 'tasks', 'registry.ts')) ? join(HERE, 'tasks') : HERE);
 
 /**
  * Lines from `reward:begin` to `reward:end` (in a line comment, or a ` * ` line of a doc comment)

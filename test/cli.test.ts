@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import { answer, startMessagesApiServer } from './support/messages-api-server.ts
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
+const GOLDEN = new URL('./fixtures/golden/', import.meta.url).pathname;
 
 interface Ran { code: number; stdout: string; stderr: string }
 
@@ -39,6 +40,9 @@ describe('CLI: eureka', () => {
     ['an unknown flag', ['search', '--candidate', '3'], /unknown option '--candidate'/],
     ['resuming a search that does not exist', ['search', '--resume', 'nope', '--data-dir', join(tmpdir(), 'eureka-empty')], /^eureka: --resume: no search nope in .*\n$/],
     ['an execution input for AWS that does not validate', ['start', '--input', '{"seeds":9}'], /^eureka: --input: Invalid search input: "seeds" must be at most 5 \(got 9\)\n$/],
+    ['an unknown task', ['train', '--reward', `${EXAMPLES}energy.js`, '--task', 'Pong-v5'], /^eureka: --task: unknown task "Pong-v5": the known tasks are .*CartPole-v1.*MountainCar-v0.*\n$/],
+    ['a conformance file of another task', ['conformance', '--task', 'CartPole-v1', `${GOLDEN}MountainCar-v0.json`], /^eureka: .*records MountainCar-v0, not CartPole-v1 \(--task\)\n$/],
+    ['a conformance file that is not recorded episodes', ['conformance', '--task', 'CartPole-v1', `${EXAMPLES}energy.js`], /^eureka: .*energy\.js is not JSON/],
   ];
   for (const [what, args, message] of usage) {
     it(`exits 2 with one line for ${what}`, async () => {
@@ -68,6 +72,64 @@ describe('CLI: eureka', () => {
     assert.equal(result.outcome, 'trained');
     assert.equal(result.seed, 3);
     assert.equal(result.steps, 4096);
+  });
+
+  it('tasks --json lists every task with its spaces, success test and budget', async () => {
+    const ran = await eureka(['tasks', '--json']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const { tasks } = JSON.parse(ran.stdout) as { tasks: Array<{ id: string; action: { kind: string }; success: string; budget: { steps: number } }> };
+    const ids = tasks.map((t) => t.id);
+    for (const id of ['MountainCar-v0', 'MountainCarContinuous-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'LunarLander-v3', 'LunarLanderContinuous-v3']) {
+      assert.ok(ids.includes(id), id);
+    }
+    const pendulum = tasks.find((t) => t.id === 'Pendulum-v1');
+    assert.equal(pendulum?.action.kind, 'box');
+    assert.match(pendulum?.success ?? '', /0\.2 rad of upright/);
+    assert.ok((pendulum?.budget.steps ?? 0) >= 2048);
+    const text = await eureka(['tasks']);
+    assert.match(text.stdout, /^CartPole-v1 {2}\(tasks\/cart-pole\)$/m);
+  });
+
+  it('conformance replays recorded Gymnasium episodes, prints the largest deviations and exits 0 within tolerance', async () => {
+    const ran = await eureka(['conformance', '--task', 'Acrobot-v1', `${GOLDEN}Acrobot-v1.json`, '--json']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const report = JSON.parse(ran.stdout);
+    assert.equal(report.ok, true);
+    assert.equal(report.files[0].episodes, 6);
+    assert.ok(report.files[0].state > 0 && report.files[0].state < 1e-9, `Acrobot's RK4 deviates by ${report.files[0].state}`);
+    const text = await eureka(['conformance', '--task', 'MountainCar-v0', `${GOLDEN}MountainCar-v0.json`]);
+    assert.match(text.stdout, /MountainCar-v0: within tolerance/);
+  });
+
+  it('conformance exits 1 and says so when a port deviates from the recording', async () => {
+    const recording = JSON.parse(await readFile(`${GOLDEN}CartPole-v1.json`, 'utf8'));
+    recording.episodes[1].steps[40].obs[2] += 1e-3;
+    recording.episodes[1].steps[60].terminated = true;
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-conformance-'));
+    const file = join(dir, 'tampered.json');
+    await writeFile(file, JSON.stringify(recording));
+    const ran = await eureka(['conformance', '--task', 'CartPole-v1', file]);
+    await rm(dir, { recursive: true, force: true });
+    assert.equal(ran.code, 1);
+    assert.match(ran.stdout, /observation 1\.00e-3/);
+    assert.match(ran.stdout, /terminated\/truncated differ on 1 steps \(first at step 61\)/);
+    assert.match(ran.stdout, /CartPole-v1: NOT within tolerance/);
+  });
+
+  it('check-reward and train take --task: a continuous task\'s reward and seed-run', async () => {
+    const reward = 'function computeReward(obs, action) { const upright = obs[0] - 0.001 * action[0] * action[0]; return [upright, { upright }]; }';
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-pendulum-'));
+    const file = join(dir, 'upright.js');
+    await writeFile(file, reward);
+    const checked = await eureka(['check-reward', file, '--task', 'Pendulum-v1', '--json']);
+    assert.equal(JSON.parse(checked.stdout).verdict, 'ok', checked.stdout);
+    const trained = await eureka(['train', '--reward', file, '--task', 'Pendulum-v1', '--steps', '4096', '--eval-episodes', '2', '--json']);
+    await rm(dir, { recursive: true, force: true });
+    assert.equal(trained.code, 0, trained.stderr);
+    const result = JSON.parse(trained.stdout);
+    assert.equal(result.task, 'Pendulum-v1');
+    assert.equal(result.outcome, 'trained');
+    assert.ok(result.episode.actions.every((a: number[]) => a.length === 1 && a[0] >= -2 && a[0] <= 2));
   });
 
   it('start without AWS credentials says so in one line and exits 1', async () => {

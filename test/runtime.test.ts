@@ -17,6 +17,7 @@ describe('Local: runLocalSearch', () => {
     ['a wrong type', { candidates: 'six' }, /"candidates" must be a whole number/],
     ['a value out of range', { seeds: 9 }, /"seeds" must be at most 5 \(got 9\)/],
     ['an unknown field', { generation: 3 }, /unknown field "generation"/],
+    ['an unknown task', { task: 'Pong-v5' }, /"task" must be one of the known tasks: .*CartPole-v1.*MountainCar-v0.*\(got "Pong-v5"\)/],
   ];
   for (const [what, input, message] of bad) {
     it(`fails "Start the search" on ${what}, naming the field, before any proposer runs`, async () => {
