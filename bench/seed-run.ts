@@ -1,67 +1,148 @@
 /**
- * `npm run bench`: one 150,000-step seed-run of the energy-shaping example, and in the same run the
- * PyTorch reference trainer on the same seed when /usr/bin/python3 has torch. Prints both times,
- * the ratio, the sandbox's share and steps per second. `--json` prints one JSON object instead.
- * Flags: --steps N (default 150000), --seed N (default 0), --json.
+ * `npm run bench`: speed, measured beside its reference in the same run (DESIGN §8).
+ *
+ * 1. MountainCar-v0: one 150,000-step seed-run of the energy shaping, and the PyTorch reference
+ *    trainer in this repository (bench/torch_ppo.py, CleanRL's PPO) on the same seed and budget,
+ *    when /usr/bin/python3 has torch (apt-get install -y python3-torch python3-numpy): the ratio.
+ * 2. The continuous trainer: Pendulum-v1 with the task's own PPO settings, against the reference's
+ *    continuous PPO with the same settings: the ratio.
+ * 3. Every task: its environment's steps per second (16 copies, random actions) and one seed-run
+ *    of the person's shaping at the task's default budget (skipped with --quick).
+ * 4. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, and how
+ *    long it takes to stop a reward that never returns and one that eats memory.
+ *
+ * Flags: --seed N (default 0), --quick, --json (one JSON object on stdout).
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sampleTransitions } from '../functions/train-seed/check-reward.ts';
+import { ppoConfigFor } from '../functions/train-seed/ppo-config.ts';
+import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
-import { getTask } from '../tasks/registry.ts';
+import type { Task } from '../tasks/contract.ts';
+import { getTask, TASKS } from '../tasks/registry.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
-const REFERENCE = process.env.EUREKA_REFERENCE ?? resolve(root, '..', 'shared', 'reference', 'torch_ppo_reference.py');
+const REFERENCE = resolve(root, 'bench', 'torch_ppo.py');
+const argv = process.argv.slice(2);
+const seed = Number(argv[argv.indexOf('--seed') + 1] ?? 0) || 0;
+const json = argv.includes('--json');
+const quick = argv.includes('--quick');
+const log = (line: string): void => {
+  if (!json) process.stdout.write(`${line}\n`);
+};
 
-interface ReferenceRun { train_s: number; success: number }
+interface ReferenceRun { train_s: number; success: number; steps_per_s: number }
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+async function hasTorch(): Promise<boolean> {
+  try {
+    await promisify(execFile)(PYTHON, ['-c', 'import torch, numpy']);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-async function reference(steps: number, seed: number): Promise<ReferenceRun | { skipped: string }> {
-  const run = promisify(execFile);
-  try {
-    await run(PYTHON, ['-c', 'import torch, numpy']);
-  } catch {
-    return { skipped: `${PYTHON} has no torch (apt-get install -y python3-torch python3-numpy)` };
-  }
-  const { stdout } = await run(PYTHON, [REFERENCE, String(steps), String(seed)], { maxBuffer: 1 << 20 });
+async function reference(task: Task, steps: number): Promise<ReferenceRun> {
+  const { seed: _seed, totalTimesteps: _steps, ...config } = ppoConfigFor(task, seed, steps);
+  const { stdout } = await promisify(execFile)(PYTHON, [REFERENCE, '--task', task.id, '--steps', String(steps), '--seed', String(seed), '--config', JSON.stringify(config)], { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as ReferenceRun;
 }
 
-const steps = flag('steps', 150_000);
-const seed = flag('seed', 0);
-const json = process.argv.includes('--json');
-const source = await readFile(resolve(root, 'examples', 'energy.js'), 'utf8');
+/** One seed-run of the task's person's shaping (or the given source). */
+async function seedRun(task: Task, steps: number, source = task.baselines.human.code) {
+  const { result } = await runSeed({ task, candidateId: 'bench', source, seed, budget: { steps, evalEpisodes: task.budget.evalEpisodes } });
+  return { seconds: result.wallSeconds, success: result.success, sandboxShare: result.sandboxSeconds / result.wallSeconds, stepsPerSecond: steps / result.wallSeconds, backend: result.backend };
+}
 
-const ours = await runSeed({ task: getTask('MountainCar-v0'), candidateId: 'energy', source, seed, budget: { steps, evalEpisodes: 20 } });
-const ref = await reference(steps, seed);
-const r = ours.result;
-const report = {
-  steps,
-  seed,
-  backend: r.backend,
-  ours: { seconds: r.wallSeconds, success: r.success, stepsPerSecond: steps / r.wallSeconds, sandboxShare: r.sandboxSeconds / r.wallSeconds },
-  reference: ref,
-  ratio: 'train_s' in ref ? r.wallSeconds / ref.train_s : null,
-};
+/** Side by side with the reference: ours, theirs and the ratio of the two times. */
+async function versus(task: Task, steps: number, source?: string) {
+  const ours = await seedRun(task, steps, source);
+  const ref = torch ? await reference(task, steps) : null;
+  const ratio = ref ? ours.seconds / ref.train_s : null;
+  log(`${task.id}, ${steps} steps, seed ${seed}, backend ${ours.backend}`);
+  log(`  ours:      ${ours.seconds.toFixed(2)} s (training, sandbox and grading), ${ours.stepsPerSecond.toFixed(0)} steps/s, success ${ours.success}`);
+  log(ref ? `  reference: ${ref.train_s.toFixed(2)} s (PyTorch, training only), success ${ref.success}` : `  reference: skipped: ${PYTHON} has no torch (apt-get install -y python3-torch python3-numpy)`);
+  log(ratio === null ? '  ratio:     -' : `  ratio:     ${ratio.toFixed(2)}x the reference's time (target <= 1.0, goal 0.5)`);
+  return { task: task.id, steps, ours, reference: ref, ratio };
+}
+
+/** Steps per second of a task's environment alone: 16 copies, uniformly random actions. */
+function environmentSpeed(task: Task): number {
+  const env = task.makeEnv(16, seed);
+  const actions = new Float64Array(16 * task.actionSize);
+  const a = task.action;
+  let x = 12345;
+  const next = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const started = performance.now();
+  let steps = 0;
+  while (performance.now() - started < 1500) {
+    for (let i = 0; i < actions.length; i++) {
+      actions[i] = a.kind === 'discrete' ? Math.floor(next() * a.names.length) : a.low[i % a.low.length] + next() * (a.high[i % a.high.length] - a.low[i % a.low.length]);
+    }
+    env.step(actions);
+    steps += 16;
+  }
+  return steps / ((performance.now() - started) / 1000);
+}
+
+/** Milliseconds per evaluate() of 2048 MountainCar transitions (73 calls: one 150,000-step seed-run). */
+async function sandboxCost(source: string) {
+  const task = getTask('MountainCar-v0');
+  const batch = sampleTransitions(task, 2048, seed);
+  const sandbox = await openRewardSandbox(source, layoutOf(task));
+  const calls = 73;
+  for (let c = 0; c < calls; c++) sandbox.evaluate(batch, c * batch.count);
+  const perCall = sandbox.usedMs / calls;
+  sandbox.dispose();
+  return perCall;
+}
+
+/** Milliseconds from opening a hostile reward to the fault that ends it. */
+async function timeToStop(source: string): Promise<{ ms: number; outcome: string }> {
+  const task = getTask('MountainCar-v0');
+  const batch = sampleTransitions(task, 2048, seed);
+  const started = performance.now();
+  try {
+    const sandbox = await openRewardSandbox(source, layoutOf(task));
+    for (let c = 0; c < 10; c++) sandbox.evaluate(batch, c * batch.count);
+    sandbox.dispose();
+    return { ms: performance.now() - started, outcome: 'none' };
+  } catch (error) {
+    if (!(error instanceof RewardFault)) throw error;
+    return { ms: performance.now() - started, outcome: error.outcome };
+  }
+}
+
+const torch = await hasTorch();
+const example = (name: string) => readFile(resolve(root, 'examples', name), 'utf8');
+
+const mountainCar = await versus(getTask('MountainCar-v0'), 150_000, await example('energy.js'));
+log(`  sandbox:   ${(mountainCar.ours.sandboxShare * 100).toFixed(1)}% of the seed-run`);
+const pendulum = getTask('Pendulum-v1');
+const continuous = await versus(pendulum, pendulum.budget.steps);
+
+log('\nenvironments: steps per second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
+const tasks = [];
+for (const task of TASKS) {
+  const envStepsPerSecond = environmentSpeed(task);
+  const run = quick ? null : await seedRun(task, task.budget.steps);
+  tasks.push({ task: task.id, envStepsPerSecond, defaultSteps: task.budget.steps, seedRun: run });
+  log(`  ${task.id.padEnd(26)} env ${envStepsPerSecond.toFixed(0).padStart(7)} steps/s` + (run === null ? '' :
+    `   seed-run ${String(task.budget.steps).padStart(9)} steps: ${run.seconds.toFixed(1).padStart(6)} s (${run.stepsPerSecond.toFixed(0)} steps/s, success ${run.success})`));
+}
+
+const perCall = await sandboxCost(await example('energy.js'));
+const neverReturns = await timeToStop(await example('hostile/never-returns.js'));
+const memory = await timeToStop(await example('hostile/memory-arrays.js'));
+log('\nsandbox');
+log(`  evaluate() of 2048 transitions (energy.js): ${perCall.toFixed(2)} ms per call, ${(perCall * 73 / 1000).toFixed(2)} s per 150,000-step seed-run`);
+log(`  never-returns.js stopped after ${neverReturns.ms.toFixed(0)} ms (${neverReturns.outcome}); memory-arrays.js after ${memory.ms.toFixed(0)} ms (${memory.outcome})`);
 
 if (json) {
-  process.stdout.write(`${JSON.stringify(report)}\n`);
-} else {
-  const lines = [
-    `seed-run, ${steps} steps, seed ${seed}, backend ${r.backend}`,
-    `  ours:      ${r.wallSeconds.toFixed(2)} s (training, sandbox and grading), ${report.ours.stepsPerSecond.toFixed(0)} steps/s, success ${r.success}`,
-    `  sandbox:   ${r.sandboxSeconds.toFixed(3)} s = ${(report.ours.sandboxShare * 100).toFixed(1)}% of the seed-run`,
-    'train_s' in ref
-      ? `  reference: ${ref.train_s.toFixed(2)} s (PyTorch, training only), success ${ref.success}`
-      : `  reference: skipped: ${ref.skipped}`,
-    report.ratio === null ? '  ratio:     -' : `  ratio:     ${report.ratio.toFixed(2)}x the reference's time (target <= 1.0, goal 0.5)`,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, sandbox: { perCallMs: perCall, neverReturns, memory } })}\n`);
 }

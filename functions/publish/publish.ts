@@ -124,15 +124,16 @@ function meanCurve(results: SeedResult[]): CardReward['curve'] {
   }));
 }
 
-/** Copies the policy of the winner's best fresh seed; returns that seed (null if none trained). */
+/** Copies the policy of the winner's best fresh seed; returns that seed (null if no policy was saved). */
 async function copyPolicy(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[], to: string): Promise<number | null> {
   const trained = fresh.filter((s) => s.candidateId === record.candidateId && s.outcome === 'trained')
     .sort((a, b) => b.success - a.success || a.seed - b.seed);
   if (trained.length === 0) return null;
   const from = seedPolicyPrefix(searchId, record.generation, record.candidateId, trained[0].seed);
-  for (const key of await store.blobs.list(`${from}/`)) {
+  const keys = await store.blobs.list(`${from}/`);
+  for (const key of keys) {
     const body = await store.blobs.get(key);
     if (body) await store.blobs.put(`${to}/${key.slice(from.length + 1)}`, body);
   }
-  return trained[0].seed;
+  return keys.length > 0 ? trained[0].seed : null;
 }

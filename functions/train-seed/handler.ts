@@ -12,6 +12,7 @@ import { SEED_POLICY_TAG } from '../../infra/config.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { savePolicy } from './policy-io.ts';
 import { runSeed } from './seed-run.ts';
+import { summarize } from './seed-summary.ts';
 
 const blobs = blobStoreFromEnv();
 const SEED_POLICY_TAGS = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
@@ -55,13 +56,4 @@ export async function handler(event: unknown): Promise<SeedSummary> {
 /** Run as a local child process (local/), the seed-run reports its progress to the parent. */
 function reportToParent(stats: { trainSuccess: number }, update: number, total: number): void {
   process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess });
-}
-
-/** The reason in a summary is clipped: 80 summaries travel together through the state machine. */
-const SUMMARY_REASON_CHARS = 500;
-
-export function summarize(result: SeedResult, resultKey: string): SeedSummary {
-  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn } = result;
-  const reason = result.reason.length > SUMMARY_REASON_CHARS ? `${result.reason.slice(0, SUMMARY_REASON_CHARS - 1)}…` : result.reason;
-  return { candidateId, seed, outcome, reason, success, meanSuccessSteps, meanReturn, resultKey };
 }

@@ -1,0 +1,14 @@
+/** What TrainSeed returns to the state machine for a seed-run: its result.json, made small. */
+import type { SeedResult, SeedSummary } from '../shared/types.ts';
+
+/**
+ * The reason in a summary is clipped: up to 170 summaries of a generation travel together through
+ * the state machine, whose every state is capped at 256 KiB. The whole reason stays in result.json.
+ */
+export const SUMMARY_REASON_CHARS = 200;
+
+export function summarize(result: SeedResult, resultKey: string): SeedSummary {
+  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn } = result;
+  const reason = result.reason.length > SUMMARY_REASON_CHARS ? `${result.reason.slice(0, SUMMARY_REASON_CHARS - 1)}…` : result.reason;
+  return { candidateId, seed, outcome, reason, success, meanSuccessSteps, meanReturn, resultKey };
+}

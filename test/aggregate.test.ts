@@ -1,0 +1,100 @@
+/**
+ * Ranking (functions/reflect/aggregate.ts): a candidate's score is its mean success over seeds (a
+ * failed seed counts 0), then the task's tie-breaker; the order is total and deterministic, so the
+ * same candidates always rank the same, and elitism keeps the best so far on a tie.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { aggregateCandidate, compareCandidates, compareScores, meanOrNull } from '../functions/reflect/aggregate.ts';
+import { better } from '../functions/reflect/reflect.ts';
+import type { BestPointer, ProposedCandidate } from '../functions/shared/records.ts';
+import type { SeedResult, SeedSummary } from '../functions/shared/types.ts';
+
+const CANDIDATE: ProposedCandidate = { candidateId: '01-x', name: 'x', idea: 'an idea', codeHash: 'abc', origin: 'proposer' };
+
+function summary(seed: number, success: number, extra: Partial<SeedSummary> = {}): SeedSummary {
+  return { candidateId: '01-x', seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 120 + seed : null, meanReturn: -150 + 10 * seed, resultKey: `k/${seed}`, ...extra };
+}
+
+function result(seed: number, diagnostic: number): SeedResult {
+  return {
+    task: 'MountainCar-v0', candidateId: '01-x', seed, outcome: 'trained', reason: '', success: 1, meanSuccessSteps: 120, meanReturn: -120,
+    diagnostic, terms: { shaping: { early: seed, late: 2 * seed, series: [seed, 2 * seed] } }, trainSuccessSeries: [0, seed],
+    curve: [], episode: null, steps: 4096, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
+  };
+}
+
+type Ranked = Parameters<typeof compareCandidates>[0];
+const ranked = (candidateId: string, success: number, meanSuccessSteps: number | null, meanReturn: number | null, generation = 1): Ranked =>
+  ({ candidateId, generation, success, meanSuccessSteps, meanReturn });
+
+describe('Function: aggregateCandidate', () => {
+  it('averages success over every seed, a failed seed counting 0, and names the first failure', () => {
+    const seeds = [summary(2, 1), summary(0, 0.9), summary(1, 0.7, { outcome: 'timeout', reason: 'reward did not return within 1000 ms' })];
+    const record = aggregateCandidate(CANDIDATE, 3, seeds, [result(0, 0.52), result(2, 0.55)]);
+    assert.equal(record.generation, 3);
+    assert.ok(Math.abs(record.success - (0.9 + 0 + 1) / 3) < 1e-12);
+    assert.equal(record.outcome, 'timeout');
+    assert.equal(record.reason, 'seed 1: reward did not return within 1000 ms');
+    assert.deepEqual(record.seeds.map((s) => s.seed), [0, 1, 2], 'seeds in order');
+    assert.equal(record.meanReturn, (-150 + -130) / 2, 'the return of the trained seeds only');
+    assert.ok(Math.abs((record.diagnostic ?? 0) - 0.535) < 1e-12);
+    assert.deepEqual(record.terms.shaping, { early: 1, late: 2, series: [1, 2] });
+  });
+
+  it('has nothing to average when no seed trained', () => {
+    const record = aggregateCandidate(CANDIDATE, 1, [summary(0, 0, { outcome: 'error', reason: 'boom', meanReturn: null })], []);
+    assert.deepEqual([record.success, record.meanSuccessSteps, record.meanReturn, record.diagnostic], [0, null, null, null]);
+    assert.deepEqual(record.terms, {});
+  });
+
+  it('averages only what was measured', () => {
+    assert.equal(meanOrNull([null, 2, 4]), 3);
+    assert.equal(meanOrNull([null, null]), null);
+  });
+});
+
+describe('Function: compareScores and compareCandidates', () => {
+  it('puts higher success first, then the tie-breaker: fewer steps, or a higher return', () => {
+    assert.ok(compareScores(ranked('a', 0.9, 150, -150), ranked('b', 0.8, 100, -100), 'fewer-steps') < 0);
+    assert.ok(compareScores(ranked('a', 0.8, 150, -150), ranked('b', 0.8, 100, -100), 'fewer-steps') > 0);
+    assert.ok(compareScores(ranked('a', 0.8, 150, -90), ranked('b', 0.8, 100, -100), 'higher-return') < 0);
+    assert.ok(compareScores(ranked('a', 0.8, 150, -100), ranked('b', 0.8, 100, -100), 'higher-return') > 0, 'then the other measure');
+  });
+
+  it('is never NaN: nothing measured ranks last, and two unmeasured candidates tie', () => {
+    for (const tieBreak of ['fewer-steps', 'higher-return'] as const) {
+      const none = ranked('a', 0, null, null);
+      assert.equal(compareScores(none, ranked('b', 0, null, null), tieBreak), 0);
+      assert.ok(compareScores(none, ranked('b', 0, 199, -200), tieBreak) > 0);
+      assert.ok(!Number.isNaN(compareCandidates(none, ranked('b', 0, null, null), tieBreak)));
+    }
+  });
+
+  it('is a total, deterministic order: every permutation sorts the same way', () => {
+    const all = [
+      ranked('c', 0.5, 130, -140), ranked('a', 0.5, 130, -140), ranked('b', 0.5, 130, -140, 2), ranked('d', 0, null, null),
+      ranked('e', 0, null, null), ranked('f', 1, 110, -110), ranked('g', 0.5, 120, -150),
+    ];
+    const expected = ['f', 'g', 'a', 'c', 'b', 'd', 'e'];
+    const shuffle = (xs: Ranked[], seed: number): Ranked[] => xs.map((x, i) => ({ x, k: Math.sin(seed * 97 + i * 13) })).sort((p, q) => p.k - q.k).map((p) => p.x);
+    for (let seed = 0; seed < 20; seed++) {
+      assert.deepEqual(shuffle(all, seed).sort((p, q) => compareCandidates(p, q, 'fewer-steps')).map((c) => c.candidateId), expected, `permutation ${seed}`);
+    }
+  });
+});
+
+describe('Function: better (elitism)', () => {
+  const pointer = (generation: number, success: number, steps: number | null): BestPointer =>
+    ({ generation, candidateId: `g${generation}`, name: `g${generation}`, success, meanSuccessSteps: steps, meanReturn: steps === null ? null : -steps });
+
+  it('takes a strictly better generation, keeps the best so far otherwise', () => {
+    const incumbent = pointer(1, 0.8, 130);
+    assert.equal(better(pointer(2, 0.9, 150), incumbent, 'fewer-steps')?.generation, 2);
+    assert.equal(better(pointer(2, 0.6, 100), incumbent, 'fewer-steps'), incumbent, 'a worse generation never replaces it');
+    assert.equal(better(pointer(2, 0.8, 130), incumbent, 'fewer-steps'), incumbent, 'a tie keeps it');
+    assert.equal(better(pointer(2, 0.8, 120), incumbent, 'fewer-steps')?.generation, 2, 'fewer steps at equal success wins');
+    assert.equal(better(null, incumbent, 'fewer-steps'), incumbent);
+    assert.equal(better(pointer(1, 0, null), null, 'fewer-steps')?.generation, 1);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The choice of the winner, through the real handlers' domain code on a real table (dynalite) and
+ * bucket (a directory): Reflect ranks each generation and keeps the best so far (a worse
+ * generation never replaces it), asks for the fresh-seed re-check after the last one, and Publish
+ * scores the winner and the baselines on those fresh seeds and writes summary.json and the card.
+ * Seed results are written by the test (no training), so every number is known.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { propose } from '../functions/propose/propose.ts';
+import { createProposer } from '../functions/propose/proposers.ts';
+import { summarize } from '../functions/train-seed/seed-summary.ts';
+import { publish } from '../functions/publish/publish.ts';
+import { SUMMARY_SCHEMA } from '../functions/publish/summary.ts';
+import { initSearch } from '../functions/reflect/init.ts';
+import { reflect } from '../functions/reflect/reflect.ts';
+import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import { seedResultKey } from '../functions/shared/keys.ts';
+import { SearchStore } from '../functions/shared/search-store.ts';
+import { Table } from '../functions/shared/table.ts';
+import type { ReflectResult } from '../functions/shared/contracts.ts';
+import type { SeedResult, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
+
+const SEARCH = 'choose-the-winner';
+
+describe('Reflect and Publish: the choice of the winner', () => {
+  let dir = '';
+  let local: LocalTable;
+  let store: SearchStore;
+  const saved = { ...process.env };
+
+  /** Writes a seed result with the given success for each task, and returns the summaries TrainSeed would. */
+  async function train(tasks: SeedTask[], successOf: (t: SeedTask) => number): Promise<SeedSummary[]> {
+    return Promise.all(tasks.map(async (t) => {
+      const success = successOf(t);
+      const result: SeedResult = {
+        task: t.task, candidateId: t.candidateId, seed: t.seed, outcome: 'trained', reason: '', success,
+        meanSuccessSteps: success > 0 ? 150 - 40 * success : null, meanReturn: -200 + 80 * success, diagnostic: 0.3 + 0.2 * success,
+        terms: { shaping: { early: 0.1, late: success, series: [0.1, success] } }, trainSuccessSeries: [0, success], curve: [{ step: 2048, meanReward: -1, trainSuccess: success, episodeLength: 150 }],
+        episode: { observations: [[-0.5, 0], [-0.49, 0.01]], actions: [2], rewards: [-1], success: false, terminated: false, truncated: false },
+        steps: t.budget.steps, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
+      };
+      const key = seedResultKey(t.searchId, t.generation, t.candidateId, t.seed);
+      await store.blobs.put(key, JSON.stringify(result), 'application/json');
+      return summarize(result, key);
+    }));
+  }
+
+  let baselines: SeedSummary[] = [];
+  let reflected: ReflectResult[] = [];
+  let winnerId = '';
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eureka-choose-'));
+    local = await startLocalTable({ dir: join(dir, 'table') });
+    Object.assign(process.env, localAwsEnv(local));
+    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
+    const init = await initSearch(store, {
+      kind: 'init', executionName: SEARCH,
+      input: { task: 'MountainCar-v0', generations: 2, candidates: 3, seeds: 2, steps: 4096, includeHostile: false, proposer: 'offline' },
+    }, 'offline');
+    baselines = await train(init.baselineTasks, (t) => (t.candidateId === 'human_shaping' ? 0.8 : 0));
+    // Generation 1: the second candidate is best (0.9); generation 2 is worse everywhere (0.85 at most).
+    const gen1 = await propose(store, { searchId: SEARCH, generation: 1 }, createProposer);
+    const ids1 = [...new Set(gen1.tasks.map((t) => t.candidateId))];
+    winnerId = ids1[1];
+    const r1 = await reflect(store, { kind: 'reflect', searchId: SEARCH, generation: 1, baselines,
+      seedResults: await train(gen1.tasks, (t) => (t.candidateId === winnerId ? 0.9 : t.candidateId === ids1[0] ? 0.5 : 0)) });
+    const gen2 = await propose(store, { searchId: SEARCH, generation: 2 }, createProposer);
+    const r2 = await reflect(store, { kind: 'reflect', searchId: SEARCH, generation: 2, baselines,
+      seedResults: await train(gen2.tasks, (t) => (t.seed === 0 ? 0.85 : 0.8)) });
+    reflected = [r1, r2];
+  });
+
+  after(async () => {
+    await local.close();
+    await rm(dir, { recursive: true, force: true });
+    process.env = saved;
+  });
+
+  it('ranks generation 1 and asks for another generation', async () => {
+    const [r1] = reflected;
+    assert.deepEqual([r1.more, r1.best.generation, r1.best.candidateId, r1.best.success], [true, 1, winnerId, 0.9]);
+    assert.deepEqual(r1.freshTasks, []);
+    const summary = await store.summary(SEARCH, 1);
+    assert.equal(summary?.scoreboard[0].candidateId, winnerId, 'the scoreboard is ranked');
+    assert.deepEqual(summary?.scoreboard.map((s) => s.success), [0.9, 0.5, 0]);
+  });
+
+  it('keeps the best so far when a later generation is worse', async () => {
+    const [, r2] = reflected;
+    assert.equal(r2.more, false);
+    assert.deepEqual([r2.best.generation, r2.best.candidateId], [1, winnerId]);
+    const summary = await store.summary(SEARCH, 2);
+    assert.equal(summary?.bestOfGeneration?.success, 0.825);
+    assert.equal(summary?.bestSoFar?.candidateId, winnerId);
+    assert.equal((await store.meta(SEARCH)).best?.candidateId, winnerId);
+    assert.match(summary?.reflection ?? '', new RegExp(`Best reward function so far: .* \\(generation 1\\)`));
+  });
+
+  it('re-checks the winner and both baselines on seeds the search never used', () => {
+    const fresh = reflected[1].freshTasks;
+    assert.deepEqual(fresh.map((t) => `${t.generation}/${t.candidateId}/${t.seed}`), [
+      `1/${winnerId}/10000`, `1/${winnerId}/10001`, '0/environment_reward/10000', '0/environment_reward/10001',
+      '0/human_shaping/10000', '0/human_shaping/10001',
+    ]);
+    assert.ok(fresh.every((t) => t.task === 'MountainCar-v0'));
+  });
+
+  it('publishes the winner with its fresh score, the baselines, summary.json and the card', async () => {
+    const freshResults = await train(reflected[1].freshTasks, (t) => (t.candidateId === winnerId ? (t.seed === 10000 ? 0.75 : 0.65) : t.candidateId === 'human_shaping' ? 0.7 : 0));
+    const published = await publish(store, { searchId: SEARCH, freshResults });
+    assert.equal(published.winner.candidateId, winnerId);
+    assert.ok(Math.abs(published.winner.freshSuccess - 0.7) < 1e-12, 'the mean of its fresh seeds');
+    assert.equal(published.winner.searchSuccess, 0.9);
+    const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
+    assert.equal(summary.schema, SUMMARY_SCHEMA);
+    assert.equal(summary.task, 'MountainCar-v0');
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'bestByGeneration', 'config', 'finishedAt', 'proposer', 'schema', 'searchId', 'startedAt', 'task', 'winner']);
+    assert.deepEqual(summary.winner.freshSeeds.map((s: { seed: number; success: number }) => [s.seed, s.success]), [[10000, 0.75], [10001, 0.65]]);
+    assert.equal(summary.winner.freshSuccessSteps, (120 + 124) / 2);
+    assert.deepEqual(summary.baselines.map((b: { candidateId: string; freshSuccess: number }) => [b.candidateId, b.freshSuccess]), [['environment_reward', 0], ['human_shaping', 0.7]]);
+    assert.deepEqual(summary.bestByGeneration.map((g: { success: number; bestSoFar: number }) => [g.success, g.bestSoFar]), [[0.9, 0.9], [0.825, 0.9]]);
+    assert.equal(summary.winner.policySeed, null, 'no policy was saved by these fake seed-runs');
+    const card = await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'card.html'), 'utf8');
+    assert.ok(card.includes(`reaches the flag in 70% of fresh episodes`));
+    assert.equal((await store.meta(SEARCH)).status, 'finished');
+  });
+});
