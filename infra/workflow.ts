@@ -106,11 +106,13 @@ export interface SearchDefinition {
 
 /** Builds the search's states in `scope` (construct ids are the state names). */
 export function buildSearchDefinition(scope: Construct, targets: SearchTargets): SearchDefinition {
+  // The validated search REPLACES the raw input: human-init code (up to 128 KiB) is stored by Init
+  // and never travels on through the 256 KiB states.
   const start = invoke(scope, STATE.start, targets, 'init', {
     kind: 'init',
     input: sfn.JsonPath.entirePayload,
     executionName: sfn.JsonPath.executionName,
-  }, '$.search');
+  }, undefined, { 'search.$': '$' });
 
   const trainBaselines = seedRunMap(scope, STATE.trainBaselines, '$.search.baselineTasks', '$.baselines',
     SEED_RUN_STATES.baselines, targets);
@@ -177,7 +179,7 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
 
 /** A LambdaInvoke Task: the function's answer only, an explicit timeout, retries on transients. */
 function invoke(scope: Construct, name: string, targets: SearchTargets, role: TaskRole,
-  payload: Record<string, unknown>, resultPath?: string): tasks.LambdaInvoke {
+  payload: Record<string, unknown>, resultPath?: string, resultSelector?: Record<string, unknown>): tasks.LambdaInvoke {
   const task = new tasks.LambdaInvoke(scope, name, {
     lambdaFunction: targets[role],
     payload: sfn.TaskInput.fromObject(payload),
@@ -186,6 +188,7 @@ function invoke(scope: Construct, name: string, targets: SearchTargets, role: Ta
     taskTimeout: sfn.Timeout.duration(Duration.seconds(taskTimeoutSeconds(role))),
     // No ResultPath means the answer replaces the input (the local runner mistakes an explicit '$').
     ...(resultPath === undefined ? {} : { resultPath }),
+    ...(resultSelector === undefined ? {} : { resultSelector }),
   });
   task.addRetry({ errors: TRANSIENT_LAMBDA_ERRORS, ...backoff(2, 6) });
   task.addRetry({ errors: THROTTLED_LAMBDA_ERRORS, ...backoff(5, 12) });

@@ -16,6 +16,7 @@ import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../fu
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import { DataLimitWatch } from './data-limit.ts';
 import { localAwsEnv, startLocalTable } from './dynalite.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
 
@@ -56,11 +57,13 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     const handlers = await loadHandlers(dataDir, emit);
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+    // As on AWS: a state past 256 KiB fails the execution (the local runner would not).
+    const limit = new DataLimitWatch();
     const execution = machine.run(options.input as never, {
-      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit) as never },
+      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit, limit) as never },
       context: { Execution: { Id: `local:${options.executionName}`, Name: options.executionName, Input: options.input as never, StartTime: new Date().toISOString() } },
     });
-    return { output: await execution.result, dataDir };
+    return { output: await limit.run(execution), dataDir };
   } finally {
     await table.close();
   }
@@ -109,7 +112,9 @@ export function stageOf(task: SeedTask): string {
 }
 
 /** Every Task state, Map iterations included, mapped to its local handler by its Resource. */
-function localHandlers(definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void): Record<string, Handler> {
+function localHandlers(
+  definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, limit: DataLimitWatch,
+): Record<string, Handler> {
   const out: Record<string, Handler> = {};
   const visit = (states: Record<string, JsonObject>) => {
     for (const [name, state] of Object.entries(states)) {
@@ -118,10 +123,10 @@ function localHandlers(definition: AslDefinition, handlers: Record<TaskRole, Han
       if (state.Type !== 'Task') continue;
       const role = localRoleOfResource(String(state.Resource));
       const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event);
-      out[name] = async (event) => {
+      out[name] = limit.guard(async (event: unknown) => {
         emit({ type: 'state', name });
         return run(event);
-      };
+      });
     }
   };
   visit(definition.States);

@@ -19,14 +19,12 @@ import { type AslDefinition, definitionAsl, type JsonObject, LOCAL_FUNCTION_ARNS
 import { LAMBDA_TASK_STATES, MAX_CONCURRENCY_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
 
 // aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22) to run a Task.
-const promiseStatics = Promise as unknown as { withResolvers?: () => unknown };
-promiseStatics.withResolvers ??= () => {
-  let resolve: unknown;
-  let reject: unknown;
-  const promise = new Promise((yes, no) => { resolve = yes; reject = no; });
-  return { promise, resolve, reject };
-};
-const { StateMachine } = await import('aws-local-stepfunctions');
+import '../local/polyfills.ts';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { DataLimitExceeded, DataLimitWatch } from '../local/data-limit.ts';
+import { seedTasks } from '../functions/reflect/init.ts';
+import { parseSearchInput } from '../functions/shared/search-input.ts';
+import { SUMMARY_REASON_CHARS } from '../functions/train-seed/seed-summary.ts';
 
 // ---------------------------------------------------------------- the deployed definition
 
@@ -101,7 +99,6 @@ describe('Workflow: shape of the deployed definition', () => {
 
   it('writes each result at its path of contracts.ts', () => {
     const resultPaths: Record<string, string> = {
-      [STATE.start]: '$.search',
       [STATE.trainBaselines]: '$.baselines',
       [STATE.propose]: '$.proposal',
       [STATE.trainSeeds]: '$.seedResults',
@@ -111,6 +108,9 @@ describe('Workflow: shape of the deployed definition', () => {
       [STATE.nextGeneration]: '$.search.nextGeneration',
     };
     for (const [name, path] of Object.entries(resultPaths)) assert.equal(state(name).ResultPath, path, name);
+    // Start the search REPLACES the raw input (human-init code and all) with {search: InitResult}.
+    assert.equal(state(STATE.start).ResultPath, undefined);
+    assert.deepEqual(state(STATE.start).ResultSelector, { 'search.$': '$' });
     assert.equal(state(STATE.announce).ResultPath, null);
     assert.equal(state(STATE.announce).OutputPath, '$.published');
   });
@@ -310,35 +310,32 @@ interface LocalRun<T> {
   retries: number;
 }
 
-async function runLocally<T>(shape: SearchShape, executionName = 'search-1'): Promise<LocalRun<T> & ReturnType<typeof stubs>> {
-  const stub = stubs(shape);
+async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, executionName = 'search-1', input: Record<string, unknown> = { smoke: false }): Promise<LocalRun<T> & ReturnType<typeof stubs>> {
+  const stub = 'handlers' in shape ? shape : stubs(shape);
   const machine = new StateMachine(definitionAsl() as unknown as ConstructorParameters<typeof StateMachine>[0]);
-  const execution = machine.run({ smoke: false } as never, {
+  // The runtime's own watch: it measures every state's input and output, and fails past 256 KiB.
+  const limit = new DataLimitWatch();
+  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, limit.guard(h)]));
+  const execution = machine.run(input as never, {
     overrides: {
-      taskResourceLocalHandlers: stub.handlers as never,
+      taskResourceLocalHandlers: guarded as never,
       retryIntervalOverrides: Object.fromEntries(Object.keys(LAMBDA_TASK_STATES).map((name) => [name, 0])),
     },
     context: { Execution: { Name: executionName } },
   });
-  let largestState = 0;
   let largestMapItem = 0;
   let largestMapResult = 0;
   let retries = 0;
   const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
-  for await (const event of execution.eventLogs) {
+  const output = (await limit.run(execution, (event) => {
     if (event.type === 'StateRetried') retries += 1;
     // A Map item is what its iteration's task receives: the input of "Train ... seed".
     if (event.type === 'StateEntered' && / seed$/.test(event.state.name)) largestMapItem = Math.max(largestMapItem, bytes(event.state.input));
     if (event.type === 'StateExited' && event.state.name.startsWith('Train') && Array.isArray(mapResultOf(event.state.output))) {
       largestMapResult = Math.max(largestMapResult, bytes(mapResultOf(event.state.output)));
     }
-    if (event.type === 'StateEntered' || event.type === 'StateExited') {
-      const size = Buffer.byteLength(JSON.stringify(event.type === 'StateEntered' ? event.state.input : event.state.output));
-      largestState = Math.max(largestState, size);
-    }
-  }
-  const output = (await execution.result) as T;
-  return { ...stub, output, largestState, largestMapItem, largestMapResult, retries };
+  })) as T;
+  return { ...stub, output, largestState: limit.largest.bytes, largestMapItem, largestMapResult, retries };
 }
 
 /** The array a Map state wrote at its ResultPath. */
@@ -410,21 +407,80 @@ describe('Workflow: behaviour, run locally', () => {
     assert.ok(run.calls.reflect[0].seedResults.every((summary) => summary.outcome === 'trained'));
   });
 
-  it('keeps every state under half of the 256 KiB limit at the maximum configuration (K=16, S=5)', async () => {
-    const longCause = JSON.stringify({ errorType: 'TypeError', errorMessage: 'x is not a function', trace: Array(40).fill('    at run (file:///var/task/index.mjs:1:23456)') });
-    const run = await runLocally<PublishResult>({
-      generations: 4, candidates: 16, seeds: 5,
-      trainSeed: (input) => {
-        if (input.seed === 1001 && input.candidateId.endsWith('c3-energy-shaping-with-goal-bonus')) {
-          throw new LambdaError('TypeError', longCause);
-        }
-        return trained(input);
-      },
-    }, 'a'.repeat(80));
-    assert.equal(run.calls.propose.length, 4);
-    // About 58 KiB with these stubs (80-character searchId, long candidate ids, one stack-trace Cause).
-    assert.ok(run.largestState < 128 * 1024, `largest state is ${run.largestState} bytes`);
-    assert.ok(run.largestMapItem > 0 && run.largestMapItem < 64 * 1024, `largest Map item is ${run.largestMapItem} bytes`);
-    assert.ok(run.largestMapResult > 10 * 1024 && run.largestMapResult < 64 * 1024, `largest Map result is ${run.largestMapResult} bytes`);
+  it('keeps every state under 200 KiB at the largest search the input accepts', async (t) => {
+    const run = await runLocally<PublishResult>(largestSearchStubs(), 'a'.repeat(80), LARGEST_INPUT);
+    assert.equal(run.calls.propose.length, 20);
+    assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16 + 2) * 5, 'K + human-init + hostile candidates x S');
+    assert.ok(run.calls.reflect.every((r) => r.seedResults.every((s) => s.outcome !== 'trained')), 'every seed-run failed');
+    // About 150 KiB (the raw input, with 128 KiB of human-init code, is dropped by Start the search).
+    t.diagnostic(`largest state ${run.largestState} bytes, largest Map item ${run.largestMapItem} bytes, largest Map result ${run.largestMapResult} bytes`);
+    assert.ok(run.largestState < 200 * 1024, `largest state is ${run.largestState} bytes`);
+    assert.ok(run.largestMapItem > 0 && run.largestMapItem < 1024, `largest Map item is ${run.largestMapItem} bytes`);
+  });
+
+  it('fails an execution whose state goes past 256 KiB with States.DataLimitExceeded, as AWS does', async () => {
+    const stub = largestSearchStubs('x'.repeat(4096));
+    await assert.rejects(runLocally(stub, 'too-big', LARGEST_INPUT), (error: Error) =>
+      error instanceof DataLimitExceeded && error.name === 'States.DataLimitExceeded' && /"Train seeds" has an output of \d+ bytes/.test(error.message));
+    assert.equal(stub.calls.reflect.length, 0, 'nothing ran after the oversized state');
   });
 });
+
+// ---------------------------------------------------------------- the largest accepted search
+
+/** Every limit of parseSearchInput at its maximum: 20 generations, K=16, S=5, 16 human rewards totalling 128 KiB. */
+const LARGEST_INPUT = {
+  task: 'LunarLanderContinuous-v3', generations: 20, candidates: 16, seeds: 5, steps: 2_000_000, evalEpisodes: 100,
+  includeHostile: true, proposer: 'anthropic', maxConcurrency: 40, randomSeed: 2 ** 32 - 1,
+  humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}-${'n'.repeat(50)}`, idea: 'i'.repeat(500), code: `// ${'c'.repeat(8 * 1024 - 4)}\n` })),
+};
+
+/** Stubs shaped like the real handlers at the largest input; every seed-run fails with the longest reason. */
+function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
+  const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], publish: [] as PublishEvent[], announce: [] as unknown[] };
+  let config = parseSearchInput(LARGEST_INPUT, { proposer: 'anthropic' });
+  // Candidate ids as Propose makes them: "NN-" and a 40-character slug; the hostile ones by name.
+  const ids = (generation: number) => [
+    ...Array.from({ length: 16 + (generation === 1 ? 16 : 0) }, (_, i) => `${String(i + 1).padStart(2, '0')}-${'s'.repeat(40)}`),
+    ...(generation === 1 ? ['hostile_never_returns', 'hostile_exfiltrate'] : []),
+  ];
+  const roles: Record<TaskRole, (input: never) => unknown> = {
+    init: (event: InitEvent): InitResult => {
+      config = parseSearchInput(event.input, { proposer: 'anthropic' });
+      const searchId = config.searchId ?? event.executionName;
+      return { searchId, config: { ...config, humanInit: [] }, baselineTasks: seedTasks(searchId, 0, ['environment_reward', 'human_shaping'], config, 0), nextGeneration: 1 };
+    },
+    propose: (event: ProposeEvent): ProposeResult => {
+      calls.propose.push(event);
+      return { generation: event.generation, tasks: seedTasks(event.searchId, event.generation, ids(event.generation), config, 0) };
+    },
+    trainSeed: (input: SeedTask): SeedSummary => {
+      if (input.seed % 2 === 1) throw new LambdaError('Runtime.OutOfMemory', 'e'.repeat(20_000));
+      return { candidateId: input.candidateId, seed: input.seed, outcome: 'error', reason, success: 0, meanSuccessSteps: null, meanReturn: null,
+        resultKey: seedResultKey(input.searchId, input.generation, input.candidateId, input.seed) };
+    },
+    reflect: (event: ReflectEvent): ReflectResult => {
+      calls.reflect.push(event);
+      const more = event.generation < config.generations;
+      const best = { generation: 1, candidateId: ids(1)[0], success: 0 };
+      const fresh = more ? [] : [
+        ...seedTasks(event.searchId, 1, [best.candidateId], config, 10_000),
+        ...seedTasks(event.searchId, 0, ['environment_reward', 'human_shaping'], config, 10_000),
+      ];
+      return { generation: event.generation, nextGeneration: event.generation + 1, more, best, freshTasks: fresh };
+    },
+    publish: (event: PublishEvent): PublishResult => {
+      calls.publish.push(event);
+      return {
+        searchId: event.searchId, winner: { generation: 1, candidateId: ids(1)[0], name: 'n'.repeat(64), searchSuccess: 0, freshSuccess: 0 },
+        baselines: [{ candidateId: 'environment_reward', searchSuccess: 0, freshSuccess: 0 }, { candidateId: 'human_shaping', searchSuccess: 0, freshSuccess: 0 }],
+        cardKey: `searches/${event.searchId}/winner/card.html`,
+      };
+    },
+  };
+  type Handler = (input: unknown) => unknown;
+  const handlers: Record<string, Handler> = {};
+  for (const [name, role] of Object.entries(LAMBDA_TASK_STATES)) handlers[name] = roles[role] as Handler;
+  handlers[STATE.announce] = (input) => { calls.announce.push(input); return { Entries: [{ EventId: 'e-1' }], FailedEntryCount: 0 }; };
+  return { handlers, calls };
+}
