@@ -87,6 +87,12 @@ export const TRANSIENT_LAMBDA_ERRORS = [
 /** Throttling: retried longer, so a low account concurrency never fails a seed-run. */
 export const THROTTLED_LAMBDA_ERRORS = ['Lambda.TooManyRequestsException'];
 
+/**
+ * A TrainSeed process that hosted a sandbox memory fault exits on its next invocation (see
+ * functions/train-seed/handler.ts): retried, the seed-run lands on a fresh container.
+ */
+export const RETIRED_PROCESS_ERRORS = ['Runtime.ExitError'];
+
 /** Errors that mean the seed-run ran out of memory (the Lambda's or, locally, the child's cap). */
 export const OUT_OF_MEMORY_ERRORS = ['Runtime.OutOfMemory'];
 
@@ -235,6 +241,7 @@ function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPat
     seed: sfn.JsonPath.numberAt('$.seed'),
     budget: sfn.JsonPath.objectAt('$.budget'),
   });
+  train.addRetry({ errors: RETIRED_PROCESS_ERRORS, ...backoff(1, 2) });
   const { memoryMb, timeoutSeconds } = FUNCTION_CAPS.trainSeed;
   const failure = (id: string, outcome: 'memory' | 'timeout' | 'error', reason: string): sfn.Pass =>
     new sfn.Pass(scope, id, { parameters: failedSeedSummary(outcome, reason) });

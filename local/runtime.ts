@@ -8,7 +8,7 @@ import './polyfills.ts';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { CHILD_PROCESS_CAPS, type TaskRole } from '../infra/config.ts';
+import { CHILD_PROCESS_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
 import { definitionAsl, localRoleOfResource, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
 import type { InitResult, ProposeResult, ReflectResult } from '../functions/shared/contracts.ts';
 import type { SeedTask } from '../functions/shared/types.ts';
@@ -31,6 +31,8 @@ export interface LocalRunOptions {
   input: Record<string, unknown>;
   /** Continue a search the data directory already holds (fails if it holds none by that name). */
   resume?: boolean;
+  /** The caps of each TrainSeed child process. @default CHILD_PROCESS_CAPS (its Lambda's) */
+  trainSeedCaps?: FunctionCaps;
   onEvent?: (event: RuntimeEvent) => void;
 }
 
@@ -54,7 +56,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     if (options.resume && !(await new Table(table.tableName).getItem(searchPk(options.executionName), META_SK))) {
       throw new UnknownSearch(`no search ${options.executionName} in ${dataDir}`);
     }
-    const handlers = await loadHandlers(dataDir, emit);
+    const handlers = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS);
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
     // As on AWS: a state past 256 KiB fails the execution (the local runner would not).
@@ -81,7 +83,7 @@ export async function withLocalStore<T>(dataDir: string, fn: (store: SearchStore
 }
 
 /** Handlers are imported after the environment is set: they read it once when they load. */
-async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void): Promise<Record<TaskRole, Handler>> {
+async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, caps: FunctionCaps): Promise<Record<TaskRole, Handler>> {
   const [propose, reflect, publish] = await Promise.all([
     import('../functions/propose/handler.ts'),
     import('../functions/reflect/handler.ts'),
@@ -89,7 +91,7 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void): P
   ]);
   // TrainSeed gets what its Lambda gets: the bucket, no table, no keys.
   const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: process.env.EUREKA_TFJS_BACKEND };
-  const pool = new TrainSeedPool(CHILD_PROCESS_CAPS, childEnv, (progress) => emit({ type: 'seed', progress }));
+  const pool = new TrainSeedPool(caps, childEnv, (progress) => emit({ type: 'seed', progress }));
   const staged = (tasksOf: (out: never) => SeedTask[]) => (h: Handler): Handler => async (event) => {
     const out = await h(event);
     const tasks = tasksOf(out as never);

@@ -86,6 +86,31 @@ describe('Bundles: the Lambda artifacts', () => {
     }
   });
 
+  it('TrainSeed retires a process that hosted a sandbox memory fault: its next invocation exits before it reads anything', async () => {
+    const dataDir = join(work, 'data-memory');
+    for (const [id, file] of [['hog', 'hostile/memory-arrays.js'], ['energy', 'energy.js']]) {
+      const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, id));
+      await mkdir(dirname(reward), { recursive: true });
+      await writeFile(reward, await readFile(join(ROOT, 'examples', file), 'utf8'));
+    }
+    const item = (candidateId: string) => ({ searchId: 'bundle', task: 'MountainCar-v0', generation: 1, candidateId, seed: 0, budget: { steps: 4096, evalEpisodes: 2 } });
+    // One process, two invocations, as a warm Lambda container would serve them.
+    const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))});
+      const first = await handler(${JSON.stringify(item('hog'))});
+      process.stdout.write(JSON.stringify(first) + '\\n');
+      await handler(${JSON.stringify(item('energy'))});
+      process.stdout.write('the second candidate ran\\n');`;
+    const ran = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
+    }).then(() => ({ code: 0, stdout: '', stderr: '' }), (error: { code: number; stdout: string; stderr: string }) => error);
+    assert.equal(ran.code, 75, 'the process exited (Lambda: Runtime.ExitError, then a retry on a fresh container)');
+    const [first, ...rest] = ran.stdout.trim().split('\n');
+    assert.equal(JSON.parse(first).outcome, 'memory');
+    assert.deepEqual(rest, [], 'the second candidate never ran');
+    assert.match(ran.stderr, /hosted a sandbox memory fault/);
+    await assert.rejects(readFile(join(dataDir, 'bucket', seedResultKey('bundle', 1, 'energy', 0))), 'nothing of the second candidate was written');
+  });
+
   it('Propose, Reflect and Publish load from their bundles', async () => {
     for (const role of ['Propose', 'Reflect', 'Publish']) {
       const script = `const m = await import(${JSON.stringify(join(bundles[role], 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(3);`;

@@ -298,6 +298,11 @@ describe('Function: reward sandbox', () => {
       assert.deepEqual(reachable, []);
     });
 
+    it('has no clock: Date is gone before the candidate runs (a reward is a function of its transition)', async () => {
+      const got = await evaluateOnce('function computeReward() { const clock = typeof Date === "undefined" ? 0 : 1; return [clock, { clock }]; }');
+      assert.ok(got.rewards.every((r) => r === 0));
+    });
+
     it('a reward that replaces JSON, Object.keys, prototypes... is graded on exactly what it computed', async () => {
       const got = await evaluateOnce(example('hostile/tamper-globals.js'));
       assert.deepEqual([...got.terms.keys()], ['progress', 'push', 'goal']);

@@ -158,6 +158,8 @@ describe('Workflow: shape of the deployed definition', () => {
       for (const retry of task.Retry as JsonObject[]) {
         assert.ok(Number(retry.BackoffRate) > 1 && Number(retry.MaxAttempts) > 1, `${name} backs off`);
       }
+      const retiresProcesses = (task.Retry as JsonObject[]).some((retry) => (retry.ErrorEquals as string[]).includes('Runtime.ExitError'));
+      assert.equal(retiresProcesses, role === 'trainSeed', `${name}: a retired TrainSeed process is retried on a fresh one`);
     }
   });
 

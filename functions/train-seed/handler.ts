@@ -3,6 +3,12 @@
  * writes result.json and the policy next to it. Idempotent: when result.json exists, the stored
  * summary is returned without training again (a retried or redriven search never re-trains).
  * A fault of the candidate's code is a result; a missing reward.js or a storage error throws.
+ *
+ * A process whose sandbox hit its memory cap is not trusted with another candidate (DESIGN §4:
+ * WebAssembly memory never shrinks, and the fault may have left the module mid-way). Lambda keeps
+ * a warm container for the next invocation, so that invocation exits the process before it reads
+ * anything: Lambda reports Runtime.ExitError and discards the container, and the state machine's
+ * retry of that error lands on a fresh one.
  */
 import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
@@ -33,7 +39,15 @@ export class MissingReward extends Error {
   override readonly name = 'MissingReward';
 }
 
+/** Exit code of a process retired after a memory fault (what Lambda reports as Runtime.ExitError). */
+export const RETIRED_EXIT_CODE = 75;
+let retired = false;
+
 export async function handler(event: unknown): Promise<SeedSummary> {
+  if (retired) {
+    process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; exiting so the next candidate gets a fresh one\n');
+    process.exit(RETIRED_EXIT_CODE);
+  }
   const item: SeedTask = SeedTaskSchema.parse(event);
   const resultKey = seedResultKey(item.searchId, item.generation, item.candidateId, item.seed);
 
@@ -50,6 +64,7 @@ export async function handler(event: unknown): Promise<SeedSummary> {
   if (policy) await savePolicy(policy.network, policy.theta, blobs, policyPrefix, SEED_POLICY_TAGS);
   // result.json last: its presence means the seed-run is complete, policy included.
   await blobs.put(resultKey, JSON.stringify(result), 'application/json');
+  retired = result.outcome === 'memory';
   return summarize(result, resultKey);
 }
 

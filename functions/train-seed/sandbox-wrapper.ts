@@ -196,6 +196,9 @@ const WRAPPER_TEMPLATE = String.raw`(function () {
     return step;
   }
 
+  // A reward is a function of its transition: no clock to make it differ from call to call.
+  delete globalThis.Date;
+
   const api = create(null);
   api.bind = bind;
   api.run = run;

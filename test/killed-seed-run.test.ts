@@ -1,0 +1,81 @@
+/**
+ * Seed-runs killed in the middle of training, end to end: through the real local runtime, a
+ * TrainSeed child that grows past its memory cap and ones that run past their time cap are killed
+ * (as Lambda would be), the state machine's Catch turns each into a seed result with outcome
+ * `memory` or `timeout` and a reason, and the search goes on to publish a winner. The caps are
+ * lowered for the test (the budget makes every other seed-run outlast 6 s).
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { PublishResult } from '../functions/shared/contracts.ts';
+import { runLocalSearch, withLocalStore, type RuntimeEvent } from '../local/runtime.ts';
+
+/** Fine for two rollouts, then keeps 40 MiB in its sandbox (under the sandbox's own 64 MiB cap): the process grows past its cap. */
+const HOARDER = `// idea: grows its process's memory once training is under way
+const hoard = [];
+let calls = 0;
+function computeReward(obs, action, nextObs, terminated) {
+  calls += 1;
+  if (calls > 4096 && hoard.length < 40) hoard.push(new Float64Array(1 << 17).fill(calls));
+  return [0, { hoarded: hoard.length }];
+}
+`;
+
+/**
+ * Measured here: a seed-run of 200,000 MountainCar steps takes 15 s or more and peaks near 210 MB,
+ * past the 6 s time cap once it has reported progress; the hoarder passes 250 MB within 2 s.
+ */
+const CAPS = { memoryMb: 235, timeoutSeconds: 6 };
+
+describe('Local: seed-runs killed for memory and for time during training', () => {
+  let dataDir = '';
+  let output: PublishResult;
+  const progressed = new Set<string>();
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'eureka-killed-'));
+    const onEvent = (e: RuntimeEvent) => {
+      if (e.type === 'seed' && e.progress.state === 'progress') progressed.add(e.progress.task.candidateId);
+    };
+    const result = await runLocalSearch({
+      dataDir, executionName: 'killed', onEvent, trainSeedCaps: CAPS,
+      input: {
+        task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 200_000, evalEpisodes: 5, includeHostile: false, proposer: 'offline',
+        humanInit: [{ name: 'hoarder', idea: 'hoards memory', code: HOARDER }],
+      },
+    });
+    output = result.output as PublishResult;
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('records the hoarder as killed for memory and the other candidate as killed for time, both after training began', async () => {
+    await withLocalStore(dataDir, async (store) => {
+      const records = await store.candidates('killed', 1);
+      const hoarder = records.find((r) => r.name === 'hoarder');
+      const other = records.find((r) => r.origin === 'proposer');
+      assert.equal(hoarder?.outcome, 'memory', hoarder?.reason);
+      assert.match(hoarder?.reason ?? '', /^seed 0: the seed-run exceeded its 1769 MB memory cap \(Runtime\.OutOfMemory\)$/);
+      assert.equal(other?.outcome, 'timeout', other?.reason);
+      assert.match(other?.reason ?? '', /^seed 0: the seed-run did not finish within its 600 s time cap \(Sandbox\.Timedout\)$/);
+      for (const record of [hoarder, other]) {
+        assert.ok(record && progressed.has(record.candidateId), `${record?.name} reported training progress before it was killed`);
+        assert.equal(record?.success, 0);
+      }
+    });
+  });
+
+  it('goes on to the fresh seeds and publishes a winner, whose re-check was killed for time too', async () => {
+    await withLocalStore(dataDir, async (store) => {
+      const meta = await store.meta('killed');
+      assert.equal(meta.status, 'finished');
+      const records = await store.candidates('killed', 1);
+      assert.equal(output.winner.candidateId, records.find((r) => r.origin === 'proposer')?.candidateId, 'ranked above the hoarder by id on a tie');
+      const baselines = await store.candidates('killed', 0);
+      assert.deepEqual(baselines.map((b) => b.outcome), ['timeout', 'timeout']);
+    });
+    assert.equal(output.winner.freshSuccess, 0);
+  });
+});
