@@ -19,6 +19,8 @@ import { costUsd, normalizeModelId } from '../functions/shared/pricing.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 import { answer, apiError, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:anthropic-AbCdEf';
+
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 const MODEL = 'claude-sonnet-5-5';
@@ -71,7 +73,8 @@ describe('Function: createAnthropicProposer', () => {
       assert.equal(result.raw, text);
       assert.deepEqual(result.notes, []);
       assert.deepEqual(result.usage, { inputTokens: 1200, outputTokens: 3400, cacheReadTokens: 100, cacheWriteTokens: 50 });
-      assert.equal(result.costUsd, (1200 * 2 + 3400 * 10 + 100 * 0.1 + 50 * 2.5) / 1e6);
+      // claude-sonnet-5-5 as published: $2 input, $10 output, $0.20 cache read, $2.50 cache write per MTok.
+      assert.equal(result.costUsd, (1200 * 2 + 3400 * 10 + 100 * 0.2 + 50 * 2.5) / 1e6);
       assert.equal(result.promptHash, promptHash(MODEL, buildPrompt(K3)));
     });
 
@@ -369,15 +372,23 @@ describe('Function: anthropicApiKey', () => {
     const state = { calls: 0 };
     const server = createServer((req, res) => {
       state.calls++;
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
+        // Like Secrets Manager: only the secret asked for by its ARN exists.
+        const asked = (JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { SecretId?: string }).SecretId;
+        if (asked !== SECRET_ARN) {
+          res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-errortype': 'ResourceNotFoundException' });
+          res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'Secrets Manager can\'t find the specified secret.' }));
+          return;
+        }
         if (secretValue === null) {
           res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-errortype': 'ResourceNotFoundException' });
           res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" }));
           return;
         }
         res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:anthropic-AbCdEf', Name: 'anthropic', SecretString: secretValue }));
+        res.end(JSON.stringify({ ARN: SECRET_ARN, Name: 'anthropic', SecretString: secretValue }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -402,11 +413,11 @@ describe('Function: anthropicApiKey', () => {
     await secretServer.close();
   });
 
-  const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:anthropic-AbCdEf';
-  const useSecret = (value: string | null): void => {
+  const ARN = SECRET_ARN;
+  const useSecret = (value: string | null, arn = ARN): void => {
     secretValue = value;
     Object.assign(process.env, {
-      ANTHROPIC_SECRET_ARN: ARN,
+      ANTHROPIC_SECRET_ARN: arn,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: secretServer.url,
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
@@ -451,6 +462,16 @@ describe('Function: anthropicApiKey', () => {
     assert.match(error.message, /is JSON without an "apiKey" or "ANTHROPIC_API_KEY" string field \(fields: "key"\)/);
   });
 
+  it('asks for the secret it is given, and says so when that secret does not exist', async () => {
+    const other = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:someone-else-XyZ123';
+    useSecret(KEY, other);
+    const error = await rejection(anthropicApiKey());
+    assert.equal(error.message, `Could not read the Anthropic API key from the secret ${other}: ResourceNotFoundException: Secrets Manager can't find the specified secret.`);
+    clearApiKeyCache();
+    useSecret(KEY);
+    assert.equal(await anthropicApiKey(), KEY);
+  });
+
   it('treats an empty secret, or one with no value yet, as a missing key naming the secret', async () => {
     useSecret('  ');
     assert.match((await rejection(anthropicApiKey())).message, new RegExp(`^No Anthropic API key: the secret ${ARN} is empty \\(aws secretsmanager put-secret-value --secret-id ${ARN} `));
@@ -470,14 +491,21 @@ describe('Function: costUsd', () => {
     assert.equal(normalizeModelId('claude-3-5-haiku-20241022'), 'claude-3-5-haiku');
   });
 
-  it('prices input, output and cache tokens per million', () => {
-    const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 };
-    assert.equal(costUsd('claude-sonnet-4-5', usage), 3 + 15 + 0.3 + 3.75);
-    assert.equal(costUsd('claude-opus-4-1', usage), 15 + 75 + 1.5 + 18.75);
-    assert.equal(costUsd('claude-opus-4-5-20251101', usage), 5 + 25 + 0.5 + 6.25);
-    assert.equal(costUsd('claude-haiku-4-5', usage), 1 + 5 + 0.1 + 1.25);
-    assert.equal(costUsd('claude-sonnet-5-5', usage), 2 + 10 + 0.1 + 2.5);
-    assert.equal(costUsd('claude-opus-5-5', usage), 4 + 20 + 0.2 + 5);
+  it('prices input, output and cache tokens per million, at Anthropic\'s published rates', () => {
+    // Not the table retyped: the rates of each model's page at platform.claude.com/docs/en/models/<model>/overview
+    // (input, output, 5-minute cache write, cache read per MTok), as published in November 2026.
+    const published: Record<string, [number, number, number, number]> = {
+      'claude-sonnet-5-5': [2, 10, 2.5, 0.2],
+      'claude-opus-5-5': [4, 20, 5, 0.2],
+      'claude-opus-5': [5, 25, 6.25, 0.5],
+      'claude-sonnet-5': [2, 10, 2.5, 0.2],
+      'claude-sonnet-4-5': [3, 15, 3.75, 0.3],
+      'claude-haiku-4-5': [1, 5, 1.25, 0.1],
+    };
+    const usage = { inputTokens: 1_000_000, outputTokens: 2_000_000, cacheReadTokens: 3_000_000, cacheWriteTokens: 4_000_000 };
+    for (const [model, [input, output, write, read]] of Object.entries(published)) {
+      assert.equal(costUsd(model, usage), Math.round((input + 2 * output + 4 * write + 3 * read) * 1e9) / 1e9, model);
+    }
     assert.equal(costUsd('claude-unknown-1', usage), null);
     assert.equal(costUsd('gpt-5', usage), null);
   });

@@ -131,7 +131,11 @@ describe('Function: card.html in a browser', () => {
     const path = process.env.CARD_SCREENSHOT ?? join(dir, 'card.png');
     await open().evaluate(CAR_AT(2.5));
     const png = await open().screenshot({ path, fullPage: true });
-    assert.ok(png.length > 10_000);
+    // The PNG's own header (IHDR) holds its size: the whole page, not a viewport or a blank.
+    const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+    const page = await open().evaluate('[document.documentElement.scrollWidth, document.documentElement.scrollHeight]') as number[];
+    assert.deepEqual([width, height], page);
+    assert.ok(height > 2 * 900, `a full page is taller than two screens (${height} px)`);
     assert.ok(existsSync(path));
   });
 

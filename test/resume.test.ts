@@ -50,7 +50,8 @@ describe('Search: killed and resumed', () => {
     await sleep(500);
     const beforeResume = await resultFiles(bucket);
     assert.ok([...beforeResume.keys()].filter((p) => p.endsWith('result.json')).length >= 3, 'killed mid-search');
-    assert.ok(!(await resultFiles(join(bucket, 'winner'))).size, 'not finished when killed');
+    assert.deepEqual(await readdir(join(bucket, 'winner')).catch(() => []), [], 'not finished when killed: nothing published');
+    assert.deepEqual(await readdir(join(bucket, 'generations', '2')).catch(() => []), [], 'generation 2 had not started');
 
     // Resume: it must finish.
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--resume', SEARCH_ID, '--json', '--data-dir', dataDir], { timeout: 10 * 60_000, maxBuffer: 1 << 24 });

@@ -298,6 +298,21 @@ describe('Function: reward sandbox', () => {
       assert.deepEqual(reachable, []);
     });
 
+    it('never runs a promise job, so nothing a candidate schedules (an import(), a then) ever executes', async () => {
+      const sandbox = await openRewardSandbox(`let ran = 0;
+        let imported = 'never settled';
+        import('node:fs').then((fs) => { imported = typeof fs.readFileSync; }, () => { imported = 'rejected'; });
+        function computeReward() {
+          Promise.resolve().then(() => { ran += 1; });
+          return [ran + (imported === 'never settled' ? 0 : 1000), { ran }];
+        }`);
+      for (let call = 0; call < 3; call++) {
+        const got = sandbox.evaluate(SAMPLE, call * SAMPLE.count);
+        assert.ok(got.rewards.every((r) => r === 0), `call ${call}: a job ran or the import settled`);
+      }
+      sandbox.dispose();
+    });
+
     it('has no clock: Date is gone before the candidate runs (a reward is a function of its transition)', async () => {
       const got = await evaluateOnce('function computeReward() { const clock = typeof Date === "undefined" ? 0 : 1; return [clock, { clock }]; }');
       assert.ok(got.rewards.every((r) => r === 0));

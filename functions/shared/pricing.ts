@@ -28,7 +28,7 @@ const price = (input: number, output: number, cacheWrite: number, cacheRead: num
 
 const FABLE_5_1 = price(10, 50, 12.5, 0.25);
 const OPUS_5_5 = price(4, 20, 5, 0.2);
-const SONNET_5_5 = price(2, 10, 2.5, 0.1);
+const SONNET_5_5 = price(2, 10, 2.5, 0.2);
 const SONNET_5 = price(2, 10, 2.5, 0.2);
 /** Prompts up to 100,000 tokens (ours are far smaller); longer prompts cost five times as much. */
 const HAIKU_5_5 = price(0.1, 0.5, 0.125, 0.01);
