@@ -1,6 +1,5 @@
 /** CLI flags validated with zod at the boundary: a bad flag is one line that names it. */
 import { z } from 'zod';
-import { DEFAULT_TASK_ID, TASK_IDS } from '../tasks/registry.ts';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -24,13 +23,6 @@ export function intFlag(min: number, max: number) {
     .int({ error: 'must be a whole number' })
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` });
-}
-
-/** A task id flag: one of the registered tasks (the error names them all). */
-export function taskFlag() {
-  return z.string()
-    .refine((id) => TASK_IDS.includes(id), { error: (issue) => `unknown task ${JSON.stringify(issue.input)}: the known tasks are ${TASK_IDS.join(', ')}` })
-    .default(DEFAULT_TASK_ID);
 }
 
 function kebab(name: string): string {

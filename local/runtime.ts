@@ -90,7 +90,11 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     import('../functions/publish/handler.ts'),
   ]);
   // TrainSeed gets what its Lambda gets: the bucket, no table, no keys.
-  const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: process.env.EUREKA_TFJS_BACKEND };
+  const childEnv = {
+    PATH: process.env.PATH, HOME: process.env.HOME, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: process.env.EUREKA_TFJS_BACKEND,
+    // The same tasks as this process: a task folder kept outside tasks/ is found in the child too.
+    EUREKA_TASKS_DIR: process.env.EUREKA_TASKS_DIR, EUREKA_TASK_PATH: process.env.EUREKA_TASK_PATH,
+  };
   const pool = new TrainSeedPool(caps, childEnv, (progress) => emit({ type: 'seed', progress }));
   const staged = (tasksOf: (out: never) => SeedTask[]) => (h: Handler): Handler => async (event) => {
     const out = await h(event);

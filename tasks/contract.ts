@@ -204,8 +204,9 @@ export interface Task extends TaskSpec {
   makeEnv(n: number, seed: number): VecEnv;
   /** The spec's environment as Gymnasium defines it, unclipped: conformance replays it. */
   gymnasiumEnv(n: number, seed: number): VecEnv;
-  /** The folder under tasks/ it came from. */
+  /** The folder's name, and the directory it was loaded from (tasks/<folder>, or one on EUREKA_TASK_PATH). */
   folder: string;
+  directory: string;
   obsSize: number;
   /** discrete: 1 (the index); box: its dimension. */
   actionSize: number;

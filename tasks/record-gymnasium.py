@@ -6,16 +6,19 @@ port to a task folder, then check the port:
     python3 tasks/record-gymnasium.py CartPole-v1 cartpole.json --episodes 6
     npx eureka conformance --task CartPole-v1 cartpole.json
 
-Your own environment: give its entry point (a class or a factory taking keyword arguments), and,
-if the id is not registered, the time limit:
+Your own environment: give its entry point (a class, or a factory taking no arguments) and the time
+limit; and a policy that solves it (a function of the observation returning the action), so the
+recording covers the episodes' ends too:
 
-    python3 tasks/record-gymnasium.py MyTask-v0 mine.json --entry-point my_envs.task:MyEnv --max-episode-steps 300
+    python3 tasks/record-gymnasium.py MyTask-v0 mine.json --entry-point my_envs.task:MyEnv \
+        --max-episode-steps 300 --policy my_envs.task:heuristic
 
 Each episode: the reset seed, the internal state after reset (`env.unwrapped.state`, float64, when
 the environment has one: then the port is replayed from it), the first observation, and every
 step's action, state, observation, reward, terminated and truncated. Even episodes take uniformly
 random actions (continuous ones up to 1.5x past the bounds, to test the port's clipping); odd ones
-repeat one random action for ten steps at a time, which reaches farther than random noise does.
+follow --policy when given, else repeat one random action for ten steps at a time, which reaches
+farther than random noise does.
 """
 import argparse
 import importlib
@@ -25,12 +28,15 @@ import gymnasium as gym
 import numpy as np
 
 
+def load(entry_point):
+    module, name = entry_point.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def make(args):
     if args.entry_point is None:
         return gym.make(args.task)
-    module, name = args.entry_point.split(":")
-    env = getattr(importlib.import_module(module), name)()
-    return gym.wrappers.TimeLimit(env, max_episode_steps=args.max_episode_steps)
+    return gym.wrappers.TimeLimit(load(args.entry_point)(), max_episode_steps=args.max_episode_steps)
 
 
 def state_of(env):
@@ -47,14 +53,17 @@ def draw_action(env, rng):
     return [float(x) for x in rng.uniform(middle - 1.5 * half, middle + 1.5 * half)]
 
 
-def record(env, seed, policy):
+def record(env, seed, policy, solve=None):
     rng = np.random.default_rng(10_000 + seed)
     obs, _ = env.reset(seed=seed)
     episode = {"seed": seed, "policy": policy, "initial_state": state_of(env),
                "initial_obs": [float(x) for x in obs], "steps": []}
     action = None
     for t in range(1_000_000):
-        if policy == "random" or t % 10 == 0:
+        if policy == "policy":
+            action = solve(obs)
+            action = [float(a) for a in action] if isinstance(action, (list, tuple, np.ndarray)) else int(action)
+        elif policy == "random" or t % 10 == 0:
             action = draw_action(env, rng)
         sent = np.array(action, dtype=np.float32) if isinstance(action, list) else action
         obs, reward, terminated, truncated, _ = env.step(sent)
@@ -77,10 +86,13 @@ def main():
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--entry-point", help="module:Class of an environment that is not registered")
     parser.add_argument("--max-episode-steps", type=int, default=1000, help="the time limit with --entry-point")
+    parser.add_argument("--policy", help="module:function, observation -> action, for the odd episodes")
     args = parser.parse_args()
 
     env = make(args)
-    episodes = [record(env, args.first_seed + k, "random" if k % 2 == 0 else "held")
+    solve = load(args.policy) if args.policy else None
+    odd = "policy" if solve else "held"
+    episodes = [record(env, args.first_seed + k, "random" if k % 2 == 0 else odd, solve)
                 for k in range(args.episodes)]
     limit = env.spec.max_episode_steps if env.spec is not None and args.entry_point is None else args.max_episode_steps
     with open(args.out, "w") as f:

@@ -72,6 +72,7 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
     makeEnv: action.kind === 'box' ? (n, seed) => new ClipActions(gymnasiumEnv(n, seed), action.low, action.high) : gymnasiumEnv,
     gymnasiumEnv,
     folder,
+    directory: where,
     obsSize: spec.observation.length,
     actionSize: spec.action.kind === 'discrete' ? 1 : spec.action.names.length,
     environmentSource: pruneReward(readFileSync(file, 'utf8')),

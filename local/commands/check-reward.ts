@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from '../../functions/train-seed/check-reward.ts';
-import { parseFlags, taskFlag } from '../flags.ts';
+import { parseFlags } from '../flags.ts';
+import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
 
 const CheckFlags = z.object({ file: z.string(), task: taskFlag(), json: z.boolean().default(false) });

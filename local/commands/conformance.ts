@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { RecordingSchema, compareEpisode, replayEpisode, worstDeviation, type Deviation } from '../../tasks/conformance.ts';
-import { parseFlags, taskFlag, UsageError } from '../flags.ts';
+import { parseFlags, UsageError } from '../flags.ts';
+import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
 
 const ConformanceFlags = z.object({

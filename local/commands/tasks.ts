@@ -1,5 +1,6 @@
 /** `eureka tasks`: the registered tasks, with what a search needs to know of each. */
 import { z } from 'zod';
+import { relative } from 'node:path';
 import type { Task } from '../../tasks/contract.ts';
 import { TASKS } from '../../tasks/registry.ts';
 import { parseFlags } from '../flags.ts';
@@ -25,7 +26,7 @@ const bound = (x: number): number | string => (Number.isFinite(x) ? x : String(x
 export function listing(task: Task): TaskListing {
   return {
     id: task.id,
-    folder: task.folder,
+    folder: relative(process.cwd(), task.directory) || '.',
     description: task.description,
     maxEpisodeSteps: task.maxEpisodeSteps,
     rewardThreshold: task.rewardThreshold ?? null,
@@ -49,7 +50,7 @@ export async function tasksCommand(raw: unknown): Promise<void> {
       ? `discrete: ${t.action.names.map((n, i) => `${i} ${n}`).join(', ')}`
       : `box: ${t.action.names.map((n, i) => `${n} in [${t.action.kind === 'box' ? `${t.action.low[i]}, ${t.action.high[i]}` : ''}]`).join(', ')}`;
     return [
-      `${t.id}  (tasks/${t.folder})`,
+      `${t.id}  (${t.folder})`,
       `  ${t.description}`,
       `  observation: ${t.observation.map((d) => d.name).join(', ')}`,
       `  action: ${action}`,

@@ -5,7 +5,8 @@ import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { runSeed } from '../../functions/train-seed/seed-run.ts';
 import type { SeedResult } from '../../functions/shared/types.ts';
-import { intFlag, parseFlags, taskFlag } from '../flags.ts';
+import { intFlag, parseFlags } from '../flags.ts';
+import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
 
 const TrainFlags = z.object({
