@@ -7,8 +7,11 @@
 /** The four Lambda functions; the init step runs in the reflect function (kind 'init'). */
 export type FunctionRole = 'propose' | 'trainSeed' | 'reflect' | 'publish';
 
-/** The five Task roles of the state machine; init and reflect share one function. */
-export type TaskRole = 'init' | FunctionRole;
+/**
+ * The Task roles of the state machine, each served by one of the four functions: init, plan,
+ * feedback and finish run in the reflect function, repair in propose, check in trainSeed.
+ */
+export type TaskRole = 'init' | FunctionRole | 'check' | 'repair' | 'plan' | 'feedback' | 'finish';
 
 export interface FunctionCaps {
   /** Lambda memory size in MB; locally the child process's memory cap. */
@@ -36,8 +39,13 @@ export const FUNCTION_CAPS: Readonly<Record<FunctionRole, FunctionCaps>> = {
 export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
   init: 'reflect',
   propose: 'propose',
+  check: 'trainSeed',
+  repair: 'propose',
+  plan: 'reflect',
   trainSeed: 'trainSeed',
   reflect: 'reflect',
+  feedback: 'reflect',
+  finish: 'reflect',
   publish: 'publish',
 };
 

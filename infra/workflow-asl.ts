@@ -29,8 +29,13 @@ const LOCAL_PARTITION = 'aws';
 const LOCAL_FUNCTION_NAMES: Readonly<Record<TaskRole, string>> = {
   init: 'init',
   propose: 'propose',
+  check: 'check',
+  repair: 'repair',
+  plan: 'plan',
   trainSeed: 'train-seed',
   reflect: 'reflect',
+  feedback: 'feedback',
+  finish: 'finish',
   publish: 'publish',
 };
 

@@ -25,6 +25,10 @@ const DEFAULTS: SearchInput = {
   maxConcurrency: 10,
   randomSeed: 0,
   humanInit: [],
+  repair: true,
+  feedback: 'none',
+  feedbackTimeoutMinutes: 60,
+  maxCostUsd: null,
 };
 
 /** The message parseSearchInput throws for raw, after checking it is an InvalidSearchInput. */
@@ -119,6 +123,10 @@ describe('Function: parseSearchInput', () => {
       ['an unknown task, naming the known ones', { task: 'Pong-v5' },
         `"task" must be one of the known tasks: ${TASK_IDS.join(', ')} (got "Pong-v5")`],
       ['a task that is not a string', { task: 3 }, '"task" must be a string (got 3)'],
+      ['a cost ceiling that is not positive', { maxCostUsd: 0 }, '"maxCostUsd" must be more than 0 (got 0)'],
+      ['a cost ceiling given as a string', { maxCostUsd: '5' }, '"maxCostUsd" must be a number (got "5")'],
+      ['an unknown feedback mode', { feedback: 'ask' }, '"feedback" must be one of "none", "wait" (got "ask")'],
+      ['a feedback timeout out of range', { feedbackTimeoutMinutes: 0 }, '"feedbackTimeoutMinutes" must be at least 1 (got 0)'],
       ['a fraction', { seeds: 2.5 }, '"seeds" must be a whole number (got 2.5)'],
       ['NaN', { steps: Number.NaN }, '"steps" must be a whole number (got NaN)'],
       ['null for a field', { evalEpisodes: null }, '"evalEpisodes" must be a whole number (got null)'],

@@ -265,7 +265,7 @@ function stubs(shape: SearchShape) {
       config: {
         task: 'MountainCar-v0', generations: shape.generations, candidates: shape.candidates, seeds: shape.seeds, steps: 150_000,
         evalEpisodes: 20, includeHostile: true, proposer: 'offline', model: 'claude-sonnet-5-5', maxConcurrency: 40,
-        randomSeed: 7, humanInit: [],
+        randomSeed: 7, humanInit: [], repair: true, feedback: 'none', feedbackTimeoutMinutes: 60, maxCostUsd: null,
       },
       baselineTasks: ['environment_reward', 'human_shaping'].flatMap((name) =>
         searchSeeds.map((seed) => task(event.executionName, 0, name, seed))),

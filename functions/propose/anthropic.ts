@@ -4,7 +4,7 @@
  * 5xx, honouring retry-after). The answer is handled in model-answer.ts, shared with Bedrock.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { parseEffort, proposeThroughMessages } from './model-answer.ts';
+import { modelProposer, parseEffort } from './model-answer.ts';
 import type { Proposer } from './proposer.ts';
 
 export interface AnthropicProposerOptions {
@@ -49,5 +49,5 @@ export function createAnthropicProposer(opts: AnthropicProposerOptions): Propose
     maxRetries,
     redact: redactor(opts.apiKey),
   } as const;
-  return { propose: (context) => proposeThroughMessages(client, options, context) };
+  return modelProposer(client, options);
 }

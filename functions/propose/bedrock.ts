@@ -8,7 +8,7 @@
  */
 import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { MODEL_DEFAULTS, redactor } from './anthropic.ts';
-import { parseEffort, proposeThroughMessages } from './model-answer.ts';
+import { modelProposer, parseEffort } from './model-answer.ts';
 import type { Proposer } from './proposer.ts';
 
 export interface AwsCredentials {
@@ -65,5 +65,5 @@ export function createBedrockProposer(opts: BedrockProposerOptions): Proposer {
     maxRetries,
     redact: redactor(credentials?.secretAccessKey),
   } as const;
-  return { propose: (context) => proposeThroughMessages(client, options, context) };
+  return modelProposer(client, options);
 }

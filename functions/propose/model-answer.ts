@@ -13,9 +13,9 @@ import type {
   JSONOutputFormat, Message, MessageParam, Messages, OutputConfig,
 } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
-import { costUsd } from '../shared/pricing.ts';
-import { buildPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE } from './prompt.ts';
-import { ProposerError, type ProposeContext, type ProposerAnswer, type TokenUsage } from './proposer.ts';
+import { costUsd, priceOf } from '../shared/pricing.ts';
+import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
+import { ProposerError, type ProposeContext, type Proposer, type ProposerAnswer, type RepairContext, type TokenUsage } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
 
 // ---- The answer's schema -------------------------------------------------------------------------
@@ -219,13 +219,35 @@ async function send(client: MessagesClient, options: ConversationOptions, system
   return { text, message };
 }
 
-/** Asks for K candidates (one repair at most) and turns the answer into the proposer's answer. */
-export async function proposeThroughMessages(
+/** A model proposer over a Messages client: the generation's request, its repair request, their worst cost. */
+export function modelProposer(client: MessagesClient, options: ConversationOptions): Proposer {
+  return {
+    propose: (context) => answerThroughMessages(client, options, buildPrompt(context), context.k),
+    repair: (context) => answerThroughMessages(client, options, buildRepairPrompt(context), context.failed.length),
+    worstCaseCostUsd: (context) => worstCaseCostUsd(options, 'failed' in context ? buildRepairPrompt(context as RepairContext) : buildPrompt(context)),
+  };
+}
+
+/**
+ * The most one exchange can cost before it is sent: the prompt at one token per 3 characters (code
+ * and English run 3.5 to 4 here, so this overestimates), every output token the cap allows, twice
+ * (a schema repair resends the prompt with the first answer).
+ */
+export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens'>, prompt: Prompt): number | null {
+  const price = priceOf(options.model);
+  if (price === null) return null;
+  const promptTokens = Math.ceil((prompt.system.length + prompt.user.length) / 3);
+  const inputTokens = 2 * promptTokens + options.maxTokens + 1000;
+  return (inputTokens * price.input + 2 * options.maxTokens * price.output) / 1e6;
+}
+
+/** Asks for K candidates (one schema repair at most) and turns the answer into the proposer's answer. */
+export async function answerThroughMessages(
   client: MessagesClient,
   options: ConversationOptions,
-  context: ProposeContext,
+  prompt: Prompt,
+  k: number,
 ): Promise<ProposerAnswer> {
-  const prompt = buildPrompt(context);
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
   let reply = await send(client, options, prompt.system, messages, usage);
@@ -235,7 +257,7 @@ export async function proposeThroughMessages(
     const first = checked.problems;
     messages.push(
       { role: 'assistant', content: reply.text.trim() === '' ? '(empty answer)' : reply.text },
-      { role: 'user', content: repairRequest(first, reply, context.k) },
+      { role: 'user', content: repairRequest(first, reply, k) },
     );
     reply = await send(client, options, prompt.system, messages, usage);
     checked = inspect(reply);
@@ -247,7 +269,7 @@ export async function proposeThroughMessages(
     }
     notes.push(`The first answer could not be used (${first.join('; ')}); a repair request fixed it.`);
   }
-  const normalized = normalizeCandidates(checked.answer, context.k);
+  const normalized = normalizeCandidates(checked.answer, k);
   return {
     candidates: normalized.candidates,
     proposer: options.proposer,

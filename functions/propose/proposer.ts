@@ -17,9 +17,16 @@ export interface ProposeContext {
   model: string;
   /** The best reward so far (elitist), or null in generation 1. */
   best: ReflectionBest | null;
-  /** The last generation's scoreboard, every candidate with its score and outcome. */
+  /** The last generation's scoreboard, every candidate with its score and outcome (the search's own hostile probes left out). */
   scoreboard: ScoreboardEntry[];
   bestByGeneration: GenerationBest[];
+  /** What a person said after the last generation ("Wait for feedback"), or null. */
+  feedback: string | null;
+}
+
+/** A repair request: the generation's candidates that failed their sandbox check, with why. */
+export interface RepairContext extends ProposeContext {
+  failed: Array<Candidate & { reason: string }>;
 }
 
 export interface TokenUsage {
@@ -47,6 +54,13 @@ export interface ProposerAnswer {
 
 export interface Proposer {
   propose(context: ProposeContext): Promise<ProposerAnswer>;
+  /** Fixed versions of the failed candidates, under the same names (one request). */
+  repair(context: RepairContext): Promise<ProposerAnswer>;
+  /**
+   * The most the next request (propose or repair) could cost, in US dollars, before it is sent:
+   * 0 for the offline proposer, null when the model has no price in the table.
+   */
+  worstCaseCostUsd(context: ProposeContext | RepairContext): number | null;
 }
 
 /** A proposer that cannot give a usable answer (refusal, schema failure after repair, missing key). */

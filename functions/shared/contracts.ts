@@ -1,23 +1,30 @@
 /**
  * What each state of the search passes to the next (JSONPath, DESIGN §2). The state machine's
- * data is the execution input plus these small results at fixed paths:
+ * data is {search} (Init's result replaces the raw input) plus these small results at fixed paths:
  *
- *   $.search      InitResult        "Start the search"     (reflect function, kind 'init')
- *   $.proposal    ProposeResult     "Propose rewards"      (propose function)
- *                                   "Baselines trained?"   Choice: is $.baselines present?
- *   $.baselines   SeedSummary[]     "Train baselines"      (Map over $.search.baselineTasks; once)
- *   $.seedResults SeedSummary[]     "Train seeds"          (Map over $.proposal.tasks)
- *   $.reflection  ReflectResult     "Reflect on results"   (reflect function, kind 'reflect')
- *                                   "More generations?"    Choice on $.reflection.more
- *   $.freshResults SeedSummary[]    "Train on fresh seeds" (Map over $.reflection.freshTasks)
- *   $.published   PublishResult     "Publish the winner"   (publish function)
- *                                   "Announce the winner"  EventBridge PutEvents
+ *   $.search        InitResult        "Start the search"      (reflect function, kind 'init')
+ *   $.proposal      ProposeResult     "Propose rewards"       (propose function)
+ *                                     "Out of budget?"        Choice: $.proposal.stopped == 'budget' -> Finish early
+ *   $.checks        CheckSummary[]    "Check the candidates"  (Map over $.proposal.checks, TrainSeed kind 'check')
+ *   $.repair        RepairResult      "Repair rewards"        (propose function, kind 'repair')
+ *   $.repairChecks  CheckSummary[]    "Check the repaired rewards" (Map over $.repair.checks)
+ *   $.plan          PlanResult        "Plan the seed-runs"    (reflect function, kind 'plan')
+ *                                     "Baselines trained?"    Choice: is $.baselines present?
+ *   $.baselines     SeedSummary[]     "Train baselines"       (Map over $.search.baselineTasks; once)
+ *   $.seedResults   SeedSummary[]     "Train seeds"           (Map over $.plan.tasks)
+ *   $.reflection    ReflectResult     "Reflect on results"    (reflect function, kind 'reflect'), or "Finish early" (kind 'finish')
+ *                                     "Wait for feedback?"    Choice: feedback 'wait' and more generations
+ *   $.feedback      FeedbackAnswer    "Wait for feedback"     (reflect function kind 'feedback', .waitForTaskToken)
+ *                                     "Stop after feedback?", "More generations?" Choices
+ *   $.freshResults  SeedSummary[]     "Train on fresh seeds"  (Map over $.reflection.freshTasks)
+ *   $.published     PublishResult     "Publish the winner"    (publish function)
+ *                                     "Announce the winner"   EventBridge PutEvents
  *
- * A seed-run that fails outside the sandbox (Lambda out of memory, timeout) is caught inside the
- * Map iteration and turned into a SeedSummary with outcome 'memory' or 'timeout' by a Pass state,
- * so one bad candidate never fails the search.
+ * A seed-run or a check that fails outside the sandbox (Lambda out of memory, timeout) is caught
+ * inside its Map iteration and turned into a result with outcome 'memory' or 'timeout' by a Pass
+ * state, so one bad candidate never fails the search.
  */
-import type { SeedSummary, SeedTask } from './types.ts';
+import type { CheckItem, CheckSummary, SeedSummary, SeedTask } from './types.ts';
 
 export interface InitEvent {
   kind: 'init';
@@ -35,6 +42,8 @@ export interface InitResult {
   baselineTasks: SeedTask[];
   /** The generation the next Propose writes. */
   nextGeneration: number;
+  /** How long "Wait for feedback" waits (the input's minutes, in seconds as Step Functions wants them). */
+  feedbackTimeoutSeconds: number;
 }
 
 /** The validated, defaulted execution input (the zod schema lives in search-input.ts). */
@@ -55,6 +64,13 @@ export interface SearchSettings {
   /** Seed of the offline proposer and of everything random the search decides. */
   randomSeed: number;
   humanInit: Array<{ name: string; idea: string; code: string }>;
+  /** Send the candidates that fail their sandbox check back to the proposer once per generation. */
+  repair: boolean;
+  /** 'wait': pause after each reflection for a person's feedback (a task token), up to feedbackTimeoutMinutes. */
+  feedback: 'none' | 'wait';
+  feedbackTimeoutMinutes: number;
+  /** The most the model proposer may cost, in US dollars; null: no ceiling. */
+  maxCostUsd: number | null;
 }
 
 export interface ProposeEvent {
@@ -64,8 +80,59 @@ export interface ProposeEvent {
 
 export interface ProposeResult {
   generation: number;
-  /** Candidates x seeds, in that order. */
+  /** One sandbox check per candidate of the generation. */
+  checks: CheckItem[];
+  /** 'budget' when the next request would pass maxCostUsd: nothing was asked, the search finishes early. */
+  stopped: 'budget' | null;
+}
+
+export interface RepairEvent {
+  kind: 'repair';
+  searchId: string;
+  generation: number;
+  checks: CheckSummary[];
+}
+
+export interface RepairResult {
+  generation: number;
+  /** One sandbox check per repaired candidate (none when nothing failed, repair is off or the budget is spent). */
+  checks: CheckItem[];
+}
+
+export interface PlanEvent {
+  kind: 'plan';
+  searchId: string;
+  generation: number;
+  checks: CheckSummary[];
+  repairChecks: CheckSummary[];
+}
+
+export interface PlanResult {
+  generation: number;
+  /** Candidates that passed their check x seeds, in that order. */
   tasks: SeedTask[];
+}
+
+export interface FeedbackEvent {
+  kind: 'feedback';
+  searchId: string;
+  generation: number;
+  /** The task token "Wait for feedback" hands out; `eureka feedback` sends it back. */
+  token: string;
+}
+
+/** What a person answers ("Wait for feedback"'s output, through SendTaskSuccess). */
+export interface FeedbackAnswer {
+  action: 'continue' | 'stop';
+  /** Feedback in the person's words, for the next prompt. */
+  text?: string;
+  /** Set by "Feedback timed out": nobody answered in time. */
+  timedOut?: boolean;
+}
+
+export interface FinishEvent {
+  kind: 'finish';
+  searchId: string;
 }
 
 export interface ReflectEvent {
@@ -74,6 +141,9 @@ export interface ReflectEvent {
   generation: number;
   seedResults: SeedSummary[];
   baselines: SeedSummary[];
+  /** The generation's checks, of the candidates as proposed and of the repaired ones. */
+  checks: CheckSummary[];
+  repairChecks: CheckSummary[];
 }
 
 export interface ReflectResult {

@@ -12,6 +12,11 @@ export function rewardKey(searchId: string, generation: number, candidateId: str
   return `${candidatePrefix(searchId, generation, candidateId)}/reward.js`;
 }
 
+/** The candidate's sandbox check (functions/train-seed/candidate-check.ts), made before any seed trains. */
+export function checkKey(searchId: string, generation: number, candidateId: string): string {
+  return `${candidatePrefix(searchId, generation, candidateId)}/check.json`;
+}
+
 export function seedPrefix(searchId: string, generation: number, candidateId: string, seed: number): string {
   return `${candidatePrefix(searchId, generation, candidateId)}/seeds/${seed}`;
 }

@@ -2,7 +2,7 @@
  * The search's records in the table (DESIGN §3): one partition per search, sort keys by
  * generation. These types are what the handlers write and read back.
  */
-import type { Outcome, SeedSummary, TermStats } from './types.ts';
+import type { CheckVerdict, Outcome, SeedSummary, TermStats } from './types.ts';
 import type { SearchSettings } from './contracts.ts';
 import type { TokenUsage } from '../propose/proposer.ts';
 
@@ -11,6 +11,8 @@ const gen = (generation: number): string => `GEN#${String(generation).padStart(4
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
 export const proposalSk = (generation: number): string => `${gen(generation)}#PROPOSAL`;
+export const repairSk = (generation: number): string => `${gen(generation)}#REPAIR`;
+export const feedbackSk = (generation: number): string => `${gen(generation)}#FEEDBACK`;
 export const candidateSk = (generation: number, candidateId: string): string => `${gen(generation)}#CAND#${candidateId}`;
 export const summarySk = (generation: number): string => `${gen(generation)}#SUMMARY`;
 export const generationPrefix = (generation: number): string => `${gen(generation)}#`;
@@ -26,6 +28,17 @@ export interface MetaRecord {
   startedAt: string;
   updatedAt: string;
   best: BestPointer | null;
+  /** Why the search finished before its last generation, when it did. */
+  stoppedBy?: StopRecord;
+}
+
+export interface StopRecord {
+  reason: 'budget' | 'feedback';
+  /** The generation that was not proposed (budget), or after which a person said stop. */
+  generation: number;
+  /** One line: "the next request could cost up to $0.42; $1.80 of $2.00 was spent". */
+  detail: string;
+  spentUsd: number | null;
 }
 
 export interface BestPointer {
@@ -45,8 +58,11 @@ export interface ProposedCandidate {
   codeHash: string;
   /** 'proposer', 'hostile', 'human' or 'baseline'. */
   origin: 'proposer' | 'hostile' | 'human' | 'baseline';
+  /** The candidate this one repairs (Repair rewards), if it is a repair. */
+  repairOf?: string;
 }
 
+/** A stored proposer answer: the generation's proposal, or its repair request's answer. */
 export interface ProposalRecord {
   proposer: string;
   model: string;
@@ -75,6 +91,8 @@ export interface CandidateRecord extends ProposedCandidate {
   outcome: Outcome;
   reason: string;
   seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'>>;
+  /** Its sandbox check before training (null for the baselines, which are not checked). */
+  check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;
   trainSuccessSeries: number[];
 }
@@ -85,6 +103,19 @@ export interface SummaryRecord {
   bestOfGeneration: BestPointer | null;
   bestSoFar: BestPointer | null;
   reflection: string;
+}
+
+/** A pause for a person's feedback after a generation, and the answer once given. */
+export interface FeedbackRecord {
+  generation: number;
+  /** The task token to send back (AWS), or "local" (the local runtime waits on this record). */
+  token: string;
+  askedAt: string;
+  /** When "Wait for feedback" times out and the search goes on by itself. */
+  deadline: string;
+  /** The interim card of the search so far, in the bucket. */
+  cardKey: string;
+  answer?: { action: 'continue' | 'stop'; text?: string; answeredAt: string };
 }
 
 /** What the proposer cost over a search's stored answers (null cost when any price is unknown). */

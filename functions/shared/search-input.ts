@@ -17,6 +17,10 @@ export const SEARCH_DEFAULTS = {
   includeHostile: true,
   maxConcurrency: 10,
   randomSeed: 0,
+  repair: true,
+  feedback: 'none',
+  feedbackTimeoutMinutes: 60,
+  maxCostUsd: null,
 } as const;
 
 /** `smoke: true`: a small search; its steps are the task's `budget.smokeSteps`. */
@@ -68,6 +72,10 @@ export const SearchInputSchema = z.strictObject({
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
   maxConcurrency: count(1, MAX_MAP_CONCURRENCY),
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
+  repair: z.boolean().optional(),
+  feedback: z.enum(['none', 'wait']).optional(),
+  feedbackTimeoutMinutes: count(1, 7 * 24 * 60),
+  maxCostUsd: z.number().positive().max(10_000).optional(),
   humanInit: z
     .array(HumanInit)
     .max(16)
@@ -119,6 +127,10 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
     randomSeed: input.randomSeed ?? base.randomSeed,
     humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),
+    repair: input.repair ?? base.repair,
+    feedback: input.feedback ?? base.feedback,
+    feedbackTimeoutMinutes: input.feedbackTimeoutMinutes ?? base.feedbackTimeoutMinutes,
+    maxCostUsd: input.maxCostUsd ?? base.maxCostUsd,
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
 }
@@ -127,7 +139,9 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
 
 const TOP_FIELDS = Object.keys(SearchInputSchema.shape);
 const HUMAN_INIT_FIELDS = Object.keys(HumanInit.shape);
-/** Every number in the input is a count or a seed: "a whole number" says what is wanted. */
+/** Fields that take fractions; every other number in the input is a count or a seed. */
+const FRACTIONAL_FIELDS = new Set(['maxCostUsd']);
+/** What each kind of value is called; a count or a seed is "a whole number". */
 const KINDS: Record<string, string> = {
   number: 'a whole number',
   int: 'a whole number',
@@ -146,10 +160,12 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
       return issue.keys.map((key) => `unknown field "${fieldName([...issue.path, key])}"${suggest(key, issue.path)}`);
     case 'invalid_type':
       if (issue.input === undefined) return [`${at} is required`];
+      if (issue.expected === 'number' && FRACTIONAL_FIELDS.has(field)) return [`${at} must be a number${got}`];
       return [`${at} must be ${KINDS[issue.expected] ?? issue.expected}${got}`];
     case 'too_big':
     case 'too_small': {
-      const bound = issue.code === 'too_big' ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
+      const exclusive = 'inclusive' in issue && issue.inclusive === false;
+      const bound = issue.code === 'too_big' ? `${exclusive ? 'less than' : 'at most'} ${issue.maximum}` : `${exclusive ? 'more than' : 'at least'} ${issue.minimum}`;
       const empty = issue.origin === 'string' && issue.code === 'too_small' && issue.minimum === 1;
       if (empty) return [`${at} must not be empty`];
       if (issue.origin === 'string') return [`${at} must be ${bound} characters${sizeOf(issue.input)}`];

@@ -4,8 +4,8 @@
  */
 import { blobStoreFromEnv, type BlobStore } from './blob.ts';
 import {
-  META_SK, WINNER_SK, candidateSk, generationPrefix, proposalSk, searchPk, summarySk,
-  type CandidateRecord, type MetaRecord, type ProposalRecord, type SummaryRecord,
+  META_SK, WINNER_SK, candidateSk, feedbackSk, generationPrefix, proposalSk, repairSk, searchPk, summarySk,
+  type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type SummaryRecord,
 } from './records.ts';
 import { Table, tableFromEnv, type Item } from './table.ts';
 import type { SeedResult } from './types.ts';
@@ -46,6 +46,45 @@ export class SearchStore {
   async storeProposal(searchId: string, generation: number, record: ProposalRecord): Promise<ProposalRecord> {
     const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: proposalSk(generation), ...record });
     return fields<ProposalRecord>(item);
+  }
+
+  /** The answer to the generation's repair request, if one was made. */
+  async repair(searchId: string, generation: number): Promise<ProposalRecord | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), repairSk(generation));
+    return item && fields<ProposalRecord>(item);
+  }
+
+  /** Conditional put, as storeProposal: a retried repair uses the answer stored first. */
+  async storeRepair(searchId: string, generation: number, record: ProposalRecord): Promise<ProposalRecord> {
+    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: repairSk(generation), ...record });
+    return fields<ProposalRecord>(item);
+  }
+
+  /** Every stored proposer answer of the search, proposals and repairs: what it cost. */
+  async answers(searchId: string): Promise<ProposalRecord[]> {
+    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
+    return items.filter((i) => i.sk.endsWith('#PROPOSAL') || i.sk.endsWith('#REPAIR')).map((i) => fields<ProposalRecord>(i));
+  }
+
+  async feedback(searchId: string, generation: number): Promise<FeedbackRecord | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), feedbackSk(generation));
+    return item && fields<FeedbackRecord>(item);
+  }
+
+  /** Every pause of the search, in generation order. */
+  async feedbacks(searchId: string): Promise<FeedbackRecord[]> {
+    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
+    return items.filter((i) => i.sk.endsWith('#FEEDBACK')).map((i) => fields<FeedbackRecord>(i)).sort((a, b) => a.generation - b.generation);
+  }
+
+  /** Records a pause once: a retried "Wait for feedback" keeps the first record, answer included. */
+  async askFeedback(searchId: string, record: FeedbackRecord): Promise<FeedbackRecord> {
+    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: feedbackSk(record.generation), ...record });
+    return fields<FeedbackRecord>(item);
+  }
+
+  async answerFeedback(searchId: string, generation: number, answer: NonNullable<FeedbackRecord['answer']>): Promise<void> {
+    await this.table.updateFields(searchPk(searchId), feedbackSk(generation), { answer });
   }
 
   async putCandidate(searchId: string, record: CandidateRecord): Promise<void> {

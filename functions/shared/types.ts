@@ -21,6 +21,33 @@ export interface Budget {
   evalEpisodes: number;
 }
 
+/** What "Check the candidates" gives each Map iteration: one candidate to run in the sandbox. */
+export interface CheckItem {
+  kind: 'check';
+  searchId: string;
+  task: string;
+  generation: number;
+  candidateId: string;
+}
+
+export type CheckVerdict = 'ok' | 'timeout' | 'memory' | 'error';
+
+/** A candidate's check, stored as check.json: what `eureka check-reward` says of it. */
+export interface CheckRecord {
+  candidateId: string;
+  verdict: CheckVerdict;
+  reason: string;
+  /** Mean value per transition of each term (empty on a fault). */
+  terms: Record<string, number>;
+}
+
+/** What a check returns to the state machine. */
+export interface CheckSummary {
+  candidateId: string;
+  verdict: CheckVerdict;
+  reason: string;
+}
+
 /** Per-term statistics, Eureka-style. */
 export interface TermStats {
   /** Mean value per step over the first 10% of updates. */

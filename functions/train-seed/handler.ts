@@ -1,8 +1,7 @@
 /**
- * TrainSeed: one seed-run of one candidate. Reads the candidate's reward.js, trains, grades, and
- * writes result.json and the policy next to it. Idempotent: when result.json exists, the stored
- * summary is returned without training again (a retried or redriven search never re-trains).
- * A fault of the candidate's code is a result; a missing reward.js or a storage error throws.
+ * TrainSeed: one seed-run of one candidate (seed-task.ts), or one candidate's sandbox check
+ * before any seed trains it (candidate-check.ts, `kind: 'check'`). The isolated function: the
+ * only one that runs model-written code.
  *
  * A process whose sandbox hit its memory cap is not trusted with another candidate (DESIGN §4:
  * WebAssembly memory never shrinks, and the fault may have left the module mid-way). Lambda keeps
@@ -12,22 +11,25 @@
  */
 import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
-import { rewardKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
-import type { SeedResult, SeedSummary, SeedTask } from '../shared/types.ts';
-import { SEED_POLICY_TAG } from '../../infra/config.ts';
-import { getTask } from '../../tasks/registry.ts';
-import { savePolicy } from './policy-io.ts';
-import { runSeed } from './seed-run.ts';
+import { seedResultKey } from '../shared/keys.ts';
+import type { CheckSummary, SeedSummary } from '../shared/types.ts';
+import { checkCandidate, checkSummary } from './candidate-check.ts';
+import { trainSeed } from './seed-task.ts';
 import { summarize } from './seed-summary.ts';
 
-const blobs = blobStoreFromEnv();
-const SEED_POLICY_TAGS = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
+export { MissingReward } from './seed-task.ts';
 
-export const SeedTaskSchema = z.object({
+const blobs = blobStoreFromEnv();
+
+const ids = {
   searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
   task: z.string().min(1).max(64),
   generation: z.number().int().min(0),
   candidateId: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/),
+};
+
+export const SeedTaskSchema = z.object({
+  ...ids,
   seed: z.number().int().min(0),
   budget: z.object({
     steps: z.number().int().min(1).max(5_000_000),
@@ -35,37 +37,26 @@ export const SeedTaskSchema = z.object({
   }),
 });
 
-export class MissingReward extends Error {
-  override readonly name = 'MissingReward';
-}
+export const CheckItemSchema = z.object({ kind: z.literal('check'), ...ids });
 
 /** Exit code of a process retired after a memory fault (what Lambda reports as Runtime.ExitError). */
 export const RETIRED_EXIT_CODE = 75;
 let retired = false;
 
-export async function handler(event: unknown): Promise<SeedSummary> {
+export async function handler(event: unknown): Promise<SeedSummary | CheckSummary> {
   if (retired) {
     process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; exiting so the next candidate gets a fresh one\n');
     process.exit(RETIRED_EXIT_CODE);
   }
-  const item: SeedTask = SeedTaskSchema.parse(event);
-  const resultKey = seedResultKey(item.searchId, item.generation, item.candidateId, item.seed);
-
-  const stored = await blobs.getText(resultKey);
-  if (stored !== undefined) return summarize(JSON.parse(stored) as SeedResult, resultKey);
-
-  const task = getTask(item.task);
-  const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
-  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-
-  const { result, policy } = await runSeed({ task, candidateId: item.candidateId, source, seed: item.seed, budget: item.budget, onUpdate: reportToParent });
-  // Tagged: the bucket expires seed-run policies after a while; the winner's copy is not tagged.
-  const policyPrefix = seedPolicyPrefix(item.searchId, item.generation, item.candidateId, item.seed);
-  if (policy) await savePolicy(policy.network, policy.theta, blobs, policyPrefix, SEED_POLICY_TAGS);
-  // result.json last: its presence means the seed-run is complete, policy included.
-  await blobs.put(resultKey, JSON.stringify(result), 'application/json');
-  retired = result.outcome === 'memory';
-  return summarize(result, resultKey);
+  if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'check') {
+    const check = await checkCandidate(blobs, CheckItemSchema.parse(event));
+    retired = check.verdict === 'memory';
+    return checkSummary(check);
+  }
+  const item = SeedTaskSchema.parse(event);
+  const { result, ran } = await trainSeed(blobs, item, reportToParent);
+  retired = ran && result.outcome === 'memory';
+  return summarize(result, seedResultKey(item.searchId, item.generation, item.candidateId, item.seed));
 }
 
 /** Run as a local child process (local/), the seed-run reports its progress to the parent. */

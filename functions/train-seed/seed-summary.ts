@@ -9,6 +9,10 @@ export const SUMMARY_REASON_CHARS = 200;
 
 export function summarize(result: SeedResult, resultKey: string): SeedSummary {
   const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn } = result;
-  const reason = result.reason.length > SUMMARY_REASON_CHARS ? `${result.reason.slice(0, SUMMARY_REASON_CHARS - 1)}…` : result.reason;
-  return { candidateId, seed, outcome, reason, success, meanSuccessSteps, meanReturn, resultKey };
+  return { candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, resultKey };
+}
+
+/** At most `chars` characters, an ellipsis marking a cut. */
+export function clip(text: string, chars: number): string {
+  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
 }

@@ -1,0 +1,30 @@
+/**
+ * "Check the candidates": a candidate's reward run in the sandbox on a few thousand transitions of
+ * the task's own environment, every cap in force (what `eureka check-reward` does), before any
+ * seed trains it. Here, in TrainSeed, the isolated function: model-written code never runs in
+ * Propose, which holds the API key. Idempotent: a stored check.json is returned as it is.
+ */
+import type { BlobStore } from '../shared/blob.ts';
+import { checkKey, rewardKey } from '../shared/keys.ts';
+import type { CheckItem, CheckRecord, CheckSummary } from '../shared/types.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { checkReward } from './check-reward.ts';
+import { MissingReward } from './seed-task.ts';
+import { SUMMARY_REASON_CHARS, clip } from './seed-summary.ts';
+
+export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise<CheckRecord> {
+  const key = checkKey(item.searchId, item.generation, item.candidateId);
+  const stored = await blobs.getText(key);
+  if (stored !== undefined) return JSON.parse(stored) as CheckRecord;
+  const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
+  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
+  const { verdict, reason, terms } = await checkReward(getTask(item.task), source);
+  const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms };
+  await blobs.put(key, JSON.stringify(record), 'application/json');
+  return record;
+}
+
+/** What the state machine carries of a check: the verdict and a clipped reason. */
+export function checkSummary(record: CheckRecord): CheckSummary {
+  return { candidateId: record.candidateId, verdict: record.verdict, reason: clip(record.reason, SUMMARY_REASON_CHARS) };
+}

@@ -1,0 +1,126 @@
+/**
+ * The search's state names and the errors its states tell apart: one place, read by the
+ * definition (workflow.ts), its building blocks (workflow-parts.ts), the local runtime and tests.
+ * State names are short sentences: they are what the console's graph shows.
+ */
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { TaskRole } from './config.ts';
+
+/** Console names of the top-level states, in the order the search visits them. */
+export const STATE = {
+  start: 'Start the search',
+  propose: 'Propose rewards',
+  outOfBudget: 'Out of budget?',
+  checkCandidates: 'Check the candidates',
+  repair: 'Repair rewards',
+  checkRepaired: 'Check the repaired rewards',
+  plan: 'Plan the seed-runs',
+  baselinesTrained: 'Baselines trained?',
+  trainBaselines: 'Train baselines',
+  trainSeeds: 'Train seeds',
+  reflect: 'Reflect on results',
+  waitForFeedbackChoice: 'Wait for feedback?',
+  waitForFeedback: 'Wait for feedback',
+  feedbackTimedOut: 'Feedback timed out',
+  stopAfterFeedback: 'Stop after feedback?',
+  moreGenerations: 'More generations?',
+  nextGeneration: 'Next generation',
+  finish: 'Finish early',
+  trainFresh: 'Train on fresh seeds',
+  publish: 'Publish the winner',
+  announce: 'Announce the winner',
+} as const;
+
+/** The states inside one Map iteration (names are unique across the whole machine). */
+export interface IterationStates {
+  /** The TrainSeed Task. */
+  train: string;
+  /** Pass: outcome 'memory' (Lambda out of memory). */
+  outOfMemory: string;
+  /** Pass: outcome 'timeout' (Lambda or Task timeout). */
+  timedOut: string;
+  /** Pass: outcome 'error' (any other failure), the error's name as reason. */
+  failed: string;
+}
+
+export const SEED_RUN_STATES = {
+  baselines: {
+    train: 'Train a baseline seed',
+    outOfMemory: 'Baseline seed ran out of memory',
+    timedOut: 'Baseline seed timed out',
+    failed: 'Baseline seed failed',
+  },
+  seeds: {
+    train: 'Train one seed',
+    outOfMemory: 'Seed ran out of memory',
+    timedOut: 'Seed timed out',
+    failed: 'Seed failed',
+  },
+  fresh: {
+    train: 'Train a fresh seed',
+    outOfMemory: 'Fresh seed ran out of memory',
+    timedOut: 'Fresh seed timed out',
+    failed: 'Fresh seed failed',
+  },
+} as const satisfies Record<string, IterationStates>;
+
+export const CHECK_STATES = {
+  candidates: {
+    train: 'Check one candidate',
+    outOfMemory: 'Check ran out of memory',
+    timedOut: 'Check timed out',
+    failed: 'Check failed',
+  },
+  repaired: {
+    train: 'Check one repaired reward',
+    outOfMemory: 'Repaired check ran out of memory',
+    timedOut: 'Repaired check timed out',
+    failed: 'Repaired check failed',
+  },
+} as const satisfies Record<string, IterationStates>;
+
+/** Every Lambda Task state by name, with the role whose handler it runs. */
+export const LAMBDA_TASK_STATES: Readonly<Record<string, TaskRole>> = {
+  [STATE.start]: 'init',
+  [STATE.propose]: 'propose',
+  [CHECK_STATES.candidates.train]: 'check',
+  [STATE.repair]: 'repair',
+  [CHECK_STATES.repaired.train]: 'check',
+  [STATE.plan]: 'plan',
+  [SEED_RUN_STATES.baselines.train]: 'trainSeed',
+  [SEED_RUN_STATES.seeds.train]: 'trainSeed',
+  [STATE.reflect]: 'reflect',
+  [STATE.waitForFeedback]: 'feedback',
+  [STATE.finish]: 'finish',
+  [SEED_RUN_STATES.fresh.train]: 'trainSeed',
+  [STATE.publish]: 'publish',
+};
+
+/** Lambda errors worth retrying: the service's, not the function's (Step Functions best practice). */
+export const TRANSIENT_LAMBDA_ERRORS = [
+  'Lambda.ClientExecutionTimeoutException',
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+];
+
+/** Throttling: retried longer, so a low account concurrency never fails a seed-run. */
+export const THROTTLED_LAMBDA_ERRORS = ['Lambda.TooManyRequestsException'];
+
+/**
+ * A TrainSeed process that hosted a sandbox memory fault exits on its next invocation (see
+ * functions/train-seed/handler.ts): retried, the seed-run lands on a fresh container.
+ */
+export const RETIRED_PROCESS_ERRORS = ['Runtime.ExitError'];
+
+/** Errors that mean the seed-run ran out of memory (the Lambda's or, locally, the child's cap). */
+export const OUT_OF_MEMORY_ERRORS = ['Runtime.OutOfMemory'];
+
+/** Errors that mean the seed-run ran out of time: the Lambda's own timeout or the Task's. */
+export const TIMEOUT_ERRORS = ['Sandbox.Timedout', sfn.Errors.TIMEOUT];
+
+/** JSONPath of the Map concurrency: the validated search configuration. */
+export const MAX_CONCURRENCY_PATH = '$.search.config.maxConcurrency';
+
+/** JSONPath of how long "Wait for feedback" waits: Init turns the minutes of the input into seconds. */
+export const FEEDBACK_TIMEOUT_PATH = '$.search.feedbackTimeoutSeconds';

@@ -1,0 +1,136 @@
+/**
+ * The search definition's building blocks: a Lambda Task with our timeouts and retries, and the
+ * two kinds of Map whose iterations never fail (seed-runs and sandbox checks): a Lambda that ran
+ * out of memory, out of time or failed otherwise becomes a result with that outcome, made by a
+ * Pass state, so one bad candidate never fails the search.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { FUNCTION_CAPS, type TaskRole, taskTimeoutSeconds } from './config.ts';
+import {
+  MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
+  TRANSIENT_LAMBDA_ERRORS, type IterationStates,
+} from './workflow-names.ts';
+
+/** The Lambda functions behind the Task roles; several roles may be the same function. */
+export type SearchTargets = Readonly<Record<TaskRole, lambda.IFunction>>;
+
+export interface InvokeOptions {
+  resultPath?: string;
+  resultSelector?: Record<string, unknown>;
+}
+
+/** A LambdaInvoke Task: the function's answer only, an explicit timeout, retries on transients. */
+export function invoke(scope: Construct, name: string, targets: SearchTargets, role: TaskRole,
+  payload: Record<string, unknown>, options: InvokeOptions = {}): tasks.LambdaInvoke {
+  const task = new tasks.LambdaInvoke(scope, name, {
+    lambdaFunction: targets[role],
+    payload: sfn.TaskInput.fromObject(payload),
+    payloadResponseOnly: true,
+    retryOnServiceExceptions: false,
+    taskTimeout: sfn.Timeout.duration(Duration.seconds(taskTimeoutSeconds(role))),
+    // No ResultPath means the answer replaces the input (the local runner mistakes an explicit '$').
+    ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
+    ...(options.resultSelector === undefined ? {} : { resultSelector: options.resultSelector }),
+  });
+  retryTransients(task);
+  return task;
+}
+
+export function retryTransients(task: sfn.TaskStateBase): void {
+  task.addRetry({ errors: TRANSIENT_LAMBDA_ERRORS, ...backoff(2, 6) });
+  task.addRetry({ errors: THROTTLED_LAMBDA_ERRORS, ...backoff(5, 12) });
+}
+
+export function backoff(intervalSeconds: number, maxAttempts: number): sfn.RetryProps {
+  return {
+    interval: Duration.seconds(intervalSeconds),
+    maxAttempts,
+    backoffRate: 2,
+    maxDelay: Duration.seconds(120),
+    jitterStrategy: sfn.JitterType.FULL,
+  };
+}
+
+const item = (field: string): string => `$$.Map.Item.Value.${field}`;
+
+/** A Map over SeedTasks: TrainSeed's SeedSummary, or one made by a Pass state on a failure. */
+export function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
+  states: IterationStates, targets: SearchTargets): sfn.Map {
+  const fields = ['searchId', 'task', 'generation', 'candidateId', 'seed', 'budget'];
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, fields, what: 'seed-run' }, (outcome, reason) => ({
+    'candidateId.$': '$.candidateId',
+    'seed.$': '$.seed',
+    outcome,
+    'reason.$': reason,
+    success: 0,
+    // CDK drops null literals from Parameters; this intrinsic yields JSON null.
+    'meanSuccessSteps.$': "States.StringToJson('null')",
+    'meanReturn.$': "States.StringToJson('null')",
+    // Where result.json would be (functions/shared/keys.ts seedResultKey); no object exists there.
+    'resultKey.$': "States.Format('searches/{}/generations/{}/candidates/{}/seeds/{}/result.json', "
+      + '$.searchId, $.generation, $.candidateId, $.seed)',
+  }));
+}
+
+/** A Map over CheckItems: TrainSeed's CheckSummary, or one made by a Pass state on a failure. */
+export function checkMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
+  states: IterationStates, targets: SearchTargets): sfn.Map {
+  const fields = ['kind', 'searchId', 'task', 'generation', 'candidateId'];
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, fields, what: 'check' }, (verdict, reason) => ({
+    'candidateId.$': '$.candidateId',
+    verdict,
+    'reason.$': reason,
+  }));
+}
+
+interface MapSpec {
+  name: string;
+  itemsPath: string;
+  resultPath: string;
+  states: IterationStates;
+  targets: SearchTargets;
+  /** The fields of each item the Task receives: exactly those, whatever else the item carries. */
+  fields: string[];
+  /** "seed-run" or "check", for the reasons of the failures. */
+  what: string;
+}
+
+type Failure = (outcome: 'memory' | 'timeout' | 'error', reasonExpression: string) => Record<string, unknown>;
+
+function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.Map {
+  const map = new sfn.Map(scope, spec.name, {
+    itemsPath: spec.itemsPath,
+    maxConcurrencyPath: MAX_CONCURRENCY_PATH,
+    itemSelector: Object.fromEntries(spec.fields.map((f) => [`${f}.$`, item(f)])),
+    resultPath: spec.resultPath,
+  });
+  const payload = Object.fromEntries(spec.fields.map((f) => [`${f}.$`, `$.${f}`]));
+  const train = new tasks.LambdaInvoke(scope, spec.states.train, {
+    lambdaFunction: spec.targets.trainSeed,
+    payload: sfn.TaskInput.fromObject(payload),
+    payloadResponseOnly: true,
+    retryOnServiceExceptions: false,
+    taskTimeout: sfn.Timeout.duration(Duration.seconds(taskTimeoutSeconds('trainSeed'))),
+  });
+  retryTransients(train);
+  train.addRetry({ errors: RETIRED_PROCESS_ERRORS, ...backoff(1, 2) });
+  const { memoryMb, timeoutSeconds } = FUNCTION_CAPS.trainSeed;
+  const pass = (id: string, outcome: 'memory' | 'timeout' | 'error', reason: string): sfn.Pass =>
+    new sfn.Pass(scope, id, { parameters: failed(outcome, reason) });
+  train.addCatch(pass(spec.states.outOfMemory, 'memory',
+    `States.Format('the ${spec.what} exceeded its ${memoryMb} MB memory cap ({})', $.error.Error)`),
+  { errors: OUT_OF_MEMORY_ERRORS, resultPath: '$.error' });
+  train.addCatch(pass(spec.states.timedOut, 'timeout',
+    `States.Format('the ${spec.what} did not finish within its ${timeoutSeconds} s time cap ({})', $.error.Error)`),
+  { errors: TIMEOUT_ERRORS, resultPath: '$.error' });
+  // Not the Cause: it can hold 32 KB of stack trace, and 80 of them would burst the 256 KiB state.
+  train.addCatch(pass(spec.states.failed, 'error',
+    `States.Format('the ${spec.what} failed with {} (its Cause is in the execution history)', $.error.Error)`),
+  { errors: [sfn.Errors.ALL], resultPath: '$.error' });
+  map.itemProcessor(train);
+  return map;
+}
