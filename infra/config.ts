@@ -135,4 +135,11 @@ export const STACK_OUTPUT_KEYS = {
   bucketName: 'BucketName',
   tableName: 'TableName',
   secretArn: 'SecretArn',
+  /** `eureka train --remote` invokes it. */
+  trainSeedFunctionName: 'TrainSeedFunctionName',
+  /** Attach to whoever answers `eureka feedback` on AWS. */
+  feedbackPolicyArn: 'FeedbackPolicyArn',
 } as const;
+
+/** detail-type announced when a search pauses for a person's feedback (detail: searchId, generation, cardKey, deadline). */
+export const WAITING_DETAIL_TYPE = 'Waiting for feedback';

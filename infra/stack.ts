@@ -30,6 +30,8 @@ import {
   SEED_POLICY_TAG,
   STACK_OUTPUT_KEYS,
   START_DETAIL_TYPE,
+  TASK_FUNCTION,
+  type TaskRole,
 } from './config.ts';
 import { SEARCH_OBJECTS, SearchFunction, TRAIN_SEED_WASM_FILES } from './search-function.ts';
 import { buildSearchDefinition } from './workflow.ts';
@@ -193,7 +195,9 @@ export class EurekaStack extends Stack {
 
     // ---------------------------------------------------------------- Workflow
     const workflow = new Construct(this, 'SearchWorkflow');
-    const { chain } = buildSearchDefinition(workflow, { init: reflect, propose, trainSeed, reflect, publish });
+    // Each Task role runs in the function config.ts assigns it (check in TrainSeed, repair in Propose, ...).
+    const roleTargets = Object.fromEntries(Object.entries(TASK_FUNCTION).map(([role, fn]) => [role, this.functions[fn]])) as Record<TaskRole, SearchFunction>;
+    const { chain } = buildSearchDefinition(workflow, roleTargets);
     this.stateMachine = new sfn.StateMachine(this, 'SearchStateMachine', {
       definitionBody: sfn.DefinitionBody.fromChainable(chain),
       stateMachineType: sfn.StateMachineType.STANDARD,
@@ -214,7 +218,19 @@ export class EurekaStack extends Stack {
       + 'four functions (granted by LambdaInvoke).',
     ...[propose, trainSeed, reflect, publish].map((fn) => `AwsSolutions-IAM5[Resource::${this.arnRef(fn)}:*]`));
 
+    // "Wait for feedback": only a person answers a pause, with `eureka feedback`. No function of
+    // the stack may send a task token; whoever answers attaches this policy.
+    const feedbackResponder = new iam.ManagedPolicy(this, 'FeedbackResponderPolicy', {
+      description: 'Answer a paused search (eureka feedback): send its task token back and record the answer',
+      statements: [
+        new iam.PolicyStatement({ actions: ['states:SendTaskSuccess'], resources: [this.stateMachine.stateMachineArn] }),
+        new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], resources: [table.tableArn] }),
+      ],
+    });
+
     // ---------------------------------------------------------------- Events
+    // "Waiting for feedback" is announced by the reflect function, on the default bus.
+    events.EventBus.fromEventBusName(this, 'DefaultBus', 'default').grantPutEventsTo(reflect);
     new events.Rule(this, 'StartSearchRule', {
       description: `Starts a search for each "${START_DETAIL_TYPE}" event; its detail is the execution input`,
       eventPattern: { source: [EVENT_SOURCE], detailType: [START_DETAIL_TYPE] },
@@ -240,6 +256,8 @@ export class EurekaStack extends Stack {
       bucketName: bucket.bucketName,
       tableName: table.tableName,
       secretArn: anthropicSecret.secretArn,
+      trainSeedFunctionName: trainSeed.functionName,
+      feedbackPolicyArn: feedbackResponder.managedPolicyArn,
     };
     for (const [key, value] of Object.entries(outputs)) {
       const outputKey = STACK_OUTPUT_KEYS[key as keyof typeof STACK_OUTPUT_KEYS];

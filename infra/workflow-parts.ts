@@ -61,7 +61,7 @@ const item = (field: string): string => `$$.Map.Item.Value.${field}`;
 export function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
   states: IterationStates, targets: SearchTargets): sfn.Map {
   const fields = ['searchId', 'task', 'generation', 'candidateId', 'seed', 'budget'];
-  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, fields, what: 'seed-run' }, (outcome, reason) => ({
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run' }, (outcome, reason) => ({
     'candidateId.$': '$.candidateId',
     'seed.$': '$.seed',
     outcome,
@@ -80,7 +80,7 @@ export function seedRunMap(scope: Construct, name: string, itemsPath: string, re
 export function checkMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
   states: IterationStates, targets: SearchTargets): sfn.Map {
   const fields = ['kind', 'searchId', 'task', 'generation', 'candidateId'];
-  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, fields, what: 'check' }, (verdict, reason) => ({
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'check', fields, what: 'check' }, (verdict, reason) => ({
     'candidateId.$': '$.candidateId',
     verdict,
     'reason.$': reason,
@@ -93,6 +93,8 @@ interface MapSpec {
   resultPath: string;
   states: IterationStates;
   targets: SearchTargets;
+  /** The role of the iteration's Task: both are the TrainSeed function on AWS. */
+  role: 'trainSeed' | 'check';
   /** The fields of each item the Task receives: exactly those, whatever else the item carries. */
   fields: string[];
   /** "seed-run" or "check", for the reasons of the failures. */
@@ -110,11 +112,11 @@ function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.Map
   });
   const payload = Object.fromEntries(spec.fields.map((f) => [`${f}.$`, `$.${f}`]));
   const train = new tasks.LambdaInvoke(scope, spec.states.train, {
-    lambdaFunction: spec.targets.trainSeed,
+    lambdaFunction: spec.targets[spec.role],
     payload: sfn.TaskInput.fromObject(payload),
     payloadResponseOnly: true,
     retryOnServiceExceptions: false,
-    taskTimeout: sfn.Timeout.duration(Duration.seconds(taskTimeoutSeconds('trainSeed'))),
+    taskTimeout: sfn.Timeout.duration(Duration.seconds(taskTimeoutSeconds(spec.role))),
   });
   retryTransients(train);
   train.addRetry({ errors: RETIRED_PROCESS_ERRORS, ...backoff(1, 2) });

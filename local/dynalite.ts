@@ -43,6 +43,22 @@ const dynalite = createRequire(import.meta.url)('dynalite') as Dynalite;
 const LOCAL_REGION = 'us-east-1';
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+const PID_FILE = 'eureka-dynalite.pid';
+const ENDPOINT_FILE = 'eureka-dynalite.endpoint';
+
+/**
+ * The table of a directory: the server of the process that holds it (a search that is running,
+ * found through its endpoint file), or a server of our own when none does.
+ */
+export async function openLocalTable(options: LocalTableOptions): Promise<LocalTable> {
+  const holder = Number.parseInt(await readFile(join(options.dir, PID_FILE), 'utf8').catch(() => ''), 10);
+  const endpoint = (await readFile(join(options.dir, ENDPOINT_FILE), 'utf8').catch(() => '')).trim();
+  if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder) && endpoint !== '') {
+    return { endpoint, tableName: options.tableName ?? 'eureka-searches', close: async () => {} };
+  }
+  return startLocalTable(options);
+}
+
 export async function startLocalTable(options: LocalTableOptions): Promise<LocalTable> {
   const tableName = options.tableName ?? 'eureka-searches';
   await mkdir(options.dir, { recursive: true });
@@ -59,8 +75,11 @@ export async function startLocalTable(options: LocalTableOptions): Promise<Local
     throw error;
   }
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Where another process (eureka feedback, eureka show) reaches the table while this one runs.
+  await writeFile(join(options.dir, ENDPOINT_FILE), `${endpoint}\n`);
   const close = async (): Promise<void> => {
     await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    await rm(join(options.dir, ENDPOINT_FILE), { force: true });
     await unlock();
   };
 
@@ -96,7 +115,7 @@ export function localAwsEnv(table: Pick<LocalTable, 'endpoint' | 'tableName'>): 
  * pid file claims the directory first; one left by a process that is gone is taken over.
  */
 async function lockDirectory(dir: string): Promise<() => Promise<void>> {
-  const pidFile = join(dir, 'eureka-dynalite.pid');
+  const pidFile = join(dir, PID_FILE);
   for (let attempt = 0; ; attempt++) {
     try {
       await writeFile(pidFile, `${process.pid}\n`, { flag: 'wx' });

@@ -9,15 +9,17 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { CHILD_PROCESS_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
-import { definitionAsl, localRoleOfResource, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
-import type { InitResult, ProposeResult, ReflectResult } from '../functions/shared/contracts.ts';
-import type { SeedTask } from '../functions/shared/types.ts';
+import { definitionAsl, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
+import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
+import type { InitResult, PlanResult, ReflectResult } from '../functions/shared/contracts.ts';
+import type { CheckItem, SeedTask } from '../functions/shared/types.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { DataLimitWatch } from './data-limit.ts';
-import { localAwsEnv, startLocalTable } from './dynalite.ts';
+import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
+import { localFeedbackWait } from './feedback-wait.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
 
 export type RuntimeEvent =
@@ -36,6 +38,9 @@ export interface LocalRunOptions {
   onEvent?: (event: RuntimeEvent) => void;
 }
 
+/** Where the search's EventBridge events go locally, under the data directory. */
+export const EVENTS_FILE = 'events.jsonl';
+
 export class UnknownSearch extends Error {
   override readonly name = 'UnknownSearch';
 }
@@ -51,6 +56,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
   try {
     Object.assign(process.env, localAwsEnv(table), {
       EUREKA_DATA_DIR: dataDir,
+      EUREKA_EVENTS_FILE: join(dataDir, EVENTS_FILE),
       EUREKA_DEFAULT_PROPOSER: process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline',
     });
     if (options.resume && !(await new Table(table.tableName).getItem(searchPk(options.executionName), META_SK))) {
@@ -63,7 +69,11 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     const limit = new DataLimitWatch();
     const execution = machine.run(options.input as never, {
       overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit, limit) as never },
-      context: { Execution: { Id: `local:${options.executionName}`, Name: options.executionName, Input: options.input as never, StartTime: new Date().toISOString() } },
+      context: {
+        Execution: { Id: `local:${options.executionName}`, Name: options.executionName, Input: options.input as never, StartTime: new Date().toISOString() },
+        // $$.Task.Token of "Wait for feedback"; locally the answer travels through the table instead.
+        Task: { Token: `local:${options.executionName}` },
+      },
     });
     return { output: await limit.run(execution), dataDir };
   } finally {
@@ -71,9 +81,12 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
   }
 }
 
-/** Opens the data directory's table and bucket for reading (eureka show), then closes them. */
+/**
+ * Opens the data directory's table and bucket (eureka show, eureka feedback), then closes them:
+ * the table of a search running there, or its stored copy.
+ */
 export async function withLocalStore<T>(dataDir: string, fn: (store: SearchStore) => Promise<T>): Promise<T> {
-  const table = await startLocalTable({ dir: join(resolve(dataDir), 'table') });
+  const table = await openLocalTable({ dir: join(resolve(dataDir), 'table') });
   try {
     Object.assign(process.env, localAwsEnv(table));
     return await fn(new SearchStore(new Table(table.tableName), new FsBlobStore(join(resolve(dataDir), 'bucket'))));
@@ -104,9 +117,14 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
   };
   return {
     init: staged((o: InitResult) => o.baselineTasks)(reflect.handler),
-    propose: staged((o: ProposeResult) => o.tasks)(propose.handler),
-    reflect: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
+    propose: propose.handler,
+    check: (event) => pool.check(event as CheckItem),
+    repair: propose.handler,
+    plan: staged((o: PlanResult) => o.tasks)(reflect.handler),
     trainSeed: (event) => pool.invoke(event as SeedTask),
+    reflect: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
+    feedback: localFeedbackWait(reflect.handler, () => SearchStore.fromEnv()),
+    finish: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
     publish: publish.handler as Handler,
   };
 }
@@ -117,7 +135,7 @@ export function stageOf(task: SeedTask): string {
   return task.generation === BASELINE_GENERATION ? 'baselines' : `generation ${task.generation}`;
 }
 
-/** Every Task state, Map iterations included, mapped to its local handler by its Resource. */
+/** Every Task state, Map iterations included, mapped to its local handler by its name. */
 function localHandlers(
   definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, limit: DataLimitWatch,
 ): Record<string, Handler> {
@@ -127,7 +145,7 @@ function localHandlers(
       const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
       if (processor?.States) visit(processor.States);
       if (state.Type !== 'Task') continue;
-      const role = localRoleOfResource(String(state.Resource));
+      const role = LAMBDA_TASK_STATES[name];
       const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event);
       out[name] = limit.guard(async (event: unknown) => {
         emit({ type: 'state', name });
@@ -142,7 +160,7 @@ function localHandlers(
 /** "Announce the winner" locally: the EventBridge entries go to <data-dir>/events.jsonl. */
 async function putEventsLocally(dataDir: string, event: unknown): Promise<unknown> {
   const entries = ((event as { Entries?: unknown[] }).Entries ?? [event]) as unknown[];
-  await appendFile(join(dataDir, 'events.jsonl'), entries.map((e) => `${JSON.stringify({ time: new Date().toISOString(), ...(e as object) })}\n`).join(''));
+  await appendFile(join(dataDir, EVENTS_FILE), entries.map((e) => `${JSON.stringify({ time: new Date().toISOString(), ...(e as object) })}\n`).join(''));
   return { Entries: entries.map((_, i) => ({ EventId: `local-${Date.now()}-${i}` })), FailedEntryCount: 0 };
 }
 

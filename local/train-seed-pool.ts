@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { FunctionCaps } from '../infra/config.ts';
-import type { SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import type { CheckItem, CheckSummary, SeedSummary, SeedTask } from '../functions/shared/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
 const MEMORY_POLL_MS = 200;
@@ -41,7 +41,7 @@ export class TrainSeedPool {
     await this.acquire();
     try {
       this.onProgress({ task, state: 'started' });
-      const summary = await this.runChild(task);
+      const summary = await this.runChild<SeedSummary>(task, 'seed-run');
       this.onProgress({ task, state: 'finished', summary });
       return summary;
     } finally {
@@ -49,7 +49,17 @@ export class TrainSeedPool {
     }
   }
 
-  private runChild(task: SeedTask): Promise<SeedSummary> {
+  /** A candidate's sandbox check ("Check the candidates"): the same isolation, no progress. */
+  async check(item: CheckItem): Promise<CheckSummary> {
+    await this.acquire();
+    try {
+      return await this.runChild<CheckSummary>(item, 'check');
+    } finally {
+      this.release();
+    }
+  }
+
+  private runChild<T>(task: SeedTask | CheckItem, what: string): Promise<T> {
     return new Promise((resolve, reject) => {
       const child = fork(CHILD, [], { env: this.env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       let settled = false;
@@ -62,20 +72,20 @@ export class TrainSeedPool {
         fn();
       };
       const timer = setTimeout(() => finish(() => reject(new SeedRunKilled('Sandbox.Timedout',
-        `seed-run killed after its ${this.caps.timeoutSeconds} s time cap`))), this.caps.timeoutSeconds * 1000);
+        `${what} killed after its ${this.caps.timeoutSeconds} s time cap`))), this.caps.timeoutSeconds * 1000);
       const watch = setInterval(() => {
         const rssMb = residentMb(child.pid);
         if (rssMb > this.caps.memoryMb) {
-          finish(() => reject(new SeedRunKilled('Runtime.OutOfMemory', `seed-run killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`)));
+          finish(() => reject(new SeedRunKilled('Runtime.OutOfMemory', `${what} killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`)));
         }
       }, MEMORY_POLL_MS);
-      child.on('message', (m: { type: string; summary?: SeedSummary; name?: string; message?: string; update?: number; total?: number }) => {
-        if (m.type === 'progress') this.onProgress({ task, state: 'progress', update: m.update, total: m.total });
+      child.on('message', (m: { type: string; summary?: T; name?: string; message?: string; update?: number; total?: number }) => {
+        if (m.type === 'progress' && !('kind' in task)) this.onProgress({ task, state: 'progress', update: m.update, total: m.total });
         if (m.type === 'result' && m.summary) finish(() => resolve(m.summary!));
         if (m.type === 'error') finish(() => reject(Object.assign(new Error(m.message), { name: m.name ?? 'Error' })));
       });
       child.on('exit', (code, signal) => finish(() => reject(new SeedRunKilled('Runtime.ExitError',
-        `seed-run process exited (${signal ?? `code ${code}`}) without a result`))));
+        `${what} process exited (${signal ?? `code ${code}`}) without a result`))));
       child.send(task);
     });
   }

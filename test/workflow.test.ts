@@ -9,14 +9,15 @@ import { describe, it } from 'node:test';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type {
-  InitEvent, InitResult, ProposeEvent, ProposeResult, PublishEvent, PublishResult, ReflectEvent, ReflectResult,
+  FinishEvent, InitEvent, InitResult, PlanEvent, PlanResult, ProposeEvent, ProposeResult, PublishEvent, PublishResult,
+  ReflectEvent, ReflectResult, RepairEvent, RepairResult,
 } from '../functions/shared/contracts.ts';
 import { seedResultKey } from '../functions/shared/keys.ts';
-import type { SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import type { CheckItem, CheckSummary, SeedSummary, SeedTask } from '../functions/shared/types.ts';
 import { FUNCTION_CAPS, TASK_FUNCTION, type TaskRole, taskTimeoutSeconds } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
 import { type AslDefinition, definitionAsl, type JsonObject, LOCAL_FUNCTION_ARNS, localRoleOfResource } from '../infra/workflow-asl.ts';
-import { LAMBDA_TASK_STATES, MAX_CONCURRENCY_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
+import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, LAMBDA_TASK_STATES, MAX_CONCURRENCY_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
 
 // aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22) to run a Task.
 import '../local/polyfills.ts';
@@ -79,29 +80,70 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(deployed.StartAt, STATE.start);
     const next = (name: string): unknown => state(name).Next;
     assert.equal(next(STATE.start), STATE.propose);
-    assert.equal(next(STATE.propose), STATE.baselinesTrained);
+    assert.equal(next(STATE.propose), STATE.outOfBudget);
+    assert.deepEqual(state(STATE.outOfBudget).Choices,
+      [{ Variable: '$.proposal.stopped', StringEquals: 'budget', Next: STATE.finish }]);
+    assert.equal(state(STATE.outOfBudget).Default, STATE.checkCandidates);
+    // Nothing trains before its check: check, repair once, check the repairs, plan what passed.
+    assert.equal(next(STATE.checkCandidates), STATE.repair);
+    assert.equal(next(STATE.repair), STATE.checkRepaired);
+    assert.equal(next(STATE.checkRepaired), STATE.plan);
+    assert.equal(next(STATE.plan), STATE.baselinesTrained);
     // The baselines train once, after the first Propose; later generations go straight on.
     assert.deepEqual(state(STATE.baselinesTrained).Choices,
       [{ Variable: '$.baselines', IsPresent: true, Next: STATE.trainSeeds }]);
     assert.equal(state(STATE.baselinesTrained).Default, STATE.trainBaselines);
     assert.equal(next(STATE.trainBaselines), STATE.trainSeeds);
     assert.equal(next(STATE.trainSeeds), STATE.reflect);
-    assert.equal(next(STATE.reflect), STATE.moreGenerations);
+    assert.equal(next(STATE.reflect), STATE.waitForFeedbackChoice);
+    // A pause only when asked for, and only when another generation follows.
+    assert.deepEqual(state(STATE.waitForFeedbackChoice).Choices, [{
+      And: [{ Variable: '$.search.config.feedback', StringEquals: 'wait' }, { Variable: '$.reflection.more', BooleanEquals: true }],
+      Next: STATE.waitForFeedback,
+    }]);
+    assert.equal(state(STATE.waitForFeedbackChoice).Default, STATE.moreGenerations);
+    assert.equal(next(STATE.waitForFeedback), STATE.stopAfterFeedback);
+    assert.equal(next(STATE.feedbackTimedOut), STATE.stopAfterFeedback);
+    assert.deepEqual(state(STATE.stopAfterFeedback).Choices,
+      [{ Variable: '$.feedback.action', StringEquals: 'stop', Next: STATE.finish }]);
+    assert.equal(state(STATE.stopAfterFeedback).Default, STATE.moreGenerations);
     assert.deepEqual(state(STATE.moreGenerations).Choices,
       [{ Variable: '$.reflection.more', BooleanEquals: true, Next: STATE.nextGeneration }]);
     assert.equal(state(STATE.moreGenerations).Default, STATE.trainFresh);
     assert.equal(next(STATE.nextGeneration), STATE.propose);
+    assert.equal(next(STATE.finish), STATE.trainFresh);
     assert.equal(next(STATE.trainFresh), STATE.publish);
     assert.equal(next(STATE.publish), STATE.announce);
     assert.equal(state(STATE.announce).End, true);
     assert.equal(Object.keys(deployed.States).length, Object.keys(STATE).length);
   });
 
+  it('waits for a person on a task token, up to the search\'s timeout, and goes on without one', () => {
+    const wait = state(STATE.waitForFeedback);
+    assert.equal(wait.Resource, 'arn:<AWS::Partition>:states:::lambda:invoke.waitForTaskToken');
+    assert.deepEqual(wait.Parameters, {
+      FunctionName: functionArnRef('feedback'),
+      Payload: { kind: 'feedback', 'searchId.$': '$.search.searchId', 'generation.$': '$.reflection.generation', 'token.$': '$$.Task.Token' },
+    });
+    assert.equal(wait.TimeoutSecondsPath, FEEDBACK_TIMEOUT_PATH);
+    assert.equal(wait.TimeoutSeconds, undefined);
+    assert.equal(wait.HeartbeatSeconds, undefined);
+    assert.equal(wait.ResultPath, '$.feedback');
+    assert.deepEqual(wait.Catch, [{ ErrorEquals: ['States.Timeout'], ResultPath: '$.feedbackError', Next: STATE.feedbackTimedOut }]);
+    assert.deepEqual(state(STATE.feedbackTimedOut).Result, { action: 'continue', timedOut: true });
+    assert.equal(state(STATE.feedbackTimedOut).ResultPath, '$.feedback');
+  });
+
   it('writes each result at its path of contracts.ts', () => {
     const resultPaths: Record<string, string> = {
       [STATE.trainBaselines]: '$.baselines',
       [STATE.propose]: '$.proposal',
+      [STATE.checkCandidates]: '$.checks',
+      [STATE.repair]: '$.repair',
+      [STATE.checkRepaired]: '$.repairChecks',
+      [STATE.plan]: '$.plan',
       [STATE.trainSeeds]: '$.seedResults',
+      [STATE.finish]: '$.reflection',
       [STATE.reflect]: '$.reflection',
       [STATE.trainFresh]: '$.freshResults',
       [STATE.publish]: '$.published',
@@ -120,10 +162,18 @@ describe('Workflow: shape of the deployed definition', () => {
       { kind: 'init', 'input.$': '$', 'executionName.$': '$$.Execution.Name' });
     assert.deepEqual(state(STATE.propose).Parameters,
       { 'searchId.$': '$.search.searchId', 'generation.$': '$.search.nextGeneration' });
+    assert.deepEqual(state(STATE.repair).Parameters, {
+      kind: 'repair', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation', 'checks.$': '$.checks',
+    });
+    assert.deepEqual(state(STATE.plan).Parameters, {
+      kind: 'plan', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation',
+      'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
+    });
     assert.deepEqual(state(STATE.reflect).Parameters, {
       kind: 'reflect', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation',
-      'seedResults.$': '$.seedResults', 'baselines.$': '$.baselines',
+      'seedResults.$': '$.seedResults', 'baselines.$': '$.baselines', 'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
     });
+    assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId' });
     assert.deepEqual(state(STATE.publish).Parameters,
       { 'searchId.$': '$.search.searchId', 'freshResults.$': '$.freshResults' });
     assert.deepEqual(state(STATE.announce).Parameters, {
@@ -133,9 +183,14 @@ describe('Workflow: shape of the deployed definition', () => {
 
   it('invokes the function of each Task role, answer only', () => {
     for (const [name, role] of Object.entries(LAMBDA_TASK_STATES)) {
+      if (name === STATE.waitForFeedback) continue;
       assert.equal(state(name).Resource, functionArnRef(role), name);
     }
     assert.equal(functionArnRef('init'), functionArnRef('reflect'), 'init runs in the reflect function');
+    // Model-written code runs only in TrainSeed: the checks too; the repair request is Propose's.
+    assert.equal(state(CHECK_STATES.candidates.train).Resource, functionArnRef('trainSeed'));
+    assert.equal(state(CHECK_STATES.repaired.train).Resource, functionArnRef('trainSeed'));
+    assert.equal(state(STATE.repair).Resource, functionArnRef('propose'));
     assert.equal(state(STATE.announce).Resource, 'arn:<AWS::Partition>:states:::events:putEvents');
   });
 
@@ -144,7 +199,9 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(tasks.length, Object.keys(LAMBDA_TASK_STATES).length + 1);
     for (const [name, task] of tasks) {
       const role = LAMBDA_TASK_STATES[name];
-      if (role) {
+      if (role === 'feedback') {
+        assert.equal(task.TimeoutSecondsPath, FEEDBACK_TIMEOUT_PATH, name);
+      } else if (role) {
         assert.equal(task.TimeoutSeconds, taskTimeoutSeconds(role), name);
         assert.ok(Number(task.TimeoutSeconds) > FUNCTION_CAPS[TASK_FUNCTION[role]].timeoutSeconds, name);
         const retried = (task.Retry as JsonObject[]).flatMap((retry) => retry.ErrorEquals as string[]);
@@ -159,13 +216,13 @@ describe('Workflow: shape of the deployed definition', () => {
         assert.ok(Number(retry.BackoffRate) > 1 && Number(retry.MaxAttempts) > 1, `${name} backs off`);
       }
       const retiresProcesses = (task.Retry as JsonObject[]).some((retry) => (retry.ErrorEquals as string[]).includes('Runtime.ExitError'));
-      assert.equal(retiresProcesses, role === 'trainSeed', `${name}: a retired TrainSeed process is retried on a fresh one`);
+      assert.equal(retiresProcesses, role === 'trainSeed' || role === 'check', `${name}: a retired TrainSeed process is retried on a fresh one`);
     }
   });
 
   it('maps exactly SeedTasks to SeedSummaries with the search\'s concurrency', () => {
     const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines],
-      [STATE.trainSeeds]: ['$.proposal.tasks', SEED_RUN_STATES.seeds],
+      [STATE.trainSeeds]: ['$.plan.tasks', SEED_RUN_STATES.seeds],
       [STATE.trainFresh]: ['$.reflection.freshTasks', SEED_RUN_STATES.fresh] } as const;
     for (const [name, [itemsPath, names]] of Object.entries(maps)) {
       const map = state(name);
@@ -191,6 +248,21 @@ describe('Workflow: shape of the deployed definition', () => {
     }
   });
 
+  it('maps exactly CheckItems to CheckSummaries, a failure caught as a verdict', () => {
+    const maps = { [STATE.checkCandidates]: ['$.proposal.checks', CHECK_STATES.candidates],
+      [STATE.checkRepaired]: ['$.repair.checks', CHECK_STATES.repaired] } as const;
+    for (const [name, [itemsPath, names]] of Object.entries(maps)) {
+      const map = state(name);
+      assert.equal(map.ItemsPath, itemsPath);
+      assert.equal(map.MaxConcurrencyPath, MAX_CONCURRENCY_PATH);
+      assert.deepEqual(Object.keys(map.ItemSelector as JsonObject).sort(), ['candidateId.$', 'generation.$', 'kind.$', 'searchId.$', 'task.$']);
+      assert.deepEqual((state(names.train).Catch as JsonObject[]).map((c) => c.Next), [names.outOfMemory, names.timedOut, names.failed]);
+      for (const pass of [names.outOfMemory, names.timedOut, names.failed]) {
+        assert.deepEqual(Object.keys(state(pass).Parameters as JsonObject).map((key) => key.replace(/\.\$$/, '')).sort(), ['candidateId', 'reason', 'verdict']);
+      }
+    }
+  });
+
   it('uses JSONPath only (the local runner ignores JSONata)', () => {
     const text = JSON.stringify(deployed);
     assert.doesNotMatch(text, /JSONata|\{%/);
@@ -206,7 +278,8 @@ describe('Workflow: the local definition', () => {
     assert.doesNotMatch(text, /Fn::|"Ref"|\$\{Token|<AWS::/);
     assert.deepEqual(JSON.parse(text), local);
     for (const [name, role] of Object.entries(LAMBDA_TASK_STATES)) {
-      const resource = allStates(local).get(name)?.Resource;
+      const found = allStates(local).get(name);
+      const resource = name === STATE.waitForFeedback ? (found?.Parameters as JsonObject).FunctionName : found?.Resource;
       assert.equal(resource, LOCAL_FUNCTION_ARNS[role], name);
       assert.equal(localRoleOfResource(String(resource)), role);
     }
@@ -216,7 +289,7 @@ describe('Workflow: the local definition', () => {
   it('is the deployed definition, function ARNs aside', () => {
     const normalize = (definition: AslDefinition, resource: (arn: string) => string): string =>
       JSON.stringify(definition, (key, value: unknown) =>
-        (key === 'Resource' && typeof value === 'string' ? resource(value) : value));
+        ((key === 'Resource' || key === 'FunctionName') && typeof value === 'string' ? resource(value) : value));
     const deployedRoles = new Map(Object.values(LAMBDA_TASK_STATES).map((role) =>
       [functionArnRef(role), TASK_FUNCTION[role]]));
     const localRoles = (arn: string): string => {
@@ -248,6 +321,10 @@ function task(searchId: string, generation: number, candidateId: string, seed: n
   return { searchId, task: 'MountainCar-v0', generation, candidateId, seed, budget: { steps: 150_000, evalEpisodes: 20 } };
 }
 
+function checkItem(searchId: string, generation: number, candidateId: string): CheckItem {
+  return { kind: 'check', searchId, task: 'MountainCar-v0', generation, candidateId };
+}
+
 function trained(input: SeedTask): SeedSummary {
   return {
     candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanSuccessSteps: 117.35, meanReturn: -117.35,
@@ -259,6 +336,9 @@ function trained(input: SeedTask): SeedSummary {
 function stubs(shape: SearchShape) {
   const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], publish: [] as PublishEvent[], announce: [] as unknown[] };
   const searchSeeds = Array.from({ length: shape.seeds }, (_, i) => 1000 + i);
+  const best = { generation: 1, candidateId: `g1-c1-energy-shaping-with-goal-bonus`, success: 0.95 };
+  const fresh = (searchId: string) => [best.candidateId, 'environment_reward', 'human_shaping'].flatMap((id) =>
+    searchSeeds.map((seed) => task(searchId, id === best.candidateId ? 1 : 0, id, seed + 5000)));
   const roles: Record<TaskRole, (input: never) => unknown> = {
     init: (event: InitEvent): InitResult => ({
       searchId: event.executionName,
@@ -270,21 +350,28 @@ function stubs(shape: SearchShape) {
       baselineTasks: ['environment_reward', 'human_shaping'].flatMap((name) =>
         searchSeeds.map((seed) => task(event.executionName, 0, name, seed))),
       nextGeneration: 1,
+      feedbackTimeoutSeconds: 3600,
     }),
     propose: (event: ProposeEvent): ProposeResult => {
       calls.propose.push(event);
       const ids = Array.from({ length: shape.candidates }, (_, k) => `g${event.generation}-c${k + 1}-energy-shaping-with-goal-bonus`);
-      return { generation: event.generation, tasks: ids.flatMap((id) => searchSeeds.map((seed) => task(event.searchId, event.generation, id, seed))) };
+      return { generation: event.generation, checks: ids.map((candidateId) => checkItem(event.searchId, event.generation, candidateId)), stopped: null };
     },
+    check: (item: CheckItem): CheckSummary => ({ candidateId: item.candidateId, verdict: 'ok', reason: '' }),
+    repair: (event: RepairEvent): RepairResult => ({ generation: event.generation, checks: [] }),
+    plan: (event: PlanEvent): PlanResult => ({
+      generation: event.generation,
+      tasks: [...event.checks, ...event.repairChecks].filter((c) => c.verdict === 'ok')
+        .flatMap((c) => searchSeeds.map((seed) => task(event.searchId, event.generation, c.candidateId, seed))),
+    }),
     trainSeed: (input: SeedTask): SeedSummary => (shape.trainSeed ?? trained)(input),
     reflect: (event: ReflectEvent): ReflectResult => {
       calls.reflect.push(event);
       const more = event.generation < shape.generations;
-      const best = { generation: 1, candidateId: `g1-c1-energy-shaping-with-goal-bonus`, success: 0.95 };
-      const fresh = [best.candidateId, 'environment_reward', 'human_shaping'].flatMap((id) =>
-        searchSeeds.map((seed) => task(event.searchId, id === best.candidateId ? 1 : 0, id, seed + 5000)));
-      return { generation: event.generation, nextGeneration: event.generation + 1, more, best, freshTasks: more ? [] : fresh };
+      return { generation: event.generation, nextGeneration: event.generation + 1, more, best, freshTasks: more ? [] : fresh(event.searchId) };
     },
+    feedback: (): never => { throw new Error('no feedback was asked for'); },
+    finish: (event: FinishEvent): ReflectResult => ({ generation: 1, nextGeneration: 2, more: false, best, freshTasks: fresh(event.searchId) }),
     publish: (event: PublishEvent): PublishResult => {
       calls.publish.push(event);
       return {
@@ -412,7 +499,9 @@ describe('Workflow: behaviour, run locally', () => {
   it('keeps every state under 200 KiB at the largest search the input accepts', async (t) => {
     const run = await runLocally<PublishResult>(largestSearchStubs(), 'a'.repeat(80), LARGEST_INPUT);
     assert.equal(run.calls.propose.length, 20);
-    assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16 + 2) * 5, 'K + human-init + hostile candidates x S');
+    assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16) * 5, 'K + human-init candidates, repaired, x S');
+    assert.equal(run.calls.reflect[0].checks.length, 16 + 16 + 2, 'K + human-init + hostile candidates checked');
+    assert.equal(run.calls.reflect[0].repairChecks.length, 16 + 16);
     assert.ok(run.calls.reflect.every((r) => r.seedResults.every((s) => s.outcome !== 'trained')), 'every seed-run failed');
     // About 150 KiB (the raw input, with 128 KiB of human-init code, is dropped by Start the search).
     t.diagnostic(`largest state ${run.largestState} bytes, largest Map item ${run.largestMapItem} bytes, largest Map result ${run.largestMapResult} bytes`);
@@ -450,12 +539,28 @@ function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
     init: (event: InitEvent): InitResult => {
       config = parseSearchInput(event.input, { proposer: 'anthropic' });
       const searchId = config.searchId ?? event.executionName;
-      return { searchId, config: { ...config, humanInit: [] }, baselineTasks: seedTasks(searchId, 0, ['environment_reward', 'human_shaping'], config, 0), nextGeneration: 1 };
+      return {
+        searchId, config: { ...config, humanInit: [] }, baselineTasks: seedTasks(searchId, 0, ['environment_reward', 'human_shaping'], config, 0),
+        nextGeneration: 1, feedbackTimeoutSeconds: 3600,
+      };
     },
     propose: (event: ProposeEvent): ProposeResult => {
       calls.propose.push(event);
-      return { generation: event.generation, tasks: seedTasks(event.searchId, event.generation, ids(event.generation), config, 0) };
+      return { generation: event.generation, checks: ids(event.generation).map((id) => checkItem(event.searchId, event.generation, id)), stopped: null };
     },
+    // The worst case: every candidate fails its check with the longest reason, every one is
+    // repaired (the hostile ones aside), and the repairs pass and train.
+    check: (item: CheckItem): CheckSummary => (item.candidateId.endsWith('-repaired')
+      ? { candidateId: item.candidateId, verdict: 'ok', reason: '' }
+      : { candidateId: item.candidateId, verdict: 'error', reason }),
+    repair: (event: RepairEvent): RepairResult => ({
+      generation: event.generation,
+      checks: event.checks.filter((c) => !c.candidateId.startsWith('hostile')).map((c) => checkItem(event.searchId, event.generation, `${c.candidateId}-repaired`)),
+    }),
+    plan: (event: PlanEvent): PlanResult => ({
+      generation: event.generation,
+      tasks: seedTasks(event.searchId, event.generation, [...event.checks, ...event.repairChecks].filter((c) => c.verdict === 'ok').map((c) => c.candidateId), config, 0),
+    }),
     trainSeed: (input: SeedTask): SeedSummary => {
       if (input.seed % 2 === 1) throw new LambdaError('Runtime.OutOfMemory', 'e'.repeat(20_000));
       return { candidateId: input.candidateId, seed: input.seed, outcome: 'error', reason, success: 0, meanSuccessSteps: null, meanReturn: null,
@@ -471,6 +576,8 @@ function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
       ];
       return { generation: event.generation, nextGeneration: event.generation + 1, more, best, freshTasks: fresh };
     },
+    feedback: (): never => { throw new Error('no feedback was asked for'); },
+    finish: (): never => { throw new Error('the search does not finish early'); },
     publish: (event: PublishEvent): PublishResult => {
       calls.publish.push(event);
       return {

@@ -1,9 +1,14 @@
-/** Propose: one generation's candidate rewards, asked for once and cached in the table. */
+/**
+ * Propose: one generation's candidate rewards ("Propose rewards"), or one repair request for
+ * those that failed their check ("Repair rewards", kind 'repair'); each asked for once and cached.
+ */
 import { z } from 'zod';
-import type { ProposeResult } from '../shared/contracts.ts';
+import type { ProposeResult, RepairResult } from '../shared/contracts.ts';
+import { CheckSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
 import { propose } from './propose.ts';
 import { createProposer } from './proposers.ts';
+import { repair } from './repair.ts';
 
 const store = SearchStore.fromEnv();
 
@@ -12,6 +17,14 @@ const ProposeEventSchema = z.object({
   generation: z.number().int().min(1),
 });
 
-export async function handler(event: unknown): Promise<ProposeResult> {
+const RepairEventSchema = ProposeEventSchema.extend({
+  kind: z.literal('repair'),
+  checks: z.array(CheckSummarySchema),
+});
+
+export async function handler(event: unknown): Promise<ProposeResult | RepairResult> {
+  if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'repair') {
+    return repair(store, RepairEventSchema.parse(event), createProposer);
+  }
   return propose(store, ProposeEventSchema.parse(event), createProposer);
 }

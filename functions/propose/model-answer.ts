@@ -15,7 +15,7 @@ import type {
 import { z } from 'zod';
 import { costUsd, priceOf } from '../shared/pricing.ts';
 import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
-import { ProposerError, type ProposeContext, type Proposer, type ProposerAnswer, type RepairContext, type TokenUsage } from './proposer.ts';
+import { ProposerError, type Proposer, type ProposerAnswer, type RepairContext, type TokenUsage } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
 
 // ---- The answer's schema -------------------------------------------------------------------------

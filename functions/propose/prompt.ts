@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../train-seed/ppo-config.ts';
-import type { ProposeContext } from './proposer.ts';
+import type { ProposeContext, RepairContext } from './proposer.ts';
 import { reflectionText } from './reflection.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */
@@ -146,12 +146,40 @@ export function buildPrompt(context: ProposeContext): Prompt {
   const sections = [taskSection(task, context.budget), rulesSection(task)];
   const improving = context.generation > 1;
   if (improving) {
+    // A person's feedback sits beside the automatic reflection, first: it is what they see and
+    // the statistics cannot, and the statistics still say what the numbers were.
+    const person = context.feedback === null ? '' : `${feedbackSection(context.generation - 1, context.feedback)}\n\n`;
     sections.push(
-      `# Feedback from the search so far (before generation ${context.generation})\n` +
+      `# Feedback from the search so far (before generation ${context.generation})\n${person}` +
         reflectionText(task, context.best, context.scoreboard, context.bestByGeneration).trimEnd(),
     );
   }
   sections.push(answerSection(task, context.k, improving));
+  return { system: SYSTEM, user: sections.join('\n\n') + '\n' };
+}
+
+function feedbackSection(generation: number, text: string): string {
+  return `## What a person said after watching generation ${generation}
+Where it disagrees with the statistics below, follow the person: they watched the policies.
+
+${text.trim()}`;
+}
+
+/** The request that sends the candidates that failed their sandbox check back, to be fixed. */
+export function buildRepairPrompt(context: RepairContext): Prompt {
+  const task = getTask(context.task);
+  const failed = context.failed.map((c) => `## ${c.name}
+Idea: ${c.idea || '(none given)'}
+Why it failed: ${c.reason}
+
+\`\`\`javascript
+${c.code.trimEnd()}
+\`\`\``);
+  const n = context.failed.length;
+  const answer = `# Your answer
+Each of these ${n} candidate${n === 1 ? '' : 's'} failed its check: before any training, it was called on a few thousand transitions of the environment in the same sandbox, with the same caps. Fix each one so that it runs: keep its name and its idea, change only what makes it fail, and follow the rules above.
+Answer with exactly ${n} candidate${n === 1 ? '' : 's'}, one per failed candidate, each with the same name, its idea and the complete fixed code.`;
+  const sections = [taskSection(task, context.budget), rulesSection(task), `# Candidates that failed their check (generation ${context.generation})\n\n${failed.join('\n\n')}`, answer];
   return { system: SYSTEM, user: sections.join('\n\n') + '\n' };
 }
 

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import type { SearchSettings } from '../shared/contracts.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { proposeOffline } from './offline.ts';
-import type { Proposer } from './proposer.ts';
+import type { ProposeContext, Proposer, ProposerAnswer } from './proposer.ts';
+import type { Candidate } from './reflection.ts';
 
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;
@@ -12,17 +13,28 @@ export async function createProposer(settings: SearchSettings): Promise<Proposer
   return createModelProposer({ proposer, model, effort });
 }
 
-const offlineProposer: Proposer = {
+/** Seeds the repair's samples apart from the generation's own. */
+const REPAIR_SEED_SALT = 0x9e3779b9;
+
+/** The grammar writes no broken code, so it answers a repair with fresh samples under the failed names. */
+export const offlineProposer: Proposer = {
   async propose(context) {
-    const candidates = proposeOffline({
-      task: getTask(context.task),
-      generation: context.generation,
-      k: context.k,
-      randomSeed: context.randomSeed,
-      best: context.best,
-      scoreboard: context.scoreboard,
-    });
-    const promptHash = createHash('sha256').update(JSON.stringify(context)).digest('hex');
-    return { candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes: [], promptHash };
+    return offlineAnswer(context, offline(context, context.k, context.randomSeed), []);
   },
+  async repair(context) {
+    const samples = offline({ ...context, best: null }, context.failed.length, (context.randomSeed ^ REPAIR_SEED_SALT) >>> 0);
+    const candidates = context.failed.map((f, i) => ({ ...samples[i], name: f.name, idea: `A replacement for ${f.name}, which failed its check: ${samples[i].idea}` }));
+    return offlineAnswer(context, candidates, [`The offline grammar cannot fix code: it sampled ${candidates.length} replacement${candidates.length === 1 ? '' : 's'}.`]);
+  },
+  worstCaseCostUsd: () => 0,
 };
+
+function offline(context: ProposeContext, k: number, randomSeed: number): Candidate[] {
+  const { generation, best, scoreboard } = context;
+  return proposeOffline({ task: getTask(context.task), generation, k, randomSeed, best, scoreboard });
+}
+
+function offlineAnswer(context: ProposeContext, candidates: Candidate[], notes: string[]): ProposerAnswer {
+  const promptHash = createHash('sha256').update(JSON.stringify(context)).digest('hex');
+  return { candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
+}

@@ -50,6 +50,10 @@ export interface CardCandidate {
   meanReturn: number | null;
   outcome: 'trained' | 'timeout' | 'memory' | 'error';
   reason: string;
+  /** It never trained: its sandbox check before training failed (reason says why). */
+  failedCheck: boolean;
+  /** The candidate this one repairs ("Repair rewards"), or null. */
+  repairOf: string | null;
   seeds: CardSeed[];
 }
 
@@ -62,14 +66,21 @@ export interface CardData {
   config: {
     generations: number; candidates: number; seeds: number; steps: number; evalEpisodes: number;
     includeHostile: boolean; proposer: string; model: string; maxConcurrency: number; randomSeed: number;
+    repair?: boolean; feedback?: string; maxCostUsd?: number | null;
   };
-  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null; repairRequests: number };
   winner: CardReward;
   /** environment_reward and human_shaping. */
   baselines: CardReward[];
   bestByGeneration: Array<{ generation: number; name: string; success: number; bestSoFar: number }>;
   /** Every candidate of every generation (baselines are generation 0). */
   candidates: CardCandidate[];
+  /** What a person answered after each generation they were asked about ("Wait for feedback"). */
+  feedback: Array<{ generation: number; action: 'continue' | 'stop'; text: string }>;
+  /** Why the search finished before its last generation (the budget, or a person), or null. */
+  stopped: { reason: 'budget' | 'feedback'; generation: number; detail: string; spentUsd: number | null } | null;
+  /** A card written while the search waits for feedback: the best so far, not yet re-checked on fresh seeds. */
+  interim: boolean;
 }
 
 // ---------------------------------------------------------------- colours, shared by every chart

@@ -5,7 +5,7 @@
  */
 import type { PublishEvent, PublishResult } from '../shared/contracts.ts';
 import { rewardKey, seedPolicyPrefix, winnerPrefix } from '../shared/keys.ts';
-import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord, type ProposalRecord } from '../shared/records.ts';
+import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
 import { aggregateCandidate, mean } from '../reflect/aggregate.ts';
@@ -22,47 +22,11 @@ export class NoWinner extends Error {
 
 export async function publish(store: SearchStore, event: PublishEvent): Promise<PublishResult> {
   const { searchId } = event;
-  const meta = await store.meta(searchId);
-  if (!meta.best) throw new NoWinner(`search ${searchId} has no best candidate to publish`);
-  const records = await allCandidates(store, searchId, meta);
-  const find = (generation: number, id: string) => records.find((r) => r.generation === generation && r.candidateId === id);
-  const winnerRecord = find(meta.best.generation, meta.best.candidateId);
-  if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
-
-  const winner = await cardReward(store, searchId, winnerRecord, event.freshResults);
-  const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
-    const record = find(BASELINE_GENERATION, b.name);
-    if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
-    return cardReward(store, searchId, record, event.freshResults);
-  }));
-
+  const finishedAt = new Date().toISOString();
+  const { card, winnerRecord } = await assembleCard(store, searchId, event.freshResults, finishedAt);
+  const { winner, baselines } = card;
   const prefix = winnerPrefix(searchId);
   const policySeed = await copyPolicy(store, searchId, winnerRecord, event.freshResults, `${prefix}/policy`);
-  const finishedAt = new Date().toISOString();
-  const proposals = await Promise.all(Array.from({ length: meta.config.generations }, (_, g) => store.proposal(searchId, g + 1)));
-  const used = proposals.filter((p): p is ProposalRecord => p !== undefined);
-  const card: CardData = {
-    task: meta.config.task,
-    searchId,
-    startedAt: meta.startedAt,
-    finishedAt,
-    config: { ...meta.config },
-    proposer: {
-      kind: meta.config.proposer,
-      model: used[0]?.model ?? meta.config.model,
-      ...proposerUsage(used),
-    },
-    winner,
-    baselines,
-    bestByGeneration: (await store.summaries(searchId)).map((s) => ({
-      generation: s.generation, name: s.bestOfGeneration?.name ?? '-', success: s.bestOfGeneration?.success ?? 0, bestSoFar: s.bestSoFar?.success ?? 0,
-    })),
-    candidates: records.map((r) => ({
-      generation: r.generation, candidateId: r.candidateId, name: r.name, idea: r.idea, hostile: r.origin === 'hostile',
-      success: r.success, meanSuccessSteps: r.meanSuccessSteps, meanReturn: r.meanReturn, outcome: r.outcome, reason: r.reason,
-      seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
-    })),
-  };
 
   const keys = { reward: `${prefix}/reward.js`, cardHtml: `${prefix}/card.html`, cardMd: `${prefix}/card.md`, summary: `${prefix}/summary.json`, policy: `${prefix}/policy/` };
   const summary: SearchSummary = buildSummary(card, keys, policySeed);
@@ -79,6 +43,56 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
     baselines: baselines.map((b) => ({ candidateId: b.candidateId, searchSuccess: b.searchSuccess, freshSuccess: b.freshSuccess ?? 0 })),
     cardKey: keys.cardHtml,
   };
+}
+
+/**
+ * The card's data from what is stored: the best so far as the winner, scored on the fresh seeds
+ * given (none for an interim card), the baselines, every candidate, the person's feedback, the
+ * spend and why the search stopped early if it did.
+ */
+export async function assembleCard(store: SearchStore, searchId: string, freshResults: SeedSummary[], finishedAt: string): Promise<{ card: CardData; winnerRecord: CandidateRecord }> {
+  const meta = await store.meta(searchId);
+  if (!meta.best) throw new NoWinner(`search ${searchId} has no best candidate to publish`);
+  const records = await allCandidates(store, searchId, meta);
+  const find = (generation: number, id: string) => records.find((r) => r.generation === generation && r.candidateId === id);
+  const winnerRecord = find(meta.best.generation, meta.best.candidateId);
+  if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
+
+  const winner = await cardReward(store, searchId, winnerRecord, freshResults);
+  const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
+    const record = find(BASELINE_GENERATION, b.name);
+    if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
+    return cardReward(store, searchId, record, freshResults);
+  }));
+  const answers = await store.answers(searchId);
+  const card: CardData = {
+    task: meta.config.task,
+    searchId,
+    startedAt: meta.startedAt,
+    finishedAt,
+    config: { ...meta.config },
+    proposer: {
+      kind: meta.config.proposer,
+      model: answers[0]?.model ?? meta.config.model,
+      ...proposerUsage(answers),
+      repairRequests: answers.filter((a) => a.answerKey.includes('/repair-')).length,
+    },
+    winner,
+    baselines,
+    bestByGeneration: (await store.summaries(searchId)).map((s) => ({
+      generation: s.generation, name: s.bestOfGeneration?.name ?? '-', success: s.bestOfGeneration?.success ?? 0, bestSoFar: s.bestSoFar?.success ?? 0,
+    })),
+    candidates: records.map((r) => ({
+      generation: r.generation, candidateId: r.candidateId, name: r.name, idea: r.idea, hostile: r.origin === 'hostile',
+      success: r.success, meanSuccessSteps: r.meanSuccessSteps, meanReturn: r.meanReturn, outcome: r.outcome, reason: r.reason,
+      failedCheck: r.check !== null && r.check !== undefined && r.check.verdict !== 'ok', repairOf: r.repairOf ?? null,
+      seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+    })),
+    feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
+    stopped: meta.stoppedBy ?? null,
+    interim: freshResults.length === 0,
+  };
+  return { card, winnerRecord };
 }
 
 async function allCandidates(store: SearchStore, searchId: string, meta: MetaRecord): Promise<CandidateRecord[]> {

@@ -12,6 +12,7 @@ export function aggregateCandidate(
   generation: number,
   summaries: SeedSummary[],
   results: SeedResult[],
+  check: CandidateRecord['check'] = null,
 ): CandidateRecord {
   const seeds = [...summaries].sort((a, b) => a.seed - b.seed);
   const failed = seeds.find((s) => s.outcome !== 'trained');
@@ -28,6 +29,7 @@ export function aggregateCandidate(
     seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn })),
     terms: averageTerms(trained.map((r) => r.terms)),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),
+    check: check === null ? null : { verdict: check.verdict, reason: check.reason },
   };
 }
 

@@ -1,31 +1,46 @@
 /**
- * The search's bookkeeping: "Start the search" (kind 'init') and "Reflect on results" (kind
- * 'reflect') share this function; both only read and write the table and the bucket.
+ * The search's bookkeeping, one function for the states that only read and write the table and
+ * the bucket: "Start the search" (kind 'init'), "Plan the seed-runs" ('plan'), "Reflect on
+ * results" ('reflect'), "Wait for feedback" ('feedback') and "Finish early" ('finish').
  */
 import { z } from 'zod';
-import type { InitResult, ReflectResult, SearchSettings } from '../shared/contracts.ts';
+import type { InitResult, PlanResult, ReflectResult, SearchSettings } from '../shared/contracts.ts';
 import { optionalEnv } from '../shared/env.ts';
-import { SeedSummarySchema } from '../shared/schemas.ts';
+import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
+import { askForFeedback } from './feedback.ts';
+import { finish } from './finish.ts';
 import { initSearch } from './init.ts';
+import { plan } from './plan.ts';
 import { reflect } from './reflect.ts';
 
 const store = SearchStore.fromEnv();
 /** On AWS the default is Claude; the local runtime sets 'offline' when there is no API key. */
 const DEFAULT_PROPOSER = (optionalEnv('EUREKA_DEFAULT_PROPOSER') ?? 'anthropic') as SearchSettings['proposer'];
 
+const searchId = z.string().min(1);
+const generation = z.number().int().min(1);
+const checks = z.array(CheckSummarySchema);
+
 const EventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('init'), input: z.unknown(), executionName: z.string().min(1) }),
+  z.object({ kind: z.literal('plan'), searchId, generation, checks, repairChecks: checks }),
   z.object({
-    kind: z.literal('reflect'),
-    searchId: z.string().min(1),
-    generation: z.number().int().min(1),
-    seedResults: z.array(SeedSummarySchema),
-    baselines: z.array(SeedSummarySchema),
+    kind: z.literal('reflect'), searchId, generation,
+    seedResults: z.array(SeedSummarySchema), baselines: z.array(SeedSummarySchema), checks, repairChecks: checks,
   }),
+  z.object({ kind: z.literal('feedback'), searchId, generation, token: z.string().min(1) }),
+  z.object({ kind: z.literal('finish'), searchId }),
 ]);
 
-export async function handler(event: unknown): Promise<InitResult | ReflectResult> {
+export async function handler(event: unknown): Promise<InitResult | PlanResult | ReflectResult | { asked: number }> {
   const parsed = EventSchema.parse(event);
-  return parsed.kind === 'init' ? initSearch(store, parsed, DEFAULT_PROPOSER) : reflect(store, parsed);
+  switch (parsed.kind) {
+    case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER);
+    case 'plan': return plan(store, parsed);
+    case 'reflect': return reflect(store, parsed);
+    // Its answer is not the state's output: that comes with the task token.
+    case 'feedback': return { asked: (await askForFeedback(store, parsed)).generation };
+    case 'finish': return finish(store, parsed);
+  }
 }

@@ -30,7 +30,13 @@ export async function initSearch(store: SearchStore, event: InitEvent, defaultPr
     config: { ...config, humanInit: [] },
     baselineTasks: seedTasks(searchId, BASELINE_GENERATION, baselines.map((b) => b.name), config, 0),
     nextGeneration: 1,
+    feedbackTimeoutSeconds: feedbackTimeoutSeconds(config),
   };
+}
+
+/** How long "Wait for feedback" waits: whole seconds, at least one, as Step Functions wants them. */
+export function feedbackTimeoutSeconds(config: Pick<SearchSettings, 'feedbackTimeoutMinutes'>): number {
+  return Math.max(1, Math.round(config.feedbackTimeoutMinutes * 60));
 }
 
 /** Candidates x seeds, in that order, starting at firstSeed. */

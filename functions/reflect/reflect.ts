@@ -1,20 +1,21 @@
 /**
- * "Reflect on results": aggregate each candidate's seed-runs, rank the generation, keep the best
+ * "Reflect on results": record each candidate's check and aggregate its seed-runs, rank the generation, keep the best
  * so far (elitist: a worse generation never replaces it), write the scoreboard and the reflection
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
+import { BASELINE_GENERATION, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import type { SeedResult, SeedSummary } from '../shared/types.ts';
+import type { CheckSummary, SeedResult, SeedSummary } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../propose/baselines.ts';
 import { reflectionText } from '../propose/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
 import { aggregateCandidate, compareCandidates, compareScores, pointerOf } from './aggregate.ts';
-import { proposedCandidate, seedTasks } from './init.ts';
+import { freshTasks } from './fresh-seeds.ts';
+import { proposedCandidate } from './init.ts';
 
 export class MissingProposal extends Error {
   override readonly name = 'MissingProposal';
@@ -29,7 +30,9 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const task = getTask(meta.config.task);
   const baselines = baselinesOf(task).map((b) => proposedCandidate(b.name, b, 'baseline'));
   await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
-  const ranked = (await recordCandidates(store, searchId, generation, proposal.candidates, event.seedResults))
+  const repaired = (await store.repair(searchId, generation))?.candidates ?? [];
+  const checks = new Map([...event.checks, ...event.repairChecks].map((c) => [c.candidateId, c]));
+  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks))
     .sort((a, b) => compareCandidates(a, b, task.tieBreak));
 
   const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
@@ -47,32 +50,47 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
   await store.updateMeta(searchId, { best: bestSoFar });
 
-  const more = generation < meta.config.generations;
-  const freshTasks = more || !bestSoFar ? [] : [
-    ...seedTasks(searchId, bestSoFar.generation, [bestSoFar.candidateId], meta.config, FRESH_SEED_OFFSET),
-    ...seedTasks(searchId, BASELINE_GENERATION, baselines.map((b) => b.candidateId), meta.config, FRESH_SEED_OFFSET),
-  ];
+  // A budget that refused this generation's repair request ends the search after it.
+  const more = generation < meta.config.generations && !meta.stoppedBy;
   return {
     generation,
     nextGeneration: generation + 1,
     more,
     best: bestSoFar ? { generation: bestSoFar.generation, candidateId: bestSoFar.candidateId, success: bestSoFar.success } : { generation, candidateId: '', success: 0 },
-    freshTasks,
+    freshTasks: more || !bestSoFar ? [] : freshTasks(searchId, bestSoFar, meta.config),
   };
 }
 
-/** Aggregates and stores each candidate's seed-runs of one generation. */
+/**
+ * Aggregates and stores each candidate's seed-runs of one generation. A candidate that failed its
+ * check never trained: its outcome is the check's, its score 0.
+ */
 async function recordCandidates(
   store: SearchStore, searchId: string, generation: number, candidates: ProposedCandidate[], summaries: SeedSummary[],
+  checks: Map<string, CheckSummary> = new Map(),
 ): Promise<CandidateRecord[]> {
   return Promise.all(candidates.map(async (candidate) => {
+    const check = checks.get(candidate.candidateId);
     const mine = summaries.filter((s) => s.candidateId === candidate.candidateId);
     const results = await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey)));
-    const record = aggregateCandidate(candidate, generation, mine, results.filter((r): r is SeedResult => r !== undefined));
+    const record = check !== undefined && check.verdict !== 'ok'
+      ? failedCheck(candidate, generation, check)
+      : aggregateCandidate(candidate, generation, mine, results.filter((r): r is SeedResult => r !== undefined), check ?? null);
     await store.putCandidate(searchId, record);
     return record;
   }));
 }
+
+function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary): CandidateRecord {
+  return {
+    ...aggregateCandidate(candidate, generation, [], [], check),
+    outcome: check.verdict === 'ok' ? 'error' : check.verdict,
+    reason: `${FAILED_CHECK}: ${check.reason}`,
+  };
+}
+
+/** The reason's start of a candidate that never trained: the card and the scoreboard count them by it. */
+export const FAILED_CHECK = 'failed its check';
 
 /** The new best only when its score is strictly better; a tie keeps the old one (elitist). */
 export function better(candidate: BestPointer | null, current: BestPointer | null, tieBreak: TieBreak): BestPointer | null {

@@ -32,3 +32,8 @@ export function seedPolicyPrefix(searchId: string, generation: number, candidate
 export function winnerPrefix(searchId: string): string {
   return `${searchPrefix(searchId)}/winner`;
 }
+
+/** The card of the search so far, written when it pauses for feedback after `generation`. */
+export function interimCardKey(searchId: string, generation: number): string {
+  return `${searchPrefix(searchId)}/generations/${generation}/card.html`;
+}

@@ -21,7 +21,8 @@ export async function loadReflection(store: SearchStore, searchId: string, gener
   const best = bestSoFar ? await bestRecord(store, searchId, bestSoFar) : null;
   return {
     best,
-    scoreboard: last.map(({ name, idea, success, outcome, reason }) => ({ name, idea, success, outcome, reason })),
+    // The search's own hostile probes are not the model's work: shown, they only invite imitation.
+    scoreboard: last.filter((c) => c.origin !== 'hostile').map(({ name, idea, success, outcome, reason }) => ({ name, idea, success, outcome, reason })),
     bestByGeneration: summaries.map((s) => ({
       generation: s.generation,
       name: s.bestOfGeneration?.name ?? '-',

@@ -12,3 +12,10 @@ export const SeedSummarySchema = z.object({
   meanReturn: z.number().nullable(),
   resultKey: z.string(),
 });
+
+/** A sandbox check's summary, as TrainSeed returns it and as the check Maps' Catch states build it. */
+export const CheckSummarySchema = z.object({
+  candidateId: z.string(),
+  verdict: z.enum(['ok', 'timeout', 'memory', 'error']),
+  reason: z.string(),
+});

@@ -4,7 +4,7 @@
  * explicitly still win. Unknown fields are rejected, so a typo never silently runs the defaults.
  */
 import { z } from 'zod';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY } from '../../infra/config.ts';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, SEARCH_TIMEOUT_SECONDS } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
 
@@ -74,7 +74,8 @@ export const SearchInputSchema = z.strictObject({
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
   repair: z.boolean().optional(),
   feedback: z.enum(['none', 'wait']).optional(),
-  feedbackTimeoutMinutes: count(1, 7 * 24 * 60),
+  // Fractions are fine (0.1 is 6 s; under a second waits a second); a whole execution lasts at most a day.
+  feedbackTimeoutMinutes: z.number().positive().max(SEARCH_TIMEOUT_SECONDS / 60).optional(),
   maxCostUsd: z.number().positive().max(10_000).optional(),
   humanInit: z
     .array(HumanInit)
@@ -140,7 +141,7 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
 const TOP_FIELDS = Object.keys(SearchInputSchema.shape);
 const HUMAN_INIT_FIELDS = Object.keys(HumanInit.shape);
 /** Fields that take fractions; every other number in the input is a count or a seed. */
-const FRACTIONAL_FIELDS = new Set(['maxCostUsd']);
+const FRACTIONAL_FIELDS = new Set(['maxCostUsd', 'feedbackTimeoutMinutes']);
 /** What each kind of value is called; a count or a seed is "a whole number". */
 const KINDS: Record<string, string> = {
   number: 'a whole number',

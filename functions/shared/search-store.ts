@@ -77,10 +77,9 @@ export class SearchStore {
     return items.filter((i) => i.sk.endsWith('#FEEDBACK')).map((i) => fields<FeedbackRecord>(i)).sort((a, b) => a.generation - b.generation);
   }
 
-  /** Records a pause once: a retried "Wait for feedback" keeps the first record, answer included. */
-  async askFeedback(searchId: string, record: FeedbackRecord): Promise<FeedbackRecord> {
-    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: feedbackSk(record.generation), ...record });
-    return fields<FeedbackRecord>(item);
+  /** Records a pause (a retried "Wait for feedback" replaces it: its token is new). */
+  async putFeedback(searchId: string, record: FeedbackRecord): Promise<void> {
+    await this.table.putItem({ pk: searchPk(searchId), sk: feedbackSk(record.generation), ...record });
   }
 
   async answerFeedback(searchId: string, generation: number, answer: NonNullable<FeedbackRecord['answer']>): Promise<void> {

@@ -1,0 +1,44 @@
+/**
+ * A proposer's answer, stored before it is used: the whole answer (code included) in the bucket,
+ * then a conditional put of its record in the table, so the first answer stored for a generation
+ * (or for its repair request) wins and a retried, redriven or resumed search never pays twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { rewardKey, searchPrefix } from '../shared/keys.ts';
+import type { ProposalRecord, ProposedCandidate } from '../shared/records.ts';
+import type { SearchStore } from '../shared/search-store.ts';
+import type { ProposerAnswer } from './proposer.ts';
+
+export type StoredCandidate = ProposedCandidate & { code: string };
+
+/** The stored answer: every candidate of the request with its id and code. */
+interface StoredAnswer extends Omit<ProposerAnswer, 'candidates'> {
+  candidates: StoredCandidate[];
+}
+
+const RAW_IN_TABLE = 32 * 1024;
+
+export async function storeAnswer(
+  store: SearchStore, searchId: string, generation: number, kind: 'proposal' | 'repair', answer: ProposerAnswer, candidates: StoredCandidate[],
+): Promise<ProposalRecord> {
+  const stored: StoredAnswer = { ...answer, candidates };
+  const answerKey = `${searchPrefix(searchId)}/generations/${generation}/${kind}-${randomUUID()}.json`;
+  await store.blobs.put(answerKey, JSON.stringify(stored), 'application/json');
+  const record: ProposalRecord = {
+    proposer: answer.proposer, model: answer.model, usage: answer.usage, costUsd: answer.costUsd,
+    promptHash: answer.promptHash, notes: answer.notes, raw: answer.raw.slice(0, RAW_IN_TABLE), answerKey,
+    candidates: candidates.map(({ code: _code, ...c }) => c), createdAt: new Date().toISOString(),
+  };
+  return kind === 'proposal' ? store.storeProposal(searchId, generation, record) : store.storeRepair(searchId, generation, record);
+}
+
+/** Writes each candidate's reward.js from the stored answer (idempotent). */
+export async function materialize(store: SearchStore, searchId: string, generation: number, answerKey: string): Promise<void> {
+  const text = await store.blobs.getText(answerKey);
+  if (text === undefined) throw new Error(`the stored answer ${answerKey} is missing`);
+  const answer = JSON.parse(text) as StoredAnswer;
+  for (const c of answer.candidates) {
+    const key = rewardKey(searchId, generation, c.candidateId);
+    if (!(await store.blobs.exists(key))) await store.blobs.put(key, c.code, 'text/javascript');
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * "Finish early": the search stops before its last generation, because the next model request
+ * could pass maxCostUsd (Propose recorded that) or because a person answered "stop". The best so
+ * far goes to the fresh seeds, as after the last generation.
+ */
+import type { FinishEvent, ReflectResult } from '../shared/contracts.ts';
+import type { StopRecord } from '../shared/records.ts';
+import type { SearchStore } from '../shared/search-store.ts';
+import { NoWinner } from '../publish/publish.ts';
+import { freshTasks } from './fresh-seeds.ts';
+
+export async function finish(store: SearchStore, event: FinishEvent): Promise<ReflectResult> {
+  const { searchId } = event;
+  const meta = await store.meta(searchId);
+  let stop = meta.stoppedBy ?? null;
+  if (stop === null) {
+    stop = await personsStop(store, searchId);
+    if (stop !== null) await store.updateMeta(searchId, { stoppedBy: stop });
+  }
+  const why = stop === null ? 'it stopped early' : `${stop.reason === 'budget' ? 'the budget stopped it' : 'a person stopped it'} (${stop.detail})`;
+  if (!meta.best) throw new NoWinner(`search ${searchId} has nothing to publish: ${why} before any candidate trained`);
+  const last = (await store.summaries(searchId)).at(-1)?.generation ?? meta.best.generation;
+  return {
+    generation: last,
+    nextGeneration: last + 1,
+    more: false,
+    best: { generation: meta.best.generation, candidateId: meta.best.candidateId, success: meta.best.success },
+    freshTasks: freshTasks(searchId, meta.best, meta.config),
+  };
+}
+
+async function personsStop(store: SearchStore, searchId: string): Promise<StopRecord | null> {
+  const stopped = (await store.feedbacks(searchId)).filter((f) => f.answer?.action === 'stop').at(-1);
+  if (!stopped) return null;
+  const said = stopped.answer?.text ? `: "${stopped.answer.text.slice(0, 120)}"` : '';
+  return { reason: 'feedback', generation: stopped.generation, detail: `answered "stop" after generation ${stopped.generation}${said}`, spentUsd: null };
+}

@@ -1,0 +1,15 @@
+/** The re-check that ends every search: the best so far and the baselines on seeds it never used. */
+import type { SearchSettings } from '../shared/contracts.ts';
+import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer } from '../shared/records.ts';
+import type { SeedTask } from '../shared/types.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { baselinesOf } from '../propose/baselines.ts';
+import { seedTasks } from './init.ts';
+
+export function freshTasks(searchId: string, best: BestPointer, config: SearchSettings): SeedTask[] {
+  const baselines = baselinesOf(getTask(config.task)).map((b) => b.name);
+  return [
+    ...seedTasks(searchId, best.generation, [best.candidateId], config, FRESH_SEED_OFFSET),
+    ...seedTasks(searchId, BASELINE_GENERATION, baselines, config, FRESH_SEED_OFFSET),
+  ];
+}
