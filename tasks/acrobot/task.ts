@@ -56,19 +56,33 @@ function computeReward(obs, action, nextObs, terminated) {
 }
 `,
     },
+    // Measured: 0.9-1.0 of episodes reach the line within 101 steps on 5 of 5 seeds at the budget and
+    // `ppo` below. The height-only shaping it replaces scored 0.7, 0.95, 1.0, 0.95, 0.9 there: a
+    // higher end pays only once the links swing high, the energy term pays for every pump before.
     human: {
-      idea: 'Potential-based shaping on the free end\'s height, a goal bonus of 10 and the environment\'s -1 per step.',
-      code: `// idea: Potential-based shaping on the free end's height, a goal bonus of 10 and the environment's -1 per step.
+      idea: 'Potential-based shaping on the links\' mechanical energy (up to the least that can lift the end to the target line) and on the free end\'s height, a goal bonus of 10 and the environment\'s -1 per step.',
+      code: `// idea: Potential-based shaping on the links' mechanical energy (up to the least that can lift the end to the target line) and on the free end's height, a goal bonus of 10 and the environment's -1 per step.
 function computeReward(obs, action, nextObs, terminated) {
   const GAMMA = 0.99;
-  const SHAPING_SCALE = 10;
+  const HEIGHT_SCALE = 10;
+  const ENERGY_SCALE = 20;
   const GOAL_BONUS = 10;
   // The end's height -cos(th1) - cos(th1 + th2), with cos(a + b) = cos a cos b - sin a sin b: -2 hanging, 1 at the target.
   function tipHeight(s) {
     return -s[0] - (s[0] * s[2] - s[1] * s[3]);
   }
+  // Kinetic energy (the links' inertia matrix) plus potential energy: 0 at rest hanging down, 1 at
+  // the 24.5 J above that the end needs to reach the line; more than that earns nothing more.
+  function energy(s) {
+    const kinetic = 0.5 * ((3.5 + s[2]) * s[4] * s[4] + 2 * (1.25 + 0.5 * s[2]) * s[4] * s[5] + 1.25 * s[5] * s[5]);
+    const potential = 9.8 * (-1.5 * s[0] - 0.5 * (s[0] * s[2] - s[1] * s[3])) + 19.6;
+    return Math.min(1, (kinetic + potential) / 24.5);
+  }
+  function potential(s) {
+    return HEIGHT_SCALE * tipHeight(s) + ENERGY_SCALE * energy(s);
+  }
   const step = terminated ? 0 : -1;
-  const shaping = SHAPING_SCALE * (GAMMA * tipHeight(nextObs) - tipHeight(obs));
+  const shaping = GAMMA * potential(nextObs) - potential(obs);
   const goal = terminated ? GOAL_BONUS : 0;
   return [step + shaping + goal, { step, shaping, goal }];
 }
@@ -94,6 +108,15 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: ACROBOT_RENDERER,
-  // placeholder: measured later
-  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+  ppo: {
+    // The default 2.5e-4 had not learned at 100,000 steps (height shaping, seed 0: 0 of 20) and
+    // reached 0.85 and 0.6 on seeds 0 and 1 at 200,000.
+    learningRate: 1e-3,
+    // Height shaping on seed 1 at 150,000 steps, lr 1e-3: 0.7 with the 0.01 bonus, 0.95 without.
+    entCoef: 0,
+  },
+  // Measured (tmp/run.ts, 20 greedy episodes, seeds 0-4, 150,000 steps, 10-23 s a run on 2 busy
+  // cores): the person's shaping scores 0.95, 0.9, 1.0, 1.0, 0.9 (returns -76 to -88); the
+  // environment's reward 0, 0, 0.85, 0, 0 (it rarely finds the line by chance).
+  budget: { steps: 150_000, evalEpisodes: 20, smokeSteps: 60_000 },
 });

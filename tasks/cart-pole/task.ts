@@ -77,6 +77,31 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: CART_POLE_RENDERER,
-  // placeholder: measured later
-  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+  // RL Zoo's tuned PPO for CartPole-v1 (short rollouts, gamma 0.98, GAE 0.8, lr 1e-3, no entropy
+  // bonus), constant where RL Zoo anneals. With the defaults at 100,000 steps, training success
+  // rose and fell again: the person's shaping solved 4 of 5 seeds, the environment's reward 2 of 5.
+  // Even with these, runs that have reached 500 steps sometimes fall back (bootstrapping the time
+  // limit's last step, tried outside the trainer, did not stop it).
+  ppo: {
+    // 16 x 32 steps and 10 passes over the one 512-step minibatch: 4x as many updates as 16 x 128
+    // (RL Zoo: 8 x 32 steps, 20 epochs of 256).
+    numSteps: 32,
+    numMinibatches: 1,
+    updateEpochs: 10,
+    learningRate: 1e-3,
+    // Measured one at a time on seeds 0 and 1 (environment's reward, 100,000 steps): back at 0.99,
+    // at GAE 0.95 or with the 0.01 entropy bonus, seed 1 (or both) failed; with all three, both solved.
+    gamma: 0.98,
+    gaeLambda: 0.8,
+    entCoef: 0,
+    // RL Zoo anneals its clip range from 0.2 to 0. At a constant 0.2 the runs that had reached 500
+    // steps fell back (person's shaping at 100,000 steps: 0, 0, 1.0, 0.2, 1.0 on seeds 0-4); at
+    // 0.1: 1.0, 1.0, 0, 1.0, 1.0. 0.05, 4 epochs, lr 5e-4 and 64-step rollouts were no better.
+    clipCoef: 0.1,
+  },
+  // Measured (tmp/run.ts, 20 greedy episodes, seeds 0-4, 80,000 steps, ~10 s a run on 2 cores): the
+  // person's shaping keeps the pole up in 1.0 of episodes on 5 of 5 seeds (10 of 10 with seeds 5-9);
+  // the environment's reward 1.0, 1.0, 0, 0.05, 1.0 (6 of 10 seeds at 0.9 or more). At 100,000
+  // steps: the environment's reward 4 of 5, the shaping 4 of 5; at 60,000: 2 of 5 and 4 of 5.
+  budget: { steps: 80_000, evalEpisodes: 20, smokeSteps: 30_000 },
 });

@@ -55,7 +55,8 @@ function computeReward(obs, action, nextObs, terminated) {
 }
 `,
     },
-    // Not yet trained: the constants are reasoned, not measured (the trainer takes no box actions yet).
+    // Measured: reaches the goal with a return of 90 or more in 0.95-1.0 of episodes on 5 of 5 seeds
+    // at the budget and `ppo` below (returns 91-93: below full throttle, which scores ~89.4).
     human: {
       idea: 'Potential-based shaping on mechanical energy (kinetic plus potential), with the environment\'s action cost and goal bonus.',
       code: `// idea: Potential-based shaping on mechanical energy (kinetic plus potential), with the environment's action cost and goal bonus.
@@ -90,6 +91,20 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: MOUNTAIN_CAR_CONTINUOUS_RENDERER,
-  // placeholder: measured later
-  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+  // CleanRL's continuous-action settings (10 epochs, no entropy bonus, normalized rewards) at the
+  // default learning rate. Measured with the person's shaping at 100,000 steps, seeds 0-4: the
+  // defaults scored 0.95, 1.0, 0.9, 0.5, 0.95 (returns 90.1-91.8, close to full throttle's 89.4).
+  ppo: {
+    // With 10 epochs added: 1.0, 0.95, 1.0, 0.95, 1.0 (returns 90.6-92.4); without, seed 1 scored 0.25.
+    updateEpochs: 10,
+    // Seed 3: 0.5 with the 0.01 bonus, 0.95 without (a wider Gaussian pushes harder, at 0.1 a^2 a step).
+    entCoef: 0,
+    // Seed 3, with entCoef 0: 0.95 unnormalized, 1.0 normalized.
+    normReward: true,
+  },
+  // Measured (tmp/run.ts, 20 greedy episodes, seeds 0-4, 70,000 steps, 8-10 s a run on 2 cores):
+  // the person's shaping scores 1.0, 1.0, 0.95, 0.95, 1.0; the environment's reward 0.55, 0.45, 0,
+  // 0.6, 0. Longer training only hurts the environment's reward, which learns to save force (mean
+  // 0.56 at 50,000 steps, 0.32 at 70,000, 0.08 at 100,000); the shaping scored 0.95-1.0 at each.
+  budget: { steps: 70_000, evalEpisodes: 20, smokeSteps: 30_000 },
 });

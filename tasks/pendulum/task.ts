@@ -63,7 +63,7 @@ function computeReward(obs, action, nextObs, terminated) {
 }
 `,
     },
-    // Not yet trained: the constants are reasoned, not measured (the trainer takes no box actions yet).
+    // Measured: 5 of 5 seeds hold the pendulum up (success 0.95-1.0) at the budget and `ppo` below.
     human: {
       idea: 'The environment\'s cost, a bonus for every step near upright, and potential-based shaping that pulls the pendulum\'s energy toward the energy of resting upright.',
       code: `// idea: The environment's cost, a bonus for every step near upright, and potential-based shaping that pulls the pendulum's energy toward the energy of resting upright.
@@ -98,6 +98,25 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: PENDULUM_RENDERER,
-  // placeholder: measured later
-  budget: { steps: 100_000, evalEpisodes: 20, smokeSteps: 40_000 },
+  // RL Zoo's tuned PPO for Pendulum-v1 (gamma 0.9, lr 1e-3, 10 epochs, no entropy bonus) with
+  // CleanRL's reward normalization and 16 minibatches. Measured with the person's shaping at 70,000
+  // steps on seed 0 (1.0 of episodes with all of these), putting back one default at a time:
+  ppo: {
+    // 0.99: 0 of 20 (return -1134).
+    gamma: 0.9,
+    // 2.5e-4: 0 of 20.
+    learningRate: 1e-3,
+    // 4: 0 of 20.
+    updateEpochs: 10,
+    // 0.01: 0.9 on seed 0, and 0.85 on seed 4 (seeds 0-4: 0.9, 1.0, 1.0, 1.0, 0.85).
+    entCoef: 0,
+    // Off: 0.9, with training success still 0.13 at the end (0.88 with it).
+    normReward: true,
+    // 4: 0 of 20 at 70,000 steps (it needed 100,000); 16 minibatches of 128 learn by 80% of the run.
+    numMinibatches: 16,
+  },
+  // Measured (tmp/run.ts, 20 greedy episodes, seeds 0-4, 70,000 steps, 13-24 s a run on 2 busy
+  // cores): the person's shaping holds it up in 1.0, 1.0, 0.95, 1.0, 1.0 of episodes; the
+  // environment's reward in 0.95, 0.85, 0.9, 1.0, 1.0.
+  budget: { steps: 70_000, evalEpisodes: 20, smokeSteps: 30_000 },
 });
