@@ -219,7 +219,7 @@ describe('Function: card edge cases', () => {
     ['no terms', (d) => { d.winner.terms = {}; }],
     ['no generations, no candidates, no baselines', (d) => { d.bestByGeneration = []; d.candidates = []; d.baselines = []; }],
     ['an offline proposer without cost and bad timestamps', (d) => {
-      d.proposer = { kind: 'offline', model: '', requests: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+      d.proposer = { kind: 'offline', model: '', requests: 0, inputTokens: 0, outputTokens: 0, costUsd: null, repairRequests: 0 };
       d.startedAt = 'not a date';
     }],
     ['non-finite numbers from a broken result', (d) => {

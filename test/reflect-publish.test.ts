@@ -22,7 +22,8 @@ import { seedResultKey } from '../functions/shared/keys.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import type { ReflectResult } from '../functions/shared/contracts.ts';
-import type { SeedResult, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import type { CheckSummary, SeedResult, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import { plan } from '../functions/reflect/plan.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 
 const SEARCH = 'choose-the-winner';
@@ -50,6 +51,14 @@ describe('Reflect and Publish: the choice of the winner', () => {
     }));
   }
 
+  /** Propose, every candidate passing its check (the offline grammar writes no broken code), and the plan. */
+  async function proposeAndPlan(generation: number): Promise<{ checks: CheckSummary[]; tasks: SeedTask[] }> {
+    const proposed = await propose(store, { searchId: SEARCH, generation }, createProposer);
+    const checks = proposed.checks.map((c): CheckSummary => ({ candidateId: c.candidateId, verdict: 'ok', reason: '' }));
+    const planned = await plan(store, { kind: 'plan', searchId: SEARCH, generation, checks, repairChecks: [] });
+    return { checks, tasks: planned.tasks };
+  }
+
   let baselines: SeedSummary[] = [];
   let reflected: ReflectResult[] = [];
   let winnerId = '';
@@ -65,13 +74,13 @@ describe('Reflect and Publish: the choice of the winner', () => {
     }, 'offline');
     baselines = await train(init.baselineTasks, (t) => (t.candidateId === 'human_shaping' ? 0.8 : 0));
     // Generation 1: the second candidate is best (0.9); generation 2 is worse everywhere (0.85 at most).
-    const gen1 = await propose(store, { searchId: SEARCH, generation: 1 }, createProposer);
+    const gen1 = await proposeAndPlan(1);
     const ids1 = [...new Set(gen1.tasks.map((t) => t.candidateId))];
     winnerId = ids1[1];
-    const r1 = await reflect(store, { kind: 'reflect', searchId: SEARCH, generation: 1, baselines,
+    const r1 = await reflect(store, { kind: 'reflect', searchId: SEARCH, generation: 1, baselines, checks: gen1.checks, repairChecks: [],
       seedResults: await train(gen1.tasks, (t) => (t.candidateId === winnerId ? 0.9 : t.candidateId === ids1[0] ? 0.5 : 0)) });
-    const gen2 = await propose(store, { searchId: SEARCH, generation: 2 }, createProposer);
-    const r2 = await reflect(store, { kind: 'reflect', searchId: SEARCH, generation: 2, baselines,
+    const gen2 = await proposeAndPlan(2);
+    const r2 = await reflect(store, { kind: 'reflect', searchId: SEARCH, generation: 2, baselines, checks: gen2.checks, repairChecks: [],
       seedResults: await train(gen2.tasks, (t) => (t.seed === 0 ? 0.85 : 0.8)) });
     reflected = [r1, r2];
   });

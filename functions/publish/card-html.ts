@@ -125,7 +125,10 @@ function searchSection(data: CardData): string {
   });
   const counts = new Map<string, number>();
   const tried = data.candidates.filter((c) => c.generation > 0);
-  for (const c of tried) counts.set(c.outcome, (counts.get(c.outcome) ?? 0) + 1);
+  for (const c of tried) {
+    const kind = c.failedCheck ? 'check' : c.outcome;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
   const outcomes = [...counts].map(([k, n]) => `${n} ${OUTCOME_WORDS[k] ?? k}`).join(', ');
   const first = gens[0];
   const last = gens[gens.length - 1];
@@ -136,7 +139,22 @@ function searchSection(data: CardData): string {
     `The winner (ringed) comes from generation ${w.generation}.</p><figure>${chart}</figure></section>`;
 }
 
-const OUTCOME_WORDS: Record<string, string> = { trained: 'trained', timeout: 'timed out', memory: 'ran out of memory', error: 'failed with an error' };
+const OUTCOME_WORDS: Record<string, string> = {
+  trained: 'trained', timeout: 'timed out', memory: 'ran out of memory', error: 'failed with an error', check: 'failed their check and never trained',
+};
+
+/** What a person said between generations, and why the search stopped early: the loop's human side. */
+function loopSection(data: CardData): string {
+  if (data.feedback.length === 0 && data.stopped === null) return '';
+  const said = data.feedback.map((f) => `<li><strong>After generation ${f.generation}</strong> (${f.action === 'stop' ? 'stop' : 'go on'})` +
+    `${f.text === '' ? '' : `: <q>${h(f.text)}</q>`}</li>`).join('');
+  const feedback = said === '' ? '' : `<p class="lede">A person's feedback went into the next prompt, beside the automatic reflection.</p><ul class="feedback">${said}</ul>`;
+  const st = data.stopped;
+  const stopped = st === null ? '' : `<p class="stopped" data-stopped="${h(st.reason)}"><strong>${st.reason === 'budget'
+    ? `The budget stopped the search at generation ${st.generation}` : `A person stopped the search after generation ${st.generation}`}</strong>: ` +
+    `${h(st.detail)}.${st.spentUsd === null ? '' : ` Spent: ${usd(st.spentUsd)}.`}</p>`;
+  return `<section data-section="loop"><h2>People and the budget</h2>${stopped}${feedback}</section>`;
+}
 
 /** A baseline's label for tight spots: "person's shaping". */
 function shortLabel(reward: CardReward): string {
@@ -197,13 +215,15 @@ function codeSection(data: CardData): string {
 }
 
 function outcomeCell(c: CardCandidate): string {
-  return `<span class="pill ${h(c.outcome)}">${h(c.outcome)}</span>${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}`;
+  const pill = c.failedCheck ? `<span class="pill ${h(c.outcome)} check">failed its check</span>` : `<span class="pill ${h(c.outcome)}">${h(c.outcome)}</span>`;
+  return `${pill}${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}`;
 }
 
 function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
   const isWinner = c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
   const badges = (c.hostile ? ' <span class="badge hostile">hostile</span>' : '') +
-    (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '');
+    (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '') +
+    (c.repairOf === null ? '' : ` <span class="badge repaired" title="${h(`repairs ${c.repairOf}`)}">repaired</span>`);
   const cls = [isWinner ? 'winner-row' : '', c.hostile ? 'hostile-row' : ''].filter((x) => x !== '').join(' ');
   return `<tr${cls === '' ? '' : ` class="${cls}"`} data-generation="${c.generation}"><td class="cand"><span class="mono name">${h(c.name)}</span>${badges}` +
     `<div class="idea">${h(c.idea)}</div></td><td class="seeds">${seedChips(c.seeds)}</td><td class="num strong">${pct(c.success)}</td>` +
@@ -238,7 +258,9 @@ function runSection(data: CardData): string {
   const proposer = kv('proposer', [
     ['Proposer', h(p.kind)], ['Model', `<span class="mono">${h(p.model)}</span>`], ['Requests', int(p.requests)],
     ['Input tokens', int(p.inputTokens)], ['Output tokens', int(p.outputTokens)],
+    ['Repair requests', int(p.repairRequests)],
     ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
+    ['Budget', c.maxCostUsd === null || c.maxCostUsd === undefined ? 'no ceiling' : usd(c.maxCostUsd)],
   ]);
   const config = kv('config', [
     ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
@@ -251,12 +273,21 @@ function runSection(data: CardData): string {
   return `<section class="grid2 run"><div><h2>Proposer</h2>${proposer}</div><div><h2>Configuration</h2>${config}</div></section>`;
 }
 
+/** An interim card (the search waits for feedback): the best so far, not yet re-checked on fresh seeds. */
+function interimBanner(data: CardData): string {
+  if (!data.interim) return '';
+  const last = data.bestByGeneration.at(-1)?.generation ?? 0;
+  return `<p class="interim" data-interim="true">The search is waiting for your feedback after generation ${last}. This card shows ` +
+    `the best so far on the search's own seeds; the fresh-seed re-check comes at the end. Answer with ` +
+    `<code>eureka feedback ${h(data.searchId)} --text "…"</code>, <code>--continue</code> or <code>--stop</code>.</p>`;
+}
+
 export function renderCardHtml(data: CardData): string {
   const head = headline(data);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(head.title)}</title>` +
-    `<style>${CARD_CSS}</style></head><body><main>${header(data)}${headlineTable(data)}${searchSection(data)}` +
+    `<style>${CARD_CSS}</style></head><body><main>${interimBanner(data)}${header(data)}${headlineTable(data)}${searchSection(data)}${loopSection(data)}` +
     `${learningSection(data)}${episodeSection(data)}${termsSection(data)}${codeSection(data)}${candidatesSection(data)}` +
     `${runSection(data)}<footer>eureka-serverless · search <span class="mono">${h(data.searchId)}</span> · ` +
     `${h(timestamp(data.finishedAt))}</footer></main></body></html>\n`;

@@ -55,6 +55,7 @@ export function renderCardMarkdown(data: CardData): string {
   });
   out.push(`# ${mdText(head.title)}`, '');
   if (versus.length > 0) out.push(`${versus.join(', ')}.`, '');
+  if (data.interim) out.push(`*Interim card: the search waits for feedback (\`eureka feedback ${data.searchId} --text "…" | --continue | --stop\`). Scores are on the search's own seeds; the fresh-seed re-check comes at the end.*`, '');
   out.push(`Eureka reward search on ${mdText(task.id)}, search ${mdCode(data.searchId)}. Success is the share of greedy evaluation episodes that ${mdText(task.success.clause)}. ` +
     `Found in generation ${w.generation} of ${data.bestByGeneration.length} among ${data.candidates.filter((c) => c.generation > 0).length} candidates ` +
     `written by ${mdText(data.proposer.kind)}${data.proposer.model === '' ? '' : ` (${mdCode(data.proposer.model)})`}.`, '');
@@ -105,20 +106,35 @@ export function renderCardMarkdown(data: CardData): string {
 
   out.push('## The winner\'s reward', '', `${mdCode(w.name)}: ${mdText(w.idea)}`, '', mdFence(w.code, 'js'), '');
 
+  if (data.stopped !== null) {
+    const st = data.stopped;
+    out.push('## Stopped early', '', `${st.reason === 'budget' ? `The budget stopped the search at generation ${st.generation}` : `A person stopped the search after generation ${st.generation}`}: ` +
+      `${mdText(st.detail)}.${st.spentUsd === null ? '' : ` Spent: ${usd(st.spentUsd)}.`}`, '');
+  }
+  if (data.feedback.length > 0) {
+    out.push('## A person\'s feedback', '', 'It went into the next prompt, beside the automatic reflection.', '',
+      ...data.feedback.map((f) => `- After generation ${f.generation} (${f.action === 'stop' ? 'stop' : 'go on'})${f.text === '' ? '' : `: ${mdText(f.text)}`}`), '');
+  }
+  const failedChecks = data.candidates.filter((x) => x.failedCheck).length;
+  if (failedChecks > 0) out.push(`${failedChecks} candidate${failedChecks === 1 ? '' : 's'} failed ${failedChecks === 1 ? 'its' : 'their'} sandbox check and never trained.`, '');
+
   out.push('## Every candidate', '', 'Generation 0 holds the baselines. Success is the mean over the search\'s seeds; a seed that failed counts 0.', '');
   const sorted = [...data.candidates].sort((a, b) => a.generation - b.generation || b.success - a.success);
   out.push(table(['Gen', 'Candidate', 'Idea', 'Per seed', 'Success', column.title, 'Outcome'], sorted.map((c) => [
     String(c.generation),
-    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
+    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.repairOf === null ? '' : ' *repaired*'}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
     mdText(c.idea), seedList(c.seeds), pct(c.success), column.value(c),
-    c.reason === '' ? mdText(c.outcome) : `${mdText(c.outcome)}: ${mdText(c.reason)}`,
+    // A failed check's reason starts with "failed its check".
+    c.reason === '' ? mdText(c.outcome) : c.failedCheck ? mdText(c.reason) : `${mdText(c.outcome)}: ${mdText(c.reason)}`,
   ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
 
   const p = data.proposer;
   const c = data.config;
   out.push('## Proposer', '', table(['', ''], [
     ['Proposer', mdText(p.kind)], ['Model', mdCode(p.model)], ['Requests', int(p.requests)], ['Input tokens', int(p.inputTokens)],
-    ['Output tokens', int(p.outputTokens)], ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
+    ['Output tokens', int(p.outputTokens)], ['Repair requests', int(p.repairRequests)],
+    ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
+    ['Budget', c.maxCostUsd === null || c.maxCostUsd === undefined ? 'no ceiling' : usd(c.maxCostUsd)],
   ], ['l', 'r']), '');
   out.push('## Configuration', '', table(['', ''], [
     ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],

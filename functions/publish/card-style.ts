@@ -41,7 +41,7 @@ table[data-table=headline] td:first-child{white-space:nowrap}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:8px}
 tr.winner-row td{background:#f3f6fe}
 .badge{display:inline-block;font-size:11px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;padding:1px 7px;border-radius:9px;margin-left:4px;vertical-align:1px}
-.badge.win{background:var(--winner);color:#fff}.badge.hostile{background:#b42318;color:#fff}.badge.base{background:#e7e9ee;color:#404755}
+.badge.win{background:var(--winner);color:#fff}.badge.repaired{background:#dff3ea;color:#0c5c3c}.badge.hostile{background:#b42318;color:#fff}.badge.base{background:#e7e9ee;color:#404755}
 .seeds{white-space:nowrap}.seed.wide{min-width:0;padding:1px 8px}
 .seed{display:inline-block;min-width:36px;text-align:center;font-size:11.5px;font-variant-numeric:tabular-nums;padding:1px 4px;margin:1px 2px 1px 0;border-radius:4px;background:#f2f3f6;color:#1b1f29}
 .seed.failed{background:#fde8e6;color:#8f1d12}
@@ -49,7 +49,9 @@ tr.winner-row td{background:#f3f6fe}
 tr.gen-row th{background:#f6f7fa;color:var(--ink);font-size:13px;font-weight:600;padding:9px 10px;border-top:1px solid var(--line)}
 tr.hostile-row td{background:#fff8f7}
 .pill{display:inline-block;font-size:12px;font-weight:600;padding:0 8px;border-radius:9px;background:#e3f4e8;color:#14632f}
-.pill.timeout{background:#fff1d6;color:#7a4b00}.pill.memory{background:#efe6fb;color:#5b2b99}.pill.error{background:#fde8e6;color:#8f1d12}
+.pill.timeout{background:#fff1d6;color:#7a4b00}.pill.memory{background:#efe6fb;color:#5b2b99}.pill.error{background:#fde8e6;color:#8f1d12}.pill.check{font-weight:700}
+.interim{background:#fff8e1;border:1px solid #f0d58a;border-radius:8px;padding:10px 14px}.stopped{background:#fde8e6;border-radius:8px;padding:8px 12px}
+ul.feedback{margin:6px 0 0 18px;padding:0}ul.feedback q{font-style:italic}
 .reason{font-size:12.5px;color:var(--muted);margin-top:3px;max-width:32ch;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 .hbar{display:inline-block;width:120px;height:8px;background:#eceef3;border-radius:4px;overflow:hidden;vertical-align:middle}

@@ -15,7 +15,7 @@ const HUMAN_SHAPING = { name: 'human_shaping', ...getTask('MountainCar-v0').base
 export const GEN1: ProposeContext = {
   task: 'MountainCar-v0',
   budget: { steps: 150_000, seeds: 5, evalEpisodes: 20 },
-  generation: 1, k: 6, randomSeed: 0, model: 'claude-sonnet-5-5', best: null, scoreboard: [], bestByGeneration: [],
+  generation: 1, k: 6, randomSeed: 0, model: 'claude-sonnet-5-5', best: null, scoreboard: [], bestByGeneration: [], feedback: null,
 };
 
 export const BEST: ReflectionBest = {
