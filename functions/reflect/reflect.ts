@@ -4,7 +4,7 @@
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
+import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
@@ -88,9 +88,6 @@ function failedCheck(candidate: ProposedCandidate, generation: number, check: Ch
     reason: `${FAILED_CHECK}: ${check.reason}`,
   };
 }
-
-/** The reason's start of a candidate that never trained: the card and the scoreboard count them by it. */
-export const FAILED_CHECK = 'failed its check';
 
 /** The new best only when its score is strictly better; a tie keeps the old one (elitist). */
 export function better(candidate: BestPointer | null, current: BestPointer | null, tieBreak: TieBreak): BestPointer | null {

@@ -8,6 +8,9 @@ import type { TokenUsage } from '../propose/proposer.ts';
 
 export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
 const gen = (generation: number): string => `GEN#${String(generation).padStart(4, '0')}`;
+/** The reason's start of a candidate that never trained: the card and the scoreboard count them by it. */
+export const FAILED_CHECK = 'failed its check';
+
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
 export const proposalSk = (generation: number): string => `${gen(generation)}#PROPOSAL`;

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { winnerPrefix } from '../../functions/shared/keys.ts';
-import { proposerUsage, type ProposalRecord } from '../../functions/shared/records.ts';
+import { FAILED_CHECK, proposerUsage, type StopRecord } from '../../functions/shared/records.ts';
 import type { SearchStore } from '../../functions/shared/search-store.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
@@ -31,7 +31,15 @@ export interface ScoreboardReport {
   status: string;
   task: string;
   generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
-  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null; repairRequests: number };
+  /** The input's ceiling on the proposer's cost (null: none). */
+  maxCostUsd: number | null;
+  /** Why the search finished before its last generation, if it did. */
+  stopped: StopRecord | null;
+  /** Candidates that failed their sandbox check and never trained. */
+  failedChecks: number;
+  /** Each pause for a person's feedback: answered, waiting, or timed out. */
+  feedback: Array<{ generation: number; state: 'answered' | 'waiting' | 'timed out'; action: string | null; text: string | null; deadline: string; cardPath: string | null }>;
   cardPath: string | null;
 }
 
@@ -45,8 +53,10 @@ export async function printScoreboard(dataDir: string, searchId: string, print: 
 async function readReport(store: SearchStore, dataDir: string, searchId: string): Promise<ScoreboardReport> {
   const meta = await store.meta(searchId).catch(() => { throw new UsageError(`no search ${searchId} in ${dataDir}`); });
   const summaries = await store.summaries(searchId);
-  const proposals = (await Promise.all(summaries.map((s) => store.proposal(searchId, s.generation)))).filter((p): p is ProposalRecord => p !== undefined);
+  const answers = await store.answers(searchId);
   const cardKey = `${winnerPrefix(searchId)}/card.html`;
+  const bucketPath = (key: string) => join(resolve(dataDir), 'bucket', key);
+  const now = Date.now();
   return {
     searchId,
     task: meta.config.task,
@@ -58,10 +68,22 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
     })),
     proposer: {
       kind: meta.config.proposer,
-      model: proposals[0]?.model ?? meta.config.model,
-      ...proposerUsage(proposals),
+      model: answers[0]?.model ?? meta.config.model,
+      ...proposerUsage(answers),
+      repairRequests: answers.filter((a) => a.answerKey.includes('/repair-')).length,
     },
-    cardPath: (await store.blobs.exists(cardKey)) ? join(resolve(dataDir), 'bucket', cardKey) : null,
+    maxCostUsd: meta.config.maxCostUsd ?? null,
+    stopped: meta.stoppedBy ?? null,
+    failedChecks: summaries.reduce((n, s) => n + s.scoreboard.filter((row) => row.reason.startsWith(FAILED_CHECK)).length, 0),
+    feedback: (await store.feedbacks(searchId)).map((f) => ({
+      generation: f.generation,
+      state: f.answer ? 'answered' : Date.parse(f.deadline) > now ? 'waiting' : 'timed out',
+      action: f.answer?.action ?? null,
+      text: f.answer?.text ?? null,
+      deadline: f.deadline,
+      cardPath: f.cardKey === '' ? null : bucketPath(f.cardKey),
+    })),
+    cardPath: (await store.blobs.exists(cardKey)) ? bucketPath(cardKey) : null,
   };
 }
 
@@ -80,6 +102,14 @@ function formatReport(r: ScoreboardReport): string {
   lines.push(p.kind === 'offline'
     ? `proposer: offline (${p.requests} generations, no model calls)`
     : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens, ${cost}`);
+  if (r.failedChecks > 0) lines.push(`${r.failedChecks} candidate${r.failedChecks === 1 ? '' : 's'} failed the sandbox check and never trained; ${p.repairRequests} repair request${p.repairRequests === 1 ? '' : 's'}`);
+  if (r.maxCostUsd !== null) lines.push(`budget: $${r.maxCostUsd.toFixed(2)}${p.costUsd === null ? '' : `, spent $${p.costUsd.toFixed(4)}`}`);
+  if (r.stopped) lines.push(`stopped early by ${r.stopped.reason === 'budget' ? 'the budget' : 'a person'}: ${r.stopped.detail}`);
+  for (const f of r.feedback) {
+    if (f.state === 'waiting') lines.push(`waiting for feedback after generation ${f.generation} until ${f.deadline}: eureka feedback ${r.searchId} --text "..." | --continue | --stop (interim card: ${f.cardPath ?? '-'})`);
+    else if (f.state === 'timed out') lines.push(`feedback after generation ${f.generation}: nobody answered by ${f.deadline}; the search went on`);
+    else lines.push(`feedback after generation ${f.generation}: ${f.action}${f.text ? ` "${f.text}"` : ''}`);
+  }
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   return `${lines.join('\n')}\n`;
 }
