@@ -20,6 +20,7 @@ export const STATE = {
   trainSeeds: 'Train seeds',
   reflect: 'Reflect on results',
   waitForFeedbackChoice: 'Wait for feedback?',
+  preparePause: 'Prepare the pause',
   waitForFeedback: 'Wait for feedback',
   feedbackTimedOut: 'Feedback timed out',
   stopAfterFeedback: 'Stop after feedback?',
@@ -122,5 +123,12 @@ export const TIMEOUT_ERRORS = ['Sandbox.Timedout', sfn.Errors.TIMEOUT];
 /** JSONPath of the Map concurrency: the validated search configuration. */
 export const MAX_CONCURRENCY_PATH = '$.search.config.maxConcurrency';
 
-/** JSONPath of how long "Wait for feedback" waits: Init turns the minutes of the input into seconds. */
-export const FEEDBACK_TIMEOUT_PATH = '$.search.feedbackTimeoutSeconds';
+/**
+ * Where "Prepare the pause" puts what "Wait for feedback" sends its function, and the JSONPath of
+ * how long it waits (Init turns the input's minutes into seconds). The pause is written at
+ * `$.Payload` on purpose: TimeoutSecondsPath then resolves the same against the state's input and
+ * against the Task's effective input {FunctionName, Payload} (aws-local-stepfunctions reads it
+ * there, after Parameters), so one definition runs on AWS and here.
+ */
+export const PAUSE_PATH = '$.Payload';
+export const FEEDBACK_TIMEOUT_PATH = '$.Payload.timeoutSeconds';

@@ -16,7 +16,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ANNOUNCE_TIMEOUT_SECONDS, EVENT_SOURCE, FINISHED_DETAIL_TYPE } from './config.ts';
-import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
+import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
 import { backoff, checkMap, invoke, retryTransients, seedRunMap, type SearchTargets } from './workflow-parts.ts';
 
 export * from './workflow-names.ts';
@@ -75,7 +75,16 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     resultPath: '$.search.nextGeneration',
   });
 
+  const preparePause = new sfn.Pass(scope, STATE.preparePause, {
+    parameters: {
+      'searchId.$': '$.search.searchId',
+      'generation.$': '$.reflection.generation',
+      'timeoutSeconds.$': '$.search.feedbackTimeoutSeconds',
+    },
+    resultPath: PAUSE_PATH,
+  });
   const waitForFeedback = feedbackWait(scope, targets);
+  preparePause.next(waitForFeedback);
   const feedbackTimedOut = new sfn.Pass(scope, STATE.feedbackTimedOut, {
     result: sfn.Result.fromObject({ action: 'continue', timedOut: true }),
     resultPath: '$.feedback',
@@ -103,7 +112,7 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     .when(sfn.Condition.and(
       sfn.Condition.stringEquals('$.search.config.feedback', 'wait'),
       sfn.Condition.booleanEquals('$.reflection.more', true),
-    ), waitForFeedback)
+    ), preparePause)
     .otherwise(moreGenerations);
 
   // The baselines train once, after the first Propose: a search whose proposer cannot answer (no
@@ -130,7 +139,11 @@ function feedbackWait(scope: Construct, targets: SearchTargets): tasks.LambdaInv
     lambdaFunction: targets.feedback,
     integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
     payload: sfn.TaskInput.fromObject({
-      kind: 'feedback', searchId: searchId(), generation: sfn.JsonPath.numberAt('$.reflection.generation'), token: sfn.JsonPath.taskToken,
+      kind: 'feedback',
+      searchId: sfn.JsonPath.stringAt(`${PAUSE_PATH}.searchId`),
+      generation: sfn.JsonPath.numberAt(`${PAUSE_PATH}.generation`),
+      timeoutSeconds: sfn.JsonPath.numberAt(FEEDBACK_TIMEOUT_PATH),
+      token: sfn.JsonPath.taskToken,
     }),
     retryOnServiceExceptions: false,
     taskTimeout: sfn.Timeout.at(FEEDBACK_TIMEOUT_PATH),

@@ -49,6 +49,10 @@ program
   .option('--model <id>', 'model id for the anthropic or bedrock proposer')
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')
   .option('--human-init <files...>', "your own rewards, added to generation 1")
+  .option('--no-repair', 'do not send the candidates that fail their sandbox check back to the proposer')
+  .option('--feedback <mode>', 'wait: pause after each generation for `eureka feedback` (default none)')
+  .option('--feedback-timeout <minutes>', 'how long a pause waits before the search goes on (default 60)')
+  .option('--max-cost <usd>', 'stop asking the model before its cost could pass this many US dollars')
   .option('--search-id <id>', 'name the search (default: a new id)')
   .option('--resume <id>', 'continue a search: nothing finished is trained or proposed again')
   .option('--data-dir <dir>', 'where the table and the bucket live', '.eureka')
@@ -56,6 +60,21 @@ program
   .action(async (opts: object) => {
     const { searchCommand } = await import('./commands/search.ts');
     await searchCommand(opts);
+  });
+
+program
+  .command('feedback')
+  .description('answer a search that waits for your feedback after a generation')
+  .argument('<id>', 'search id')
+  .option('--text <words>', 'what you saw: it goes into the next prompt, beside the automatic reflection')
+  .option('--continue', 'go on without words')
+  .option('--stop', 'stop: re-check the best so far on fresh seeds and publish it')
+  .option('--stack <name>', 'answer a search on AWS (the stack\'s table and SendTaskSuccess)')
+  .option('--data-dir <dir>', 'where the local search runs', '.eureka')
+  .option('--json', 'print {searchId, generation, action, text}')
+  .action(async (id: string, opts: object) => {
+    const { feedbackCommand } = await import('./commands/feedback.ts');
+    await feedbackCommand({ ...opts, id });
   });
 
 program

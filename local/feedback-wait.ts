@@ -12,11 +12,20 @@ export const FEEDBACK_POLL_MS = 250;
 
 type Handler = (event: unknown) => Promise<unknown>;
 
-export function localFeedbackWait(askForFeedback: Handler, store: () => SearchStore, pollMs = FEEDBACK_POLL_MS): Handler {
+export interface Waiting {
+  searchId: string;
+  generation: number;
+  deadline: string;
+  cardKey: string;
+}
+
+export function localFeedbackWait(askForFeedback: Handler, store: () => SearchStore, onWaiting: (w: Waiting) => void, pollMs = FEEDBACK_POLL_MS): Handler {
   return async (input) => {
     // lambda:invoke.waitForTaskToken hands the function {FunctionName, Payload}.
     const event = (input as { Payload: FeedbackEvent }).Payload;
     await askForFeedback(event);
+    const asked = await store().feedback(event.searchId, event.generation);
+    if (asked && !asked.answer) onWaiting({ searchId: event.searchId, generation: event.generation, deadline: asked.deadline, cardKey: asked.cardKey });
     for (;;) {
       const record = await store().feedback(event.searchId, event.generation);
       if (record?.answer) {

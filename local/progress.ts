@@ -17,6 +17,7 @@ export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: 
   const running = new Map<string, cliProgress.SingleBar>();
   return {
     onEvent(e) {
+      if (e.type === 'waiting') bars.log(waitingLine(e));
       if (e.type === 'stage') {
         stages.set(e.label, bars.create(e.seeds, 0, { label: e.label.padEnd(14), unit: 'seed-runs' }));
       } else if (e.type === 'seed') {
@@ -42,7 +43,14 @@ export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: 
   };
 }
 
+/** What to do when the search pauses for you. */
+function waitingLine(e: Extract<RuntimeEvent, { type: 'waiting' }>): string {
+  return `waiting for your feedback after generation ${e.generation} (until ${e.deadline})${e.cardPath ? `; the card so far: ${e.cardPath}` : ''}\n` +
+    `  answer in another terminal: eureka feedback ${e.searchId} --data-dir ${e.dataDir} --text "..." | --continue | --stop\n`;
+}
+
 function logLine(e: RuntimeEvent): void {
+  if (e.type === 'waiting') process.stderr.write(waitingLine(e));
   if (e.type === 'stage') process.stderr.write(`${e.label}: ${e.seeds} seed-runs\n`);
   if (e.type === 'seed' && e.progress.state === 'finished' && e.progress.summary) {
     const { task, summary } = e.progress;

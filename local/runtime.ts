@@ -25,7 +25,8 @@ import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
 export type RuntimeEvent =
   | { type: 'stage'; label: string; seeds: number }
   | { type: 'seed'; progress: SeedProgress }
-  | { type: 'state'; name: string };
+  | { type: 'state'; name: string }
+  | { type: 'waiting'; searchId: string; generation: number; deadline: string; cardPath: string | null; dataDir: string };
 
 export interface LocalRunOptions {
   dataDir: string;
@@ -123,7 +124,9 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     plan: staged((o: PlanResult) => o.tasks)(reflect.handler),
     trainSeed: (event) => pool.invoke(event as SeedTask),
     reflect: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
-    feedback: localFeedbackWait(reflect.handler, () => SearchStore.fromEnv()),
+    feedback: localFeedbackWait(reflect.handler, () => SearchStore.fromEnv(), (w) => emit({
+      type: 'waiting', searchId: w.searchId, generation: w.generation, deadline: w.deadline, cardPath: w.cardKey === '' ? null : join(dataDir, 'bucket', w.cardKey), dataDir,
+    })),
     finish: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
     publish: publish.handler as Handler,
   };
@@ -147,9 +150,13 @@ function localHandlers(
       if (state.Type !== 'Task') continue;
       const role = LAMBDA_TASK_STATES[name];
       const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event);
-      out[name] = limit.guard(async (event: unknown) => {
+      out[name] = limit.guard((event: unknown) => {
         emit({ type: 'state', name });
-        return run(event);
+        const running = run(event);
+        // The runner stops awaiting a Task it timed out, or when the execution fails: its late
+        // failure is then nobody's, and must not take the process down.
+        running.catch(() => {});
+        return running;
       });
     }
   };

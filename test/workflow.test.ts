@@ -99,9 +99,10 @@ describe('Workflow: shape of the deployed definition', () => {
     // A pause only when asked for, and only when another generation follows.
     assert.deepEqual(state(STATE.waitForFeedbackChoice).Choices, [{
       And: [{ Variable: '$.search.config.feedback', StringEquals: 'wait' }, { Variable: '$.reflection.more', BooleanEquals: true }],
-      Next: STATE.waitForFeedback,
+      Next: STATE.preparePause,
     }]);
     assert.equal(state(STATE.waitForFeedbackChoice).Default, STATE.moreGenerations);
+    assert.equal(next(STATE.preparePause), STATE.waitForFeedback);
     assert.equal(next(STATE.waitForFeedback), STATE.stopAfterFeedback);
     assert.equal(next(STATE.feedbackTimedOut), STATE.stopAfterFeedback);
     assert.deepEqual(state(STATE.stopAfterFeedback).Choices,
@@ -123,9 +124,18 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(wait.Resource, 'arn:<AWS::Partition>:states:::lambda:invoke.waitForTaskToken');
     assert.deepEqual(wait.Parameters, {
       FunctionName: functionArnRef('feedback'),
-      Payload: { kind: 'feedback', 'searchId.$': '$.search.searchId', 'generation.$': '$.reflection.generation', 'token.$': '$$.Task.Token' },
+      Payload: {
+        kind: 'feedback', 'searchId.$': '$.Payload.searchId', 'generation.$': '$.Payload.generation',
+        'timeoutSeconds.$': '$.Payload.timeoutSeconds', 'token.$': '$$.Task.Token',
+      },
     });
-    assert.equal(wait.TimeoutSecondsPath, FEEDBACK_TIMEOUT_PATH);
+    // The pause sits at $.Payload, so the timeout's path means the same in the state's input and in
+    // the Task's effective input {FunctionName, Payload}.
+    assert.deepEqual(state(STATE.preparePause).Parameters,
+      { 'searchId.$': '$.search.searchId', 'generation.$': '$.reflection.generation', 'timeoutSeconds.$': '$.search.feedbackTimeoutSeconds' });
+    assert.equal(state(STATE.preparePause).ResultPath, '$.Payload');
+    assert.equal(wait.TimeoutSecondsPath, '$.Payload.timeoutSeconds');
+    assert.equal(FEEDBACK_TIMEOUT_PATH, '$.Payload.timeoutSeconds');
     assert.equal(wait.TimeoutSeconds, undefined);
     assert.equal(wait.HeartbeatSeconds, undefined);
     assert.equal(wait.ResultPath, '$.feedback');

@@ -13,7 +13,6 @@ import type { SearchStore } from '../shared/search-store.ts';
 import { WAITING_DETAIL_TYPE } from '../../infra/config.ts';
 import { renderCardHtml } from '../publish/card-html.ts';
 import { assembleCard } from '../publish/publish.ts';
-import { feedbackTimeoutSeconds } from './init.ts';
 
 export async function askForFeedback(store: SearchStore, event: FeedbackEvent): Promise<FeedbackRecord> {
   const { searchId, generation, token } = event;
@@ -30,7 +29,7 @@ export async function askForFeedback(store: SearchStore, event: FeedbackEvent): 
   // A retried pause has a new token: the record always holds the latest.
   const record: FeedbackRecord = {
     generation, token, askedAt: now.toISOString(),
-    deadline: new Date(now.getTime() + feedbackTimeoutSeconds(meta.config) * 1000).toISOString(),
+    deadline: new Date(now.getTime() + event.timeoutSeconds * 1000).toISOString(),
     cardKey: meta.best ? cardKey : '',
   };
   await store.putFeedback(searchId, record);

@@ -29,7 +29,7 @@ const EventSchema = z.discriminatedUnion('kind', [
     kind: z.literal('reflect'), searchId, generation,
     seedResults: z.array(SeedSummarySchema), baselines: z.array(SeedSummarySchema), checks, repairChecks: checks,
   }),
-  z.object({ kind: z.literal('feedback'), searchId, generation, token: z.string().min(1) }),
+  z.object({ kind: z.literal('feedback'), searchId, generation, timeoutSeconds: z.number().int().min(1), token: z.string().min(1) }),
   z.object({ kind: z.literal('finish'), searchId }),
 ]);
 

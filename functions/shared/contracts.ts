@@ -14,6 +14,7 @@
  *   $.seedResults   SeedSummary[]     "Train seeds"           (Map over $.plan.tasks)
  *   $.reflection    ReflectResult     "Reflect on results"    (reflect function, kind 'reflect'), or "Finish early" (kind 'finish')
  *                                     "Wait for feedback?"    Choice: feedback 'wait' and more generations
+ *   $.Payload       {searchId, generation, timeoutSeconds}  "Prepare the pause" (Pass; see PAUSE_PATH)
  *   $.feedback      FeedbackAnswer    "Wait for feedback"     (reflect function kind 'feedback', .waitForTaskToken)
  *                                     "Stop after feedback?", "More generations?" Choices
  *   $.freshResults  SeedSummary[]     "Train on fresh seeds"  (Map over $.reflection.freshTasks)
@@ -117,6 +118,8 @@ export interface FeedbackEvent {
   kind: 'feedback';
   searchId: string;
   generation: number;
+  /** How long the pause lasts (the state's TimeoutSecondsPath): the record's deadline. */
+  timeoutSeconds: number;
   /** The task token "Wait for feedback" hands out; `eureka feedback` sends it back. */
   token: string;
 }

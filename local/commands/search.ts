@@ -21,6 +21,10 @@ const SearchFlags = z.object({
   model: z.string().min(1).optional(),
   hostile: z.boolean().default(true),
   humanInit: z.array(z.string()).default([]),
+  repair: z.boolean().default(true),
+  feedback: z.enum(['none', 'wait'], { error: 'must be none or wait' }).optional(),
+  feedbackTimeout: z.coerce.number({ error: 'must be a number of minutes' }).positive({ error: 'must be more than 0' }).max(1440, { error: 'must be at most 1440 (a day)' }).optional(),
+  maxCost: z.coerce.number({ error: 'must be a number of US dollars' }).positive({ error: 'must be more than 0' }).max(10_000, { error: 'must be at most 10000' }).optional(),
   searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'letters, digits, - and _ only (at most 80)' }).optional(),
   resume: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be the id of an earlier search' }).optional(),
   dataDir: z.string().default('.eureka'),
@@ -61,9 +65,9 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
   }));
   const pick = Object.fromEntries(Object.entries({
     generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
-    proposer: flags.proposer, model: flags.model,
+    proposer: flags.proposer, model: flags.model, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
   }).filter(([, v]) => v !== undefined));
-  return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, ...(humanInit.length ? { humanInit } : {}) };
+  return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, repair: flags.repair, ...(humanInit.length ? { humanInit } : {}) };
 }
 
 function newSearchId(): string {
