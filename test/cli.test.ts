@@ -4,30 +4,16 @@
  * the anthropic proposer against a loopback Messages API that a resume never asks again.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { withLocalStore } from '../local/runtime.ts';
 import { answer, startMessagesApiServer } from './support/messages-api-server.ts';
+import { eureka } from './support/eureka-cli.ts';
 
-const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
 const GOLDEN = new URL('./fixtures/golden/', import.meta.url).pathname;
-
-interface Ran { code: number; stdout: string; stderr: string }
-
-async function eureka(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 10 * 60_000, maxBuffer: 1 << 24 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('CLI: eureka', () => {
   const dirs: string[] = [];
@@ -172,7 +158,7 @@ describe('CLI: eureka', () => {
       assert.equal(server.requests.length, 2, 'one request per generation');
       const second = JSON.stringify(server.requests[1].body);
       assert.match(second, /energy shaping at scale/, 'generation 2 reflects on the best so far');
-      assert.match(second, /hostile_never_returns/, 'and on the scoreboard with the hostile candidates');
+      assert.doesNotMatch(second, /hostile_never_returns|hostile_exfiltrate/, 'but not on the search\'s own hostile probes');
       await withLocalStore(dataDir, async (store) => {
         const human = (await store.candidates('claude', 1)).find((c) => c.origin === 'human');
         assert.equal(human?.name, 'energy', '--human-init joins generation 1');

@@ -1,0 +1,237 @@
+/**
+ * The loop around the model, end to end through the CLI and the local runtime (the same state
+ * machine as AWS): candidates checked in the sandbox before any seed trains them, ONE repair
+ * request for those that failed (through the real Anthropic SDK against a loopback Messages
+ * API), a resume that asks nothing again, a spending ceiling, and a person's feedback between
+ * generations (answered, timed out, stop).
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { withLocalStore } from '../local/runtime.ts';
+import type { CandidateRecord } from '../functions/shared/records.ts';
+import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { eureka, start } from './support/eureka-cli.ts';
+
+const MODEL = 'claude-sonnet-5-5';
+/** Small seed-runs: the loop is under test here, not learning. */
+const SMALL = ['--seeds', '1', '--steps', '4096'];
+
+const energy = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
+  const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
+  const shaping = ${scale} * (0.99 * energy(nextObs) - energy(obs));
+  const goal = terminated ? 10 : 0;
+  return [shaping + goal - 1, { shaping, goal, step: -1 }];
+}`;
+
+/** What a weaker model writes: a syntax error, an undefined name, a wrong return shape. */
+const BROKEN = {
+  'syntax-slip': 'function computeReward(obs, action, nextObs, terminated) {\n  const x = obs[0] +;\n  return [x, { x }];\n}',
+  'typo-name': 'function computeReward(obs, action, nextObs, terminated) {\n  const speed = velocty * 2;\n  return [speed, { speed }];\n}',
+  'bare-number': 'function computeReward(obs, action, nextObs, terminated) {\n  return nextObs[0] - obs[0];\n}',
+};
+const REASONS = { 'syntax-slip': /syntax error at line 2/, 'typo-name': /'velocty' is not defined/, 'bare-number': /malformed value.*got number/ };
+
+const reply = (candidates: Array<{ name: string; idea: string; code: string }>, usage = {}) => answer(JSON.stringify({ candidates }), { usage });
+const good = (g: number, n: number) => Array.from({ length: n }, (_, i) => ({ name: `g${g}-energy-${i + 1}`, idea: `energy shaping at scale ${(i + 1) * 80_000}`, code: energy((i + 1) * 80_000) }));
+const broken = () => Object.entries(BROKEN).map(([name, code]) => ({ name, idea: `an idea called ${name}`, code }));
+const fixed = () => Object.keys(BROKEN).map((name, i) => ({ name, idea: `an idea called ${name}, fixed`, code: energy((i + 2) * 60_000) }));
+
+const dirs: string[] = [];
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'eureka-loop-'));
+  dirs.push(dir);
+  return dir;
+}
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+const modelEnv = (server: MessagesApiServer) => ({ ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url });
+const bodyText = (server: MessagesApiServer, i: number) => JSON.stringify(server.requests[i].body.messages);
+
+describe('Loop: checks before training and one repair request', () => {
+  let server: MessagesApiServer;
+  let dir = '';
+  let gen1: CandidateRecord[] = [];
+
+  before(async () => {
+    server = await startMessagesApiServer([reply([...good(1, 2), ...broken()]), reply(fixed()), reply(good(2, 3))]);
+    dir = await dataDir();
+    const ran = await eureka(['search', '--generations', '2', '--candidates', '5', ...SMALL, '--proposer', 'anthropic', '--model', MODEL,
+      '--json', '--data-dir', dir, '--search-id', 'repairs'], modelEnv(server));
+    assert.equal(ran.code, 0, ran.stderr);
+    gen1 = await withLocalStore(dir, (store) => store.candidates('repairs', 1));
+  });
+  after(() => server.close());
+
+  it('sends one repair request with the failed candidates\' code and reasons, and nothing for the good ones', () => {
+    assert.equal(server.requests.length, 3, 'generation 1, its repair, generation 2');
+    const repair = bodyText(server, 1);
+    for (const [name, code] of Object.entries(BROKEN)) {
+      assert.ok(repair.includes(JSON.stringify(code).slice(1, -1)), `the repair request carries ${name}'s code`);
+      assert.ok(repair.includes(name));
+    }
+    assert.match(repair, /syntax error at line 2/);
+    assert.match(repair, /velocty/);
+    assert.match(repair, /got number/);
+    assert.doesNotMatch(repair, /g1-energy-1|hostile_never_returns/, 'only the failed model-written candidates go back');
+  });
+
+  it('records the broken candidates as failed their check, untrained, and trains their repairs', async () => {
+    for (const name of Object.keys(BROKEN)) {
+      const original = gen1.find((c) => c.name === name && c.repairOf === undefined);
+      const repaired = gen1.find((c) => c.name === name && c.repairOf !== undefined);
+      assert.ok(original && repaired, name);
+      assert.equal(original.outcome, 'error');
+      assert.match(original.reason, /^failed its check: /);
+      assert.match(original.reason, REASONS[name as keyof typeof REASONS]);
+      assert.deepEqual(original.seeds, [], 'never trained');
+      assert.equal(repaired.repairOf, original.candidateId);
+      assert.equal(repaired.candidateId, `${original.candidateId}-repaired`);
+      assert.equal(repaired.outcome, 'trained', `${name} repaired trains`);
+      assert.equal(repaired.seeds.length, 1);
+      const seedDirs = await readdir(join(dir, 'bucket', 'searches', 'repairs', 'generations', '1', 'candidates', original.candidateId));
+      assert.deepEqual(seedDirs.sort(), ['check.json', 'reward.js'], 'no seed-run of the broken one was stored');
+    }
+    const hostile = gen1.filter((c) => c.origin === 'hostile');
+    assert.equal(hostile.length, 2);
+    assert.ok(hostile.every((c) => c.reason.startsWith('failed its check: ') && c.seeds.length === 0), 'the hostile probes fail their check too');
+  });
+
+  it('reports the share of model-written candidates that trained, with and without repair, and the seed-runs saved', async (t) => {
+    const written = gen1.filter((c) => c.origin === 'proposer' && c.repairOf === undefined);
+    const trainedWithout = written.filter((c) => c.outcome === 'trained').length;
+    const trainedWith = trainedWithout + gen1.filter((c) => c.repairOf !== undefined && c.outcome === 'trained').length;
+    const failedChecks = gen1.filter((c) => c.reason.startsWith('failed its check')).length;
+    t.diagnostic(`generation 1: ${trainedWithout}/${written.length} model-written candidates trained without repair, ${trainedWith}/${written.length} with it; ` +
+      `${failedChecks} failed checks x 1 seed = ${failedChecks} seed-runs never started`);
+    assert.deepEqual([trainedWithout, trainedWith, written.length], [2, 5, 5]);
+  });
+
+  it('shows the model neither the hostile probes nor a repaired name twice in generation 2', () => {
+    const second = bodyText(server, 2);
+    assert.doesNotMatch(second, /hostile_never_returns|hostile_exfiltrate/);
+    assert.match(second, /typo-name/, 'the scoreboard lists the repaired candidates');
+  });
+
+  it('asks nothing again on a resume, the repair included', async () => {
+    const resumed = await eureka(['search', '--resume', 'repairs', '--json', '--data-dir', dir], modelEnv(server));
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(server.requests.length, 3);
+    const shown = JSON.parse((await eureka(['show', 'repairs', '--json', '--data-dir', dir])).stdout);
+    assert.equal(shown.proposer.requests, 3);
+    assert.equal(shown.proposer.repairRequests, 1);
+    assert.equal(shown.failedChecks, 5, 'three broken and two hostile');
+  });
+});
+
+describe('Loop: a spending ceiling', () => {
+  let server: MessagesApiServer;
+  let dir = '';
+  let ran = { code: 0, stdout: '', stderr: '' };
+
+  before(async () => {
+    // Generation 1 costs $0.31 ($2 and $10 per million tokens); the next request could cost about
+    // $0.72 (32,000 output tokens, twice), so a $0.90 ceiling stops the search before generation 2.
+    server = await startMessagesApiServer([reply([...good(1, 2), broken()[1]], { input_tokens: 5000, output_tokens: 30_000 }), reply(good(2, 3))]);
+    dir = await dataDir();
+    ran = await eureka(['search', '--generations', '3', '--candidates', '3', ...SMALL, '--proposer', 'anthropic', '--model', MODEL, '--no-hostile',
+      '--no-repair', '--max-cost', '0.9', '--json', '--data-dir', dir, '--search-id', 'budget'], modelEnv(server));
+  });
+  after(() => server.close());
+
+  it('refuses the request that could pass the ceiling and publishes the best so far', async () => {
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(server.requests.length, 1, 'no repair (repair off) and no generation 2 (budget)');
+    const meta = await withLocalStore(dir, (store) => store.meta('budget'));
+    assert.equal(meta.stoppedBy?.reason, 'budget');
+    assert.equal(meta.stoppedBy?.generation, 2);
+    assert.ok(Math.abs((meta.stoppedBy?.spentUsd ?? 0) - 0.31) < 1e-9, `spent ${meta.stoppedBy?.spentUsd}`);
+    assert.match(meta.stoppedBy?.detail ?? '', /generation 2's request could cost up to \$0\.\d{4}; \$0\.3100 of the \$0\.9000 budget was spent/);
+    assert.equal(meta.status, 'finished');
+  });
+
+  it('says so in eureka show and on the card', async () => {
+    const shown = await eureka(['show', 'budget', '--data-dir', dir]);
+    assert.match(shown.stdout, /budget: \$0\.90, spent \$0\.3100/);
+    assert.match(shown.stdout, /stopped early by the budget: generation 2's request could cost up to/);
+    const card = await readFile(join(dir, 'bucket', 'searches', 'budget', 'winner', 'card.html'), 'utf8');
+    assert.match(card, /data-stopped="budget"/);
+    assert.match(card, /The budget stopped the search at generation 2/);
+    const md = await readFile(join(dir, 'bucket', 'searches', 'budget', 'winner', 'card.md'), 'utf8');
+    assert.match(md, /## Stopped early/);
+  });
+});
+
+describe('Loop: a person\'s feedback between generations', () => {
+  it('pauses, is answered by eureka feedback --text, and the words reach the generation 2 prompt and the card', async () => {
+    const server = await startMessagesApiServer([reply(good(1, 2)), reply(good(2, 2))]);
+    const dir = await dataDir();
+    try {
+      const search = start(['search', '--generations', '2', '--candidates', '2', ...SMALL, '--no-hostile', '--proposer', 'anthropic', '--model', MODEL,
+        '--feedback', 'wait', '--feedback-timeout', '10', '--data-dir', dir, '--search-id', 'asked'], modelEnv(server));
+      await search.waitFor(/waiting for your feedback after generation 1/);
+      assert.equal(server.requests.length, 1, 'paused before generation 2 is asked for');
+      const shown = JSON.parse((await eureka(['show', 'asked', '--json', '--data-dir', dir])).stdout);
+      assert.equal(shown.feedback[0].state, 'waiting');
+      assert.match(await readFile(shown.feedback[0].cardPath, 'utf8'), /data-interim="true"/, 'an interim card of the search so far');
+      const events = await readFile(join(dir, 'events.jsonl'), 'utf8');
+      assert.match(events, /"DetailType":"Waiting for feedback"/);
+      assert.match(events, /\\"generation\\":1/);
+
+      const words = 'The car reaches the flag but wastes 40 steps rocking: reward speed toward the flag more.';
+      const answered = await eureka(['feedback', 'asked', '--text', words, '--data-dir', dir]);
+      assert.equal(answered.code, 0, answered.stderr);
+      const ended = await search.done;
+      assert.equal(ended.code, 0, ended.stderr);
+      assert.equal(server.requests.length, 2);
+      const second = bodyText(server, 1);
+      assert.ok(second.includes(words), 'the words are in the generation 2 prompt');
+      assert.match(second, /What a person said after watching generation 1/);
+      assert.match(second, /Best reward function so far/, 'beside the automatic reflection');
+      const card = await readFile(join(dir, 'bucket', 'searches', 'asked', 'winner', 'card.html'), 'utf8');
+      assert.ok(card.includes('reward speed toward the flag more.'));
+      const again = await eureka(['feedback', 'asked', '--continue', '--data-dir', dir]);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /is not waiting for feedback: its last pause, after generation 1, was answered/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('goes on by itself when nobody answers in time', async () => {
+    const dir = await dataDir();
+    const ran = await eureka(['search', '--generations', '2', '--candidates', '2', ...SMALL, '--no-hostile', '--proposer', 'offline',
+      '--feedback', 'wait', '--feedback-timeout', '0.05', '--json', '--data-dir', dir, '--search-id', 'unanswered']);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(ran.stderr, /waiting for your feedback after generation 1/);
+    assert.deepEqual(JSON.parse(ran.stdout).generations.map((g: { generation: number }) => g.generation), [1, 2]);
+    const shown = JSON.parse((await eureka(['show', 'unanswered', '--json', '--data-dir', dir])).stdout);
+    assert.deepEqual(shown.feedback.map((f: { generation: number; state: string }) => [f.generation, f.state]), [[1, 'timed out']]);
+    const late = await eureka(['feedback', 'unanswered', '--text', 'too late', '--data-dir', dir]);
+    assert.equal(late.code, 2);
+    assert.match(late.stderr, /timed out at .*: the search went on by itself/);
+  });
+
+  it('stops at a person\'s --stop: the best so far goes to the fresh seeds and is published', async () => {
+    const dir = await dataDir();
+    const search = start(['search', '--generations', '3', '--candidates', '2', ...SMALL, '--no-hostile', '--proposer', 'offline',
+      '--feedback', 'wait', '--data-dir', dir, '--search-id', 'stopped', '--json']);
+    await search.waitFor(/waiting for your feedback after generation 1/);
+    const answered = await eureka(['feedback', 'stopped', '--stop', '--text', 'good enough', '--data-dir', dir]);
+    assert.equal(answered.code, 0, answered.stderr);
+    const ended = await search.done;
+    assert.equal(ended.code, 0, ended.stderr);
+    const out = JSON.parse(ended.stdout);
+    assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1], 'no generation after the stop');
+    assert.ok(out.winner.freshSuccess >= 0);
+    await withLocalStore(dir, async (store) => {
+      const meta = await store.meta('stopped');
+      assert.equal(meta.stoppedBy?.reason, 'feedback');
+      assert.equal(meta.stoppedBy?.generation, 1);
+      assert.equal(meta.status, 'finished');
+      assert.equal(await store.proposal('stopped', 2), undefined);
+    });
+  });
+});
