@@ -16,6 +16,8 @@ program
   .description('run a reward in the sandbox on sample transitions')
   .argument('<file>', 'JavaScript file defining computeReward')
   .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
+  .option('--remote', 'check on the deployed TrainSeed function (AWS credentials and --stack)')
+  .option('--stack <name>', 'CloudFormation stack name for --remote', 'EurekaServerless')
   .option('--json', 'print one JSON object')
   .action(async (file: string, opts: object) => {
     const { checkRewardCommand } = await import('./commands/check-reward.ts');
@@ -30,6 +32,8 @@ program
   .option('--seed <n>', 'training seed', '0')
   .option('--steps <n>', 'environment steps of training (default: the task\'s budget)')
   .option('--eval-episodes <n>', 'greedy evaluation episodes (default: the task\'s budget)')
+  .option('--remote', 'train on the deployed TrainSeed function (AWS credentials and --stack)')
+  .option('--stack <name>', 'CloudFormation stack name for --remote', 'EurekaServerless')
   .option('--json', 'print the seed-run result as one JSON object')
   .action(async (opts: object) => {
     const { trainCommand } = await import('./commands/train.ts');

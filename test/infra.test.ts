@@ -21,6 +21,7 @@ import {
   START_DETAIL_TYPE,
 } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
+import { FEEDBACK_TIMEOUT_PATH, STATE } from '../infra/workflow.ts';
 
 interface Synthesized {
   app: App;
@@ -172,6 +173,47 @@ describe('Stack: permissions', () => {
       assert.ok(actions.includes('dynamodb:PutItem'), `${role} writes the table`);
       assert.ok(actions.includes('s3:PutObject'), `${role} writes objects`);
       assert.ok(!actions.some((action) => action.startsWith('s3:Delete')), `${role} deletes no object`);
+    }
+  });
+});
+
+describe('Stack: a person\'s feedback', () => {
+  const [machineId] = Object.keys(base.template.findResources('AWS::StepFunctions::StateMachine'));
+  const definition = (): Record<string, Record<string, unknown>> => {
+    const [separator, parts] = base.template.toJSON().Resources[machineId].Properties.DefinitionString['Fn::Join'] as [string, unknown[]];
+    // Each Ref and Fn::GetAtt sits inside a JSON string of the definition.
+    return JSON.parse(parts.map((part) => (typeof part === 'string' ? part : '<ref>')).join(separator)).States;
+  };
+
+  it('waits on a task token for the search\'s timeout, and goes on when it passes', () => {
+    const wait = definition()[STATE.waitForFeedback];
+    assert.match(String(wait.Resource), /:states:::lambda:invoke\.waitForTaskToken$/);
+    assert.equal((wait.Parameters as { Payload: Record<string, string> }).Payload['token.$'], '$$.Task.Token');
+    assert.equal(wait.TimeoutSecondsPath, FEEDBACK_TIMEOUT_PATH);
+    assert.deepEqual((wait.Catch as Array<{ ErrorEquals: string[]; Next: string }>).map((c) => [c.ErrorEquals, c.Next]),
+      [[['States.Timeout'], STATE.feedbackTimedOut]]);
+  });
+
+  it('lets no function send a task token: only the responder policy, on this state machine', () => {
+    const sendsTokens = (statements: Statement[]) => actionsOf(statements).some((a) => a.startsWith('states:SendTask') || a === 'states:*');
+    for (const role of ROLES) assert.ok(!sendsTokens(statementsOf(roleId(role))), `${role} cannot send a task token`);
+    const inline = Object.values(base.template.findResources('AWS::IAM::Policy')).filter((p) => sendsTokens(p.Properties.PolicyDocument.Statement));
+    assert.deepEqual(inline, [], 'no inline policy sends task tokens');
+    const managed = Object.entries(base.template.findResources('AWS::IAM::ManagedPolicy'))
+      .filter(([, p]) => sendsTokens(p.Properties.PolicyDocument.Statement));
+    assert.equal(managed.length, 1);
+    const [id, policy] = managed[0];
+    const statements = policy.Properties.PolicyDocument.Statement as Statement[];
+    const send = statements.find((st) => actionsOf([st]).includes('states:SendTaskSuccess'));
+    assert.deepEqual(send?.Resource, { Ref: machineId }, 'on this state machine only');
+    assert.equal(policy.Properties.Roles, undefined, 'attached to no role of the stack');
+    base.template.hasOutput(STACK_OUTPUT_KEYS.feedbackPolicyArn, { Value: { Ref: id } });
+  });
+
+  it('lets the reflect function announce the pause on the default bus, and only it', () => {
+    for (const role of ROLES) {
+      const puts = actionsOf(statementsOf(roleId(role))).includes('events:PutEvents');
+      assert.equal(puts, role === 'reflect', role);
     }
   });
 });

@@ -1,16 +1,26 @@
-/** `eureka check-reward FILE`: run a reward in the sandbox on sample transitions of a task. */
+/** `eureka check-reward FILE`: run a reward in the sandbox on sample transitions of a task, here or (--remote) on the deployed TrainSeed. */
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from '../../functions/train-seed/check-reward.ts';
 import { parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
+import { DEFAULT_STACK_NAME } from '../../infra/config.ts';
+import { checkRemotely } from '../remote-seed-run.ts';
 
-const CheckFlags = z.object({ file: z.string(), task: taskFlag(), json: z.boolean().default(false) });
+const CheckFlags = z.object({
+  file: z.string(),
+  task: taskFlag(),
+  /** Check on the deployed TrainSeed function of --stack instead of here. */
+  remote: z.boolean().default(false),
+  stack: z.string().min(1).default(DEFAULT_STACK_NAME),
+  json: z.boolean().default(false),
+});
 
 export async function checkRewardCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(CheckFlags, raw);
-  const report = await checkReward(getTask(flags.task), await readUserFile(flags.file));
+  const source = await readUserFile(flags.file);
+  const report = flags.remote ? await checkRemotely(flags.stack, flags.task, source) : await checkReward(getTask(flags.task), source);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report)}\n`);
     return;

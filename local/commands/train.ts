@@ -1,10 +1,12 @@
-/** `eureka train --reward FILE`: one graded seed-run of a reward on this machine. */
+/** `eureka train --reward FILE`: one graded seed-run of a reward, on this machine or (--remote) on the deployed TrainSeed. */
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { runSeed } from '../../functions/train-seed/seed-run.ts';
-import type { SeedResult } from '../../functions/shared/types.ts';
+import type { Budget, SeedResult } from '../../functions/shared/types.ts';
+import { DEFAULT_STACK_NAME } from '../../infra/config.ts';
+import { trainRemotely } from '../remote-seed-run.ts';
 import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
@@ -16,6 +18,9 @@ const TrainFlags = z.object({
   /** Default: the task's measured budget. */
   steps: intFlag(2048, 5_000_000).optional(),
   evalEpisodes: intFlag(1, 1000).optional(),
+  /** Run on the deployed TrainSeed function of --stack instead of here. */
+  remote: z.boolean().default(false),
+  stack: z.string().min(1).default(DEFAULT_STACK_NAME),
   json: z.boolean().default(false),
 });
 
@@ -23,24 +28,32 @@ export async function trainCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(TrainFlags, raw);
   const task = getTask(flags.task);
   const source = await readUserFile(flags.reward);
+  const budget = { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes };
+  const result = flags.remote
+    ? await trainRemotely(flags.stack, task.id, source, flags.seed, budget)
+    : await trainHere(task, flags.reward, source, flags.seed, budget);
+  if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else process.stdout.write(describe(task, result));
+}
+
+async function trainHere(task: Task, file: string, source: string, seed: number, budget: Budget): Promise<SeedResult> {
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'training [{bar}] {percentage}% | update {value}/{total} | train success {success}', hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   const { result } = await runSeed({
     task,
-    candidateId: flags.reward,
+    candidateId: file,
     source,
-    seed: flags.seed,
-    budget: { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes },
+    seed,
+    budget,
     onUpdate: (stats, update, total) => {
       if (update === 1) bar.start(total, 0, { success: '0.00' });
       bar.update(update, { success: stats.trainSuccess.toFixed(2) });
     },
   });
   bar.stop();
-  if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else process.stdout.write(describe(task, result));
+  return result;
 }
 
 function describe(task: Task, r: SeedResult): string {
