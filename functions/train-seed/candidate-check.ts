@@ -16,9 +16,10 @@ export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise
   const key = checkKey(item.searchId, item.generation, item.candidateId);
   const stored = await blobs.getText(key);
   if (stored !== undefined) return JSON.parse(stored) as CheckRecord;
+  const task = getTask(item.task);
   const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-  const { verdict, reason, terms } = await checkReward(getTask(item.task), source);
+  const { verdict, reason, terms } = await checkReward(task, source);
   const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms };
   await blobs.put(key, JSON.stringify(record), 'application/json');
   return record;

@@ -25,9 +25,10 @@ export async function trainSeed(blobs: BlobStore, item: SeedTask, onUpdate?: See
   const stored = await blobs.getText(resultKey);
   if (stored !== undefined) return { result: JSON.parse(stored) as SeedResult, ran: false };
 
+  const task = getTask(item.task);
   const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-  const run = await runSeed({ task: getTask(item.task), candidateId: item.candidateId, source, seed: item.seed, budget: item.budget, onUpdate });
+  const run = await runSeed({ task, candidateId: item.candidateId, source, seed: item.seed, budget: item.budget, onUpdate });
   // Tagged: the bucket expires seed-run policies after a while; the winner's copy is not tagged.
   const prefix = seedPolicyPrefix(item.searchId, item.generation, item.candidateId, item.seed);
   if (run.policy) await savePolicy(run.policy.network, run.policy.theta, blobs, prefix, SEED_POLICY_TAGS);
