@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
+import { buildPrompt, buildRepairPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
 import { reflectionText } from '../functions/propose/reflection.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
@@ -130,5 +130,44 @@ describe('Function: promptHash', () => {
 
   it('does not depend on the random seed, which the model never sees', () => {
     assert.equal(promptHash('m', buildPrompt({ ...GEN1, randomSeed: 7 })), promptHash('m', buildPrompt(GEN1)));
+  });
+});
+
+describe('Function: buildPrompt with a person\'s feedback', () => {
+  const words = 'It swings up, then overshoots and falls: penalize the speed near the top.';
+
+  it('puts the words beside the automatic reflection, first, and says whose they are', () => {
+    const { user } = buildPrompt({ ...GEN2, feedback: words });
+    const said = user.indexOf(`## What a person said after watching generation ${GEN2.generation - 1}`);
+    const best = user.indexOf('Best reward function so far');
+    assert.ok(said > 0 && best > said, 'the person first, then the statistics');
+    assert.ok(user.includes(words));
+    assert.match(user, /follow the person/);
+  });
+
+  it('has no such section without words, nor in generation 1', () => {
+    assert.doesNotMatch(buildPrompt(GEN2).user, /What a person said/);
+    assert.doesNotMatch(buildPrompt({ ...GEN1, feedback: words }).user, /What a person said/);
+  });
+});
+
+describe('Function: buildRepairPrompt', () => {
+  const failed = [
+    { name: 'typo-name', idea: 'speed', code: 'function computeReward(o, a, n, t) {\n  return [velocty, {}];\n}\n', reason: "reward threw at step 0: ReferenceError: 'velocty' is not defined (at line 2)" },
+    { name: 'bare-number', idea: '', code: 'function computeReward(o, a, n, t) { return 1; }', reason: 'reward returned a malformed value at step 0: expected [total, terms] or {reward, terms}, got number' },
+  ];
+
+  it('carries each failed candidate\'s code and reason, the rules, and asks for as many fixes under the same names', () => {
+    const { system, user } = buildRepairPrompt({ ...GEN1, generation: 2, failed });
+    assert.equal(system, buildPrompt(GEN1).system);
+    for (const f of failed) {
+      assert.ok(user.includes(`## ${f.name}`));
+      assert.ok(user.includes(f.code.trimEnd()));
+      assert.ok(user.includes(`Why it failed: ${f.reason}`));
+    }
+    assert.match(user, /Idea: \(none given\)/);
+    assert.match(user, /Answer with exactly 2 candidates, one per failed candidate, each with the same name/);
+    assert.ok(user.includes(REWARD_SIGNATURE), 'the rules of a reward');
+    assert.match(user, /# The task/, 'and the task, source included');
   });
 });

@@ -1,0 +1,119 @@
+/**
+ * The pieces of "Repair rewards" and the budget: which answer repairs which failed candidate, the
+ * offline proposer's replacements, the worst case of a request, and the ceiling on a real table.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { checkBudget } from '../functions/propose/budget.ts';
+import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
+import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
+import { offlineProposer } from '../functions/propose/proposers.ts';
+import { repaired } from '../functions/propose/repair.ts';
+import { initSearch } from '../functions/reflect/init.ts';
+import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import { SearchStore } from '../functions/shared/search-store.ts';
+import { Table } from '../functions/shared/table.ts';
+import { checkReward } from '../functions/train-seed/check-reward.ts';
+import { getTask } from '../tasks/registry.ts';
+import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
+import { GEN1 } from './support/contexts.ts';
+
+const failed = (name: string, candidateId: string) =>
+  ({ candidateId, name, idea: `idea of ${name}`, code: 'broken', codeHash: 'x', origin: 'proposer' as const, reason: 'it threw' });
+
+describe('Function: repaired', () => {
+  const a = failed('alpha', '01-alpha');
+  const b = failed('beta', '02-beta');
+  const c = failed('gamma', '03-gamma');
+
+  it('pairs each answer with the failed candidate of its name, then the rest in order', () => {
+    const out = repaired([a, b, c], { candidates: [
+      { name: 'gamma', idea: 'fixed gamma', code: 'G' }, { name: 'renamed', idea: '', code: 'X' }, { name: 'alpha', idea: 'fixed alpha', code: 'A' },
+    ] });
+    assert.deepEqual(out.map((r) => [r.candidateId, r.name, r.repairOf, r.code, r.idea]), [
+      ['03-gamma-repaired', 'gamma', '03-gamma', 'G', 'fixed gamma'],
+      ['01-alpha-repaired', 'alpha', '01-alpha', 'A', 'fixed alpha'],
+      ['02-beta-repaired', 'beta', '02-beta', 'X', 'idea of beta'],
+    ]);
+    assert.ok(out.every((r) => r.origin === 'proposer'));
+  });
+
+  it('leaves a failed candidate the answer does not cover failed, and drops answers beyond them', () => {
+    assert.deepEqual(repaired([a, b], { candidates: [{ name: 'beta', idea: '', code: 'B' }] }).map((r) => r.candidateId), ['02-beta-repaired']);
+    assert.equal(repaired([a], { candidates: [{ name: 'x', idea: '', code: '1' }, { name: 'y', idea: '', code: '2' }] }).length, 1);
+  });
+});
+
+describe('Function: the offline proposer\'s repair', () => {
+  it('samples one working replacement per failed candidate, under its name, the same every time', async () => {
+    const context = { ...GEN1, failed: [failed('alpha', '01-alpha'), failed('beta', '02-beta')] };
+    const first = await offlineProposer.repair(context);
+    const again = await offlineProposer.repair(context);
+    assert.deepEqual(first.candidates, again.candidates);
+    assert.deepEqual(first.candidates.map((c) => c.name), ['alpha', 'beta']);
+    assert.match(first.notes[0], /sampled 2 replacements/);
+    assert.equal(offlineProposer.worstCaseCostUsd(context), 0);
+    for (const c of first.candidates) {
+      assert.match(c.idea, /^A replacement for \w+, which failed its check: /);
+      assert.equal((await checkReward(getTask('MountainCar-v0'), c.code)).verdict, 'ok', c.name);
+    }
+  });
+});
+
+describe('Function: worstCaseCostUsd', () => {
+  it('prices the prompt and every output token the cap allows, twice, for a known model; null for an unknown one', () => {
+    const prompt = buildPrompt(GEN1);
+    const worst = worstCaseCostUsd({ model: 'claude-sonnet-5-5', maxTokens: 32_000 }, prompt);
+    const outputOnly = (2 * 32_000 * 10) / 1e6;
+    assert.ok(worst !== null && worst > outputOnly && worst < outputOnly + 0.2, `${worst}`);
+    const longer = worstCaseCostUsd({ model: 'claude-sonnet-5-5', maxTokens: 32_000 }, buildRepairPrompt({ ...GEN1, failed: [{ ...failed('a', 'a'), code: 'x'.repeat(30_000) }] }));
+    assert.ok(longer !== null && longer > worst, 'a longer prompt costs more');
+    assert.equal(worstCaseCostUsd({ model: 'some-other-model', maxTokens: 32_000 }, prompt), null);
+  });
+});
+
+describe('Function: checkBudget on a real table', () => {
+  let dir = '';
+  let local: LocalTable;
+  let store: SearchStore;
+  const saved = { ...process.env };
+  const start = async (searchId: string, input: Record<string, unknown>) =>
+    (await initSearch(store, { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', ...input } }, 'anthropic')).config;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eureka-budget-'));
+    local = await startLocalTable({ dir: join(dir, 'table') });
+    Object.assign(process.env, localAwsEnv(local));
+    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
+  });
+  after(async () => {
+    await local.close();
+    await rm(dir, { recursive: true, force: true });
+    process.env = saved;
+  });
+
+  it('lets a request through with no ceiling, or within it', async () => {
+    assert.equal(await checkBudget(store, 'free', await start('free', {}), 2, 'propose', 5), null);
+    assert.equal(await checkBudget(store, 'within', await start('within', { maxCostUsd: 1 }), 1, 'propose', 0.99), null);
+  });
+
+  it('refuses a first request it cannot cover, and a model it cannot price, with a clear error', async () => {
+    const config = await start('small', { maxCostUsd: 0.1 });
+    await assert.rejects(checkBudget(store, 'small', config, 1, 'propose', 0.72), /maxCostUsd \$0\.1000 does not cover the first request, which could cost up to \$0\.7200/);
+    const unpriced = await start('unpriced', { maxCostUsd: 5, model: 'claude-next-unreleased' });
+    await assert.rejects(checkBudget(store, 'unpriced', unpriced, 1, 'propose', null), /model "claude-next-unreleased" has no price in the price table/);
+  });
+
+  it('stops a later request past the ceiling, once, and records it', async () => {
+    const config = await start('later', { maxCostUsd: 0.5 });
+    const stop = await checkBudget(store, 'later', config, 3, 'repair', 0.6);
+    assert.equal(stop?.reason, 'budget');
+    assert.match(stop?.detail ?? '', /generation 3's repair request could cost up to \$0\.6000; \$0\.0000 of the \$0\.5000 budget was spent/);
+    assert.deepEqual((await store.meta('later')).stoppedBy, stop);
+    const again = await checkBudget(store, 'later', config, 4, 'propose', 0.6);
+    assert.deepEqual(again, stop, 'the first stop stands');
+  });
+});
