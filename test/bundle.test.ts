@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { rewardKey, seedResultKey } from '../functions/shared/keys.ts';
+import { checkKey, rewardKey, seedResultKey } from '../functions/shared/keys.ts';
+import { S3BlobStore } from '../functions/shared/blob-s3.ts';
+import { REGION, S3RVER_CREDENTIALS, startS3Server } from './support/s3-server.ts';
 
 const run = promisify(execFile);
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -60,6 +62,38 @@ describe('Bundles: the Lambda artifacts', () => {
     assert.equal(summary.outcome, 'trained', summary.reason);
     const result = JSON.parse(await readFile(join(dataDir, 'bucket', seedResultKey('bundle', 1, 'energy', 0)), 'utf8'));
     assert.equal(result.backend, 'wasm');
+  });
+
+  it('TrainSeed runs a seed-run and a check from its bundle against an S3 API, EUREKA_BUCKET set as deployed', async () => {
+    const s3 = await startS3Server();
+    const saved = { ...process.env };
+    try {
+      const aws = { AWS_ENDPOINT_URL_S3: s3.endpoint, AWS_REGION: REGION, AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey };
+      Object.assign(process.env, aws);
+      const blobs = new S3BlobStore(s3.bucket);
+      await blobs.put(rewardKey('bundle-s3', 1, 'energy'), await readFile(join(ROOT, 'examples', 'energy.js'), 'utf8'), 'text/javascript');
+      const task = { searchId: 'bundle-s3', task: 'MountainCar-v0', generation: 1, candidateId: 'energy', seed: 0, budget: { steps: 4096, evalEpisodes: 5 } };
+      const check = { kind: 'check', searchId: 'bundle-s3', task: 'MountainCar-v0', generation: 1, candidateId: 'energy' };
+      const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))});
+        const checked = await handler(${JSON.stringify(check)});
+        const trained = await handler(${JSON.stringify(task)});
+        process.stdout.write(JSON.stringify({ checked, trained }));`;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_BUCKET: s3.bucket, EUREKA_TFJS_BACKEND: 'wasm', ...aws },
+      });
+      const { checked, trained } = JSON.parse(stdout) as { checked: { verdict: string }; trained: { outcome: string; reason: string } };
+      assert.equal(checked.verdict, 'ok');
+      assert.equal(trained.outcome, 'trained', trained.reason);
+      const keys = await blobs.list('searches/bundle-s3/');
+      assert.ok(keys.includes(seedResultKey('bundle-s3', 1, 'energy', 0)), keys.join(', '));
+      assert.ok(keys.includes(checkKey('bundle-s3', 1, 'energy')));
+      assert.ok(keys.some((k) => k.endsWith('/policy/model.json')) && keys.some((k) => k.endsWith('/policy/weights.bin')));
+      const puts = s3.requests.filter((r) => r.method === 'PUT' && r.url.includes('/policy/'));
+      assert.ok(puts.length >= 2 && puts.every((r) => r.headers['x-amz-tagging'] === 'eureka-artifact=seed-policy'), 'the policies are tagged for expiry');
+    } finally {
+      process.env = saved;
+      await s3.close();
+    }
   });
 
   it('TrainSeed finds every task folder in its bundle and trains a continuous one', async () => {
