@@ -143,3 +143,6 @@ export const STACK_OUTPUT_KEYS = {
 
 /** detail-type announced when a search pauses for a person's feedback (detail: searchId, generation, cardKey, deadline). */
 export const WAITING_DETAIL_TYPE = 'Waiting for feedback';
+
+/** Powertools: the service name on every log line and metric, and the metrics' namespace. */
+export const TELEMETRY = { serviceName: 'eureka-serverless', metricsNamespace: 'EurekaServerless' } as const;

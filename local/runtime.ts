@@ -41,6 +41,8 @@ export interface LocalRunOptions {
 
 /** Where the search's EventBridge events go locally, under the data directory. */
 export const EVENTS_FILE = 'events.jsonl';
+/** Where the handlers' Powertools logs and metrics go locally (JSON lines), not the terminal. */
+export const LOG_FILE = 'search.log';
 
 export class UnknownSearch extends Error {
   override readonly name = 'UnknownSearch';
@@ -58,11 +60,14 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     Object.assign(process.env, localAwsEnv(table), {
       EUREKA_DATA_DIR: dataDir,
       EUREKA_EVENTS_FILE: join(dataDir, EVENTS_FILE),
+      EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
       EUREKA_DEFAULT_PROPOSER: process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline',
     });
     if (options.resume && !(await new Table(table.tableName).getItem(searchPk(options.executionName), META_SK))) {
       throw new UnknownSearch(`no search ${options.executionName} in ${dataDir}`);
     }
+    const { setTelemetrySink, fileSink } = await import('../functions/shared/telemetry.ts');
+    setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
     const handlers = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS);
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
@@ -108,6 +113,7 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     PATH: process.env.PATH, HOME: process.env.HOME, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: process.env.EUREKA_TFJS_BACKEND,
     // The same tasks as this process: a task folder kept outside tasks/ is found in the child too.
     EUREKA_TASKS_DIR: process.env.EUREKA_TASKS_DIR, EUREKA_TASK_PATH: process.env.EUREKA_TASK_PATH,
+    EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
   };
   const pool = new TrainSeedPool(caps, childEnv, (progress) => emit({ type: 'seed', progress }));
   const staged = (tasksOf: (out: never) => SeedTask[]) => (h: Handler): Handler => async (event) => {

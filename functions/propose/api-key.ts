@@ -1,26 +1,27 @@
 /**
  * The Anthropic API key (DESIGN §4): from Secrets Manager when ANTHROPIC_SECRET_ARN is set (only
- * the Propose role may read it), else from ANTHROPIC_API_KEY. Read once per process (a Lambda cold
- * start). The key never appears in an error, a log line or anything returned but the key itself.
+ * the Propose role may read it), through Powertools' Secrets provider and its cache, else from
+ * ANTHROPIC_API_KEY. The key never appears in an error, a log line or anything returned but the
+ * key itself.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { optionalEnv } from '../shared/env.ts';
 import { ProposerError } from './proposer.ts';
 
-let cached: Promise<string> | undefined;
+/** How long a warm Propose keeps the secret: a rotated key is picked up within this. */
+export const SECRET_MAX_AGE_SECONDS = 300;
 
-/** The key, cached for the process; a failed read is not cached, so the next call tries again. */
-export function anthropicApiKey(): Promise<string> {
-  cached ??= readKey().catch((error: unknown) => {
-    cached = undefined;
-    throw error;
-  });
-  return cached;
+const secrets = new SecretsProvider();
+
+/** The key; a failed read is not cached, so the next call tries again. */
+export async function anthropicApiKey(): Promise<string> {
+  return readKey();
 }
 
-/** Forgets the cached key (tests, or after the secret was rotated). */
+/** Forgets the cached secret (tests, or right after the secret was rotated). */
 export function clearApiKeyCache(): void {
-  cached = undefined;
+  secrets.clearCache();
 }
 
 /** On AWS the key is the stack's secret; locally it is ANTHROPIC_API_KEY. Say which. */
@@ -41,9 +42,11 @@ async function readKey(): Promise<string> {
 async function readSecret(arn: string): Promise<string | undefined> {
   let text: string | undefined;
   try {
-    const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-    text = out.SecretString ?? (out.SecretBinary ? Buffer.from(out.SecretBinary).toString('utf8') : undefined);
-  } catch (error) {
+    const value = await secrets.get(arn, { maxAge: SECRET_MAX_AGE_SECONDS });
+    text = typeof value === 'string' ? value : value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : undefined;
+  } catch (thrown) {
+    // Powertools wraps the SDK's error; its cause says what Secrets Manager answered.
+    const error = thrown instanceof GetParameterError && thrown.cause instanceof Error ? thrown.cause : thrown;
     const name = error instanceof Error ? error.name : 'Error';
     // A secret created without a value has no AWSCURRENT version yet: that is a missing key.
     if (name === 'ResourceNotFoundException' && /staging label|secret value/i.test(String((error as Error).message))) {

@@ -7,6 +7,7 @@
 import type { SearchSettings } from '../shared/contracts.ts';
 import type { StopRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
+import { logger } from '../shared/telemetry.ts';
 import { ProposerError } from './proposer.ts';
 
 const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
@@ -45,5 +46,6 @@ export async function checkBudget(
   const meta = await store.meta(searchId);
   if (meta.stoppedBy) return meta.stoppedBy;
   await store.updateMeta(searchId, { stoppedBy: stop });
+  logger.warn('the budget stopped the search', { detail: stop.detail, spentUsd: spent, maxCostUsd: ceiling });
   return stop;
 }

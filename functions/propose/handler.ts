@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ProposeResult, RepairResult } from '../shared/contracts.ts';
 import { CheckSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
+import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
 import { propose } from './propose.ts';
 import { createProposer } from './proposers.ts';
 import { repair } from './repair.ts';
@@ -22,9 +23,11 @@ const RepairEventSchema = ProposeEventSchema.extend({
   checks: z.array(CheckSummarySchema),
 });
 
-export async function handler(event: unknown): Promise<ProposeResult | RepairResult> {
-  if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'repair') {
-    return repair(store, RepairEventSchema.parse(event), createProposer);
-  }
-  return propose(store, ProposeEventSchema.parse(event), createProposer);
+export async function handler(event: unknown, context?: InvocationContext): Promise<ProposeResult | RepairResult> {
+  return withTelemetry(context, eventKeys(event), async () => {
+    if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'repair') {
+      return repair(store, RepairEventSchema.parse(event), createProposer);
+    }
+    return propose(store, ProposeEventSchema.parse(event), createProposer);
+  });
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { rewardKey, searchPrefix } from '../shared/keys.ts';
 import type { ProposalRecord, ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
+import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
 
 export type StoredCandidate = ProposedCandidate & { code: string };
@@ -29,7 +30,23 @@ export async function storeAnswer(
     promptHash: answer.promptHash, notes: answer.notes, raw: answer.raw.slice(0, RAW_IN_TABLE), answerKey,
     candidates: candidates.map(({ code: _code, ...c }) => c), createdAt: new Date().toISOString(),
   };
-  return kind === 'proposal' ? store.storeProposal(searchId, generation, record) : store.storeRepair(searchId, generation, record);
+  const kept = kind === 'proposal' ? await store.storeProposal(searchId, generation, record) : await store.storeRepair(searchId, generation, record);
+  recordAnswer(kind, answer, candidates.length);
+  return kept;
+}
+
+/** One line and the request's metrics: tokens in and out, and what it cost. */
+function recordAnswer(kind: 'proposal' | 'repair', answer: ProposerAnswer, candidates: number): void {
+  const usage = answer.usage;
+  logger.info(kind === 'proposal' ? 'proposal stored' : 'repair stored', {
+    proposer: answer.proposer, model: answer.model, candidates, notes: answer.notes.length,
+    inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: answer.costUsd,
+  });
+  if (usage === null) return;
+  metrics.addDimension('request', kind);
+  metrics.addMetric('ModelInputTokens', MetricUnit.Count, usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens);
+  metrics.addMetric('ModelOutputTokens', MetricUnit.Count, usage.outputTokens);
+  if (answer.costUsd !== null) metrics.addMetric('ModelCostUsd', MetricUnit.NoUnit, answer.costUsd);
 }
 
 /** Writes each candidate's reward.js from the stored answer (idempotent). */

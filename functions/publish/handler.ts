@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PublishResult } from '../shared/contracts.ts';
 import { SeedSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
+import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
 import { publish } from './publish.ts';
 
 const store = SearchStore.fromEnv();
@@ -12,6 +13,6 @@ const PublishEventSchema = z.object({
   freshResults: z.array(SeedSummarySchema),
 });
 
-export async function handler(event: unknown): Promise<PublishResult> {
-  return publish(store, PublishEventSchema.parse(event));
+export async function handler(event: unknown, context?: InvocationContext): Promise<PublishResult> {
+  return withTelemetry(context, eventKeys(event), () => publish(store, PublishEventSchema.parse(event)));
 }

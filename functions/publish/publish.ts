@@ -7,6 +7,7 @@ import type { PublishEvent, PublishResult } from '../shared/contracts.ts';
 import { rewardKey, seedPolicyPrefix, winnerPrefix } from '../shared/keys.ts';
 import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
+import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
 import { aggregateCandidate, mean } from '../reflect/aggregate.ts';
 import { getTask } from '../../tasks/registry.ts';
@@ -36,6 +37,7 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
   await store.blobs.put(keys.cardHtml, renderCardHtml(card), 'text/html');
   await store.putWinner(searchId, { winner: summary.winner, baselines: summary.baselines, keys, finishedAt });
   await store.updateMeta(searchId, { status: 'finished' });
+  recordWinner(card, finishedAt);
 
   return {
     searchId,
@@ -43,6 +45,17 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
     baselines: baselines.map((b) => ({ candidateId: b.candidateId, searchSuccess: b.searchSuccess, freshSuccess: b.freshSuccess ?? 0 })),
     cardKey: keys.cardHtml,
   };
+}
+
+/** The winner's line, its fresh score and the search's duration as metrics. */
+function recordWinner(card: CardData, finishedAt: string): void {
+  const seconds = (Date.parse(finishedAt) - Date.parse(card.startedAt)) / 1000;
+  logger.info('winner published', {
+    task: card.task, winner: card.winner.candidateId, generation: card.winner.generation, searchSuccess: card.winner.searchSuccess,
+    freshSuccess: card.winner.freshSuccess, durationSeconds: seconds, costUsd: card.proposer.costUsd, stoppedBy: card.stopped?.reason ?? null,
+  });
+  if (card.winner.freshSuccess !== null) metrics.addMetric('WinnerFreshSuccess', MetricUnit.NoUnit, card.winner.freshSuccess);
+  if (Number.isFinite(seconds)) metrics.addMetric('SearchDurationSeconds', MetricUnit.Seconds, seconds);
 }
 
 /**

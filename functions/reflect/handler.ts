@@ -8,6 +8,7 @@ import type { InitResult, PlanResult, ReflectResult, SearchSettings } from '../s
 import { optionalEnv } from '../shared/env.ts';
 import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
+import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
 import { askForFeedback } from './feedback.ts';
 import { finish } from './finish.ts';
 import { initSearch } from './init.ts';
@@ -33,14 +34,16 @@ const EventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('finish'), searchId }),
 ]);
 
-export async function handler(event: unknown): Promise<InitResult | PlanResult | ReflectResult | { asked: number }> {
-  const parsed = EventSchema.parse(event);
-  switch (parsed.kind) {
-    case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER);
-    case 'plan': return plan(store, parsed);
-    case 'reflect': return reflect(store, parsed);
-    // Its answer is not the state's output: that comes with the task token.
-    case 'feedback': return { asked: (await askForFeedback(store, parsed)).generation };
-    case 'finish': return finish(store, parsed);
-  }
+export async function handler(event: unknown, context?: InvocationContext): Promise<InitResult | PlanResult | ReflectResult | { asked: number }> {
+  return withTelemetry(context, eventKeys(event), async () => {
+    const parsed = EventSchema.parse(event);
+    switch (parsed.kind) {
+      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER);
+      case 'plan': return plan(store, parsed);
+      case 'reflect': return reflect(store, parsed);
+      // Its answer is not the state's output: that comes with the task token.
+      case 'feedback': return { asked: (await askForFeedback(store, parsed)).generation };
+      case 'finish': return finish(store, parsed);
+    }
+  });
 }

@@ -8,6 +8,7 @@ import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateReco
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
+import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { CheckSummary, SeedResult, SeedSummary } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../propose/baselines.ts';
@@ -49,6 +50,7 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
     : context.best;
   await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
   await store.updateMeta(searchId, { best: bestSoFar });
+  recordGeneration(ranked, bestOfGeneration, bestSoFar);
 
   // A budget that refused this generation's repair request ends the search after it.
   const more = generation < meta.config.generations && !meta.stoppedBy;
@@ -87,6 +89,17 @@ function failedCheck(candidate: ProposedCandidate, generation: number, check: Ch
     outcome: check.verdict === 'ok' ? 'error' : check.verdict,
     reason: `${FAILED_CHECK}: ${check.reason}`,
   };
+}
+
+/** One line per generation and the count of its candidates that did not train (a failed check or seed-run). */
+function recordGeneration(ranked: CandidateRecord[], bestOfGeneration: BestPointer | null, bestSoFar: BestPointer | null): void {
+  const failed = ranked.filter((c) => c.outcome !== 'trained');
+  logger.info('generation reflected', {
+    candidates: ranked.length, failed: failed.length, failedChecks: failed.filter((c) => c.reason.startsWith(FAILED_CHECK)).length,
+    bestOfGeneration: bestOfGeneration?.candidateId ?? null, bestSuccess: bestOfGeneration?.success ?? 0, bestSoFarSuccess: bestSoFar?.success ?? 0,
+  });
+  metrics.addMetric('CandidatesFailed', MetricUnit.Count, failed.length);
+  metrics.addMetric('Candidates', MetricUnit.Count, ranked.length);
 }
 
 /** The new best only when its score is strictly better; a tie keeps the old one (elitist). */

@@ -12,7 +12,8 @@
 import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
 import { seedResultKey } from '../shared/keys.ts';
-import type { CheckSummary, SeedSummary } from '../shared/types.ts';
+import { eventKeys, logger, metrics, MetricUnit, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
+import type { CheckSummary, SeedResult, SeedSummary } from '../shared/types.ts';
 import { checkCandidate, checkSummary } from './candidate-check.ts';
 import { trainSeed } from './seed-task.ts';
 import { summarize } from './seed-summary.ts';
@@ -43,20 +44,43 @@ export const CheckItemSchema = z.object({ kind: z.literal('check'), ...ids });
 export const RETIRED_EXIT_CODE = 75;
 let retired = false;
 
-export async function handler(event: unknown): Promise<SeedSummary | CheckSummary> {
+export async function handler(event: unknown, context?: InvocationContext): Promise<SeedSummary | CheckSummary> {
   if (retired) {
-    process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; exiting so the next candidate gets a fresh one\n');
+    logger.warn('this process hosted a sandbox memory fault: exiting so the next candidate gets a fresh one');
     process.exit(RETIRED_EXIT_CODE);
   }
-  if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'check') {
-    const check = await checkCandidate(blobs, CheckItemSchema.parse(event));
-    retired = check.verdict === 'memory';
-    return checkSummary(check);
-  }
-  const item = SeedTaskSchema.parse(event);
-  const { result, ran } = await trainSeed(blobs, item, reportToParent);
-  retired = ran && result.outcome === 'memory';
-  return summarize(result, seedResultKey(item.searchId, item.generation, item.candidateId, item.seed));
+  return withTelemetry(context, eventKeys(event), async () => {
+    if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'check') {
+      const check = await checkCandidate(blobs, CheckItemSchema.parse(event));
+      retired = check.verdict === 'memory';
+      const summary = checkSummary(check);
+      recordCheck(summary);
+      return summary;
+    }
+    const item = SeedTaskSchema.parse(event);
+    const { result, ran } = await trainSeed(blobs, item, reportToParent);
+    retired = ran && result.outcome === 'memory';
+    const summary = summarize(result, seedResultKey(item.searchId, item.generation, item.candidateId, item.seed));
+    if (ran) recordSeedRun(result, summary);
+    return summary;
+  });
+}
+
+/** One line and the seed-run's metrics: its time, and a count by outcome. */
+function recordSeedRun(result: SeedResult, summary: SeedSummary): void {
+  logger.info('seed-run finished', {
+    task: result.task, outcome: result.outcome, success: result.success, seconds: result.wallSeconds,
+    sandboxSeconds: result.sandboxSeconds, backend: result.backend, reason: summary.reason,
+  });
+  metrics.addDimension('outcome', result.outcome);
+  metrics.addMetric('SeedRuns', MetricUnit.Count, 1);
+  metrics.addMetric('SeedRunSeconds', MetricUnit.Seconds, result.wallSeconds);
+}
+
+function recordCheck(summary: CheckSummary): void {
+  logger.info('check finished', { verdict: summary.verdict, reason: summary.reason });
+  metrics.addDimension('verdict', summary.verdict);
+  metrics.addMetric('CandidateChecks', MetricUnit.Count, 1);
 }
 
 /** Run as a local child process (local/), the seed-run reports its progress to the parent. */

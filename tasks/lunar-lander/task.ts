@@ -21,7 +21,16 @@ export default defineTask({
   baselines: baselines('discrete'),
   features: FEATURES,
   render: LUNAR_LANDER_RENDERER,
-  // placeholder: measured later (PPO on 16 copies; CleanRL-style PPO solves LunarLander in about 1M steps).
-  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 100_000 },
+  // PROVISIONAL: being measured.
+  ppo: {
+    gamma: 0.99,
+    gaeLambda: 0.95,
+    numSteps: 256,
+    numMinibatches: 64,
+    updateEpochs: 4,
+    learningRate: 3e-4,
+    entCoef: 0.001,
+  },
+  budget: { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000 },
   replay: (episode) => replayLunarLander(new LunarLanderDiscreteEnv(1, 0), episode),
 });
