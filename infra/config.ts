@@ -63,8 +63,16 @@ export const ANNOUNCE_TIMEOUT_SECONDS = 30;
 /** A whole execution is stopped after this long (the Standard default is a year). */
 export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
 
-/** Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects more. */
-export const MAX_MAP_CONCURRENCY = 40;
+/**
+ * Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects
+ * more. "Train seeds" is a Distributed Map and runs that many seed-runs at once; the inline Maps
+ * (checks, baselines, fresh seeds) run at most 40 whatever it says. 320 is K=16 (plus 16 human
+ * rewards in generation 1) x S=10, and a third of an account's default 1,000 Lambda concurrency.
+ */
+export const MAX_MAP_CONCURRENCY = 320;
+
+/** Seeds per candidate at most: K=16 x S=10 is 160 seed-runs per generation. */
+export const MAX_SEEDS = 10;
 
 /** Lambda runtime (nodejs20.x can no longer be created; 22 is the closest to the Node 20 we test on). */
 export const LAMBDA_RUNTIME = 'nodejs22.x';

@@ -120,6 +120,9 @@ export const OUT_OF_MEMORY_ERRORS = ['Runtime.OutOfMemory'];
 /** Errors that mean the seed-run ran out of time: the Lambda's own timeout or the Task's. */
 export const TIMEOUT_ERRORS = ['Sandbox.Timedout', sfn.Errors.TIMEOUT];
 
+/** The label of the seed-runs' Distributed Map runs (their child executions are named by it). */
+export const DISTRIBUTED_MAP_LABEL = 'seedruns';
+
 /** JSONPath of the Map concurrency: the validated search configuration. */
 export const MAX_CONCURRENCY_PATH = '$.search.config.maxConcurrency';
 

@@ -11,7 +11,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { FUNCTION_CAPS, type TaskRole, taskTimeoutSeconds } from './config.ts';
 import {
-  MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
+  DISTRIBUTED_MAP_LABEL, MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
   TRANSIENT_LAMBDA_ERRORS, type IterationStates,
 } from './workflow-names.ts';
 
@@ -57,11 +57,16 @@ export function backoff(intervalSeconds: number, maxAttempts: number): sfn.Retry
 
 const item = (field: string): string => `$$.Map.Item.Value.${field}`;
 
-/** A Map over SeedTasks: TrainSeed's SeedSummary, or one made by a Pass state on a failure. */
+/**
+ * A Map over SeedTasks: TrainSeed's SeedSummary, or one made by a Pass state on a failure.
+ * `distributed`: a Distributed Map, each iteration a STANDARD child execution, for generations
+ * wider than an inline Map's 40 iterations at once (a seed-run can take 10 minutes, past an
+ * EXPRESS child's 5).
+ */
 export function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
-  states: IterationStates, targets: SearchTargets): sfn.Map {
+  states: IterationStates, targets: SearchTargets, distributed = false): sfn.MapBase {
   const fields = ['searchId', 'task', 'generation', 'candidateId', 'seed', 'budget'];
-  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run' }, (outcome, reason) => ({
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run', distributed }, (outcome, reason) => ({
     'candidateId.$': '$.candidateId',
     'seed.$': '$.seed',
     outcome,
@@ -78,7 +83,7 @@ export function seedRunMap(scope: Construct, name: string, itemsPath: string, re
 
 /** A Map over CheckItems: TrainSeed's CheckSummary, or one made by a Pass state on a failure. */
 export function checkMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
-  states: IterationStates, targets: SearchTargets): sfn.Map {
+  states: IterationStates, targets: SearchTargets): sfn.MapBase {
   const fields = ['kind', 'searchId', 'task', 'generation', 'candidateId'];
   return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'check', fields, what: 'check' }, (verdict, reason) => ({
     'candidateId.$': '$.candidateId',
@@ -99,17 +104,21 @@ interface MapSpec {
   fields: string[];
   /** "seed-run" or "check", for the reasons of the failures. */
   what: string;
+  distributed?: boolean;
 }
 
 type Failure = (outcome: 'memory' | 'timeout' | 'error', reasonExpression: string) => Record<string, unknown>;
 
-function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.Map {
-  const map = new sfn.Map(scope, spec.name, {
+function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.MapBase {
+  const props = {
     itemsPath: spec.itemsPath,
     maxConcurrencyPath: MAX_CONCURRENCY_PATH,
     itemSelector: Object.fromEntries(spec.fields.map((f) => [`${f}.$`, item(f)])),
     resultPath: spec.resultPath,
-  });
+  };
+  const map = spec.distributed
+    ? new sfn.DistributedMap(scope, spec.name, { ...props, mapExecutionType: sfn.StateMachineType.STANDARD, label: DISTRIBUTED_MAP_LABEL })
+    : new sfn.Map(scope, spec.name, props);
   const payload = Object.fromEntries(spec.fields.map((f) => [`${f}.$`, `$.${f}`]));
   const train = new tasks.LambdaInvoke(scope, spec.states.train, {
     lambdaFunction: spec.targets[spec.role],

@@ -56,14 +56,17 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const plan = invoke(scope, STATE.plan, targets, 'plan', {
     kind: 'plan', searchId: searchId(), generation: generation(),
     checks: sfn.JsonPath.listAt('$.checks'), repairChecks: sfn.JsonPath.listAt('$.repairChecks'),
-  }, { resultPath: '$.plan' });
+  }, { resultPath: '$.seedRuns' });
 
   const trainBaselines = seedRunMap(scope, STATE.trainBaselines, '$.search.baselineTasks', '$.baselines', SEED_RUN_STATES.baselines, targets);
-  const trainSeeds = seedRunMap(scope, STATE.trainSeeds, '$.plan.tasks', '$.seedResults', SEED_RUN_STATES.seeds, targets);
+  // K x S seed-runs per generation: the one Map that can be wider than 40 (K=16, S=10 is 160).
+  // Its results REPLACE the plan at $.seedRuns: the tasks are not needed after, and the largest
+  // search fits the 256 KiB state only without both.
+  const trainSeeds = seedRunMap(scope, STATE.trainSeeds, '$.seedRuns.tasks', '$.seedRuns', SEED_RUN_STATES.seeds, targets, true);
 
   const reflect = invoke(scope, STATE.reflect, targets, 'reflect', {
     kind: 'reflect', searchId: searchId(), generation: generation(),
-    seedResults: sfn.JsonPath.listAt('$.seedResults'), baselines: sfn.JsonPath.listAt('$.baselines'),
+    seedResults: sfn.JsonPath.listAt('$.seedRuns'), baselines: sfn.JsonPath.listAt('$.baselines'),
     checks: sfn.JsonPath.listAt('$.checks'), repairChecks: sfn.JsonPath.listAt('$.repairChecks'),
   }, { resultPath: '$.reflection' });
 

@@ -25,7 +25,7 @@ describe('CLI: eureka', () => {
     ['a flag out of range', ['search', '--candidates', '40'], /^eureka: --candidates: must be at most 16\n$/],
     ['an unknown flag', ['search', '--candidate', '3'], /unknown option '--candidate'/],
     ['resuming a search that does not exist', ['search', '--resume', 'nope', '--data-dir', join(tmpdir(), 'eureka-empty')], /^eureka: --resume: no search nope in .*\n$/],
-    ['an execution input for AWS that does not validate', ['start', '--input', '{"seeds":9}'], /^eureka: --input: Invalid search input: "seeds" must be at most 5 \(got 9\)\n$/],
+    ['an execution input for AWS that does not validate', ['start', '--input', '{"seeds":11}'], /^eureka: --input: Invalid search input: "seeds" must be at most 10 \(got 11\)\n$/],
     ['an unknown task', ['train', '--reward', `${EXAMPLES}energy.js`, '--task', 'Pong-v5'], /^eureka: --task: unknown task "Pong-v5": the known tasks are .*CartPole-v1.*MountainCar-v0.*\n$/],
     ['a conformance file of another task', ['conformance', '--task', 'CartPole-v1', `${GOLDEN}MountainCar-v0.json`], /^eureka: .*records MountainCar-v0, not CartPole-v1 \(--task\)\n$/],
     ['a conformance file that is not recorded episodes', ['conformance', '--task', 'CartPole-v1', `${EXAMPLES}energy.js`], /^eureka: .*energy\.js is not JSON/],

@@ -134,11 +134,11 @@ describe('Function: parseSearchInput', () => {
       ['null for a field', { evalEpisodes: null }, '"evalEpisodes" must be a whole number (got null)'],
       ['zero generations', { generations: 0 }, '"generations" must be at least 1 (got 0)'],
       ['21 generations', { generations: 21 }, '"generations" must be at most 20 (got 21)'],
-      ['six seeds', { seeds: 6 }, '"seeds" must be at most 5 (got 6)'],
+      ['eleven seeds', { seeds: 11 }, '"seeds" must be at most 10 (got 11)'],
       ['too few steps', { steps: 2047 }, '"steps" must be at least 2048 (got 2047)'],
       ['too many steps', { steps: 2_000_001 }, '"steps" must be at most 2000000 (got 2000001)'],
       ['too many evaluation episodes', { evalEpisodes: 101 }, '"evalEpisodes" must be at most 100 (got 101)'],
-      ['concurrency over 40', { maxConcurrency: 41 }, '"maxConcurrency" must be at most 40 (got 41)'],
+      ['concurrency over 320', { maxConcurrency: 321 }, '"maxConcurrency" must be at most 320 (got 321)'],
       ['a negative seed', { randomSeed: -1 }, '"randomSeed" must be at least 0 (got -1)'],
       ['a seed beyond 32 bits', { randomSeed: 2 ** 32 }, '"randomSeed" must be at most 4294967295 (got 4294967296)'],
       ['a string for a boolean', { includeHostile: 'yes' }, '"includeHostile" must be true or false (got "yes")'],
@@ -191,10 +191,10 @@ describe('Function: parseSearchInput', () => {
     }
 
     it('names every bad field at once', () => {
-      const message = rejection({ candidates: 0, seeds: 9, proposer: 'x', extra: 1 });
+      const message = rejection({ candidates: 0, seeds: 19, proposer: 'x', extra: 1 });
       const parts = [
         '"candidates" must be at least 1',
-        '"seeds" must be at most 5',
+        '"seeds" must be at most 10',
         '"proposer" must be one of',
         'unknown field "extra"',
       ];

@@ -151,8 +151,8 @@ describe('Workflow: shape of the deployed definition', () => {
       [STATE.checkCandidates]: '$.checks',
       [STATE.repair]: '$.repair',
       [STATE.checkRepaired]: '$.repairChecks',
-      [STATE.plan]: '$.plan',
-      [STATE.trainSeeds]: '$.seedResults',
+      [STATE.plan]: '$.seedRuns',
+      [STATE.trainSeeds]: '$.seedRuns',
       [STATE.finish]: '$.reflection',
       [STATE.reflect]: '$.reflection',
       [STATE.trainFresh]: '$.freshResults',
@@ -181,7 +181,7 @@ describe('Workflow: shape of the deployed definition', () => {
     });
     assert.deepEqual(state(STATE.reflect).Parameters, {
       kind: 'reflect', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation',
-      'seedResults.$': '$.seedResults', 'baselines.$': '$.baselines', 'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
+      'seedResults.$': '$.seedRuns', 'baselines.$': '$.baselines', 'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
     });
     assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId' });
     assert.deepEqual(state(STATE.publish).Parameters,
@@ -232,7 +232,7 @@ describe('Workflow: shape of the deployed definition', () => {
 
   it('maps exactly SeedTasks to SeedSummaries with the search\'s concurrency', () => {
     const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines],
-      [STATE.trainSeeds]: ['$.plan.tasks', SEED_RUN_STATES.seeds],
+      [STATE.trainSeeds]: ['$.seedRuns.tasks', SEED_RUN_STATES.seeds],
       [STATE.trainFresh]: ['$.reflection.freshTasks', SEED_RUN_STATES.fresh] } as const;
     for (const [name, [itemsPath, names]] of Object.entries(maps)) {
       const map = state(name);
@@ -439,8 +439,8 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
 
 /** The array a Map state wrote at its ResultPath. */
 function mapResultOf(output: unknown): unknown {
-  const o = output as { baselines?: unknown; seedResults?: unknown; freshResults?: unknown };
-  return o.freshResults ?? o.seedResults ?? o.baselines;
+  const o = output as { baselines?: unknown; seedRuns?: unknown; freshResults?: unknown };
+  return o.freshResults ?? (Array.isArray(o.seedRuns) ? o.seedRuns : undefined) ?? o.baselines;
 }
 
 describe('Workflow: behaviour, run locally', () => {
@@ -509,7 +509,7 @@ describe('Workflow: behaviour, run locally', () => {
   it('keeps every state under 200 KiB at the largest search the input accepts', async (t) => {
     const run = await runLocally<PublishResult>(largestSearchStubs(), 'a'.repeat(80), LARGEST_INPUT);
     assert.equal(run.calls.propose.length, 20);
-    assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16) * 5, 'K + human-init candidates, repaired, x S');
+    assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16) * 10, 'K + human-init candidates, repaired, x S');
     assert.equal(run.calls.reflect[0].checks.length, 16 + 16 + 2, 'K + human-init + hostile candidates checked');
     assert.equal(run.calls.reflect[0].repairChecks.length, 16 + 16);
     assert.ok(run.calls.reflect.every((r) => r.seedResults.every((s) => s.outcome !== 'trained')), 'every seed-run failed');
@@ -522,17 +522,17 @@ describe('Workflow: behaviour, run locally', () => {
   it('fails an execution whose state goes past 256 KiB with States.DataLimitExceeded, as AWS does', async () => {
     const stub = largestSearchStubs('x'.repeat(4096));
     await assert.rejects(runLocally(stub, 'too-big', LARGEST_INPUT), (error: Error) =>
-      error instanceof DataLimitExceeded && error.name === 'States.DataLimitExceeded' && /"Train seeds" has an output of \d+ bytes/.test(error.message));
+      error instanceof DataLimitExceeded && error.name === 'States.DataLimitExceeded' && /"Train (baselines|seeds)" has an output of \d+ bytes/.test(error.message));
     assert.equal(stub.calls.reflect.length, 0, 'nothing ran after the oversized state');
   });
 });
 
 // ---------------------------------------------------------------- the largest accepted search
 
-/** Every limit of parseSearchInput at its maximum: 20 generations, K=16, S=5, 16 human rewards totalling 128 KiB. */
+/** Every limit of parseSearchInput at its maximum: 20 generations, K=16, S=10, 16 human rewards totalling 128 KiB. */
 const LARGEST_INPUT = {
-  task: 'LunarLanderContinuous-v3', generations: 20, candidates: 16, seeds: 5, steps: 2_000_000, evalEpisodes: 100,
-  includeHostile: true, proposer: 'anthropic', maxConcurrency: 40, randomSeed: 2 ** 32 - 1,
+  task: 'LunarLanderContinuous-v3', generations: 20, candidates: 16, seeds: 10, steps: 2_000_000, evalEpisodes: 100,
+  includeHostile: true, proposer: 'anthropic', maxConcurrency: 320, randomSeed: 2 ** 32 - 1,
   humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}-${'n'.repeat(50)}`, idea: 'i'.repeat(500), code: `// ${'c'.repeat(8 * 1024 - 4)}\n` })),
 };
 

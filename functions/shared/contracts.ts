@@ -8,10 +8,11 @@
  *   $.checks        CheckSummary[]    "Check the candidates"  (Map over $.proposal.checks, TrainSeed kind 'check')
  *   $.repair        RepairResult      "Repair rewards"        (propose function, kind 'repair')
  *   $.repairChecks  CheckSummary[]    "Check the repaired rewards" (Map over $.repair.checks)
- *   $.plan          PlanResult        "Plan the seed-runs"    (reflect function, kind 'plan')
+ *   $.seedRuns      PlanResult        "Plan the seed-runs"    (reflect function, kind 'plan')
  *                                     "Baselines trained?"    Choice: is $.baselines present?
  *   $.baselines     SeedSummary[]     "Train baselines"       (Map over $.search.baselineTasks; once)
- *   $.seedResults   SeedSummary[]     "Train seeds"           (Map over $.plan.tasks)
+ *   $.seedRuns      SeedSummary[]     "Train seeds"           (Distributed Map over $.seedRuns.tasks; its results
+ *                                                              replace the plan, which is not needed after)
  *   $.reflection    ReflectResult     "Reflect on results"    (reflect function, kind 'reflect'), or "Finish early" (kind 'finish')
  *                                     "Wait for feedback?"    Choice: feedback 'wait' and more generations
  *   $.Payload       {searchId, generation, timeoutSeconds}  "Prepare the pause" (Pass; see PAUSE_PATH)

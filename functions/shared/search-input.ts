@@ -4,7 +4,7 @@
  * explicitly still win. Unknown fields are rejected, so a typo never silently runs the defaults.
  */
 import { z } from 'zod';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, SEARCH_TIMEOUT_SECONDS } from '../../infra/config.ts';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_SEEDS, SEARCH_TIMEOUT_SECONDS } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
 
@@ -63,7 +63,7 @@ export const SearchInputSchema = z.strictObject({
     .optional(),
   generations: count(1, 20),
   candidates: count(1, 16),
-  seeds: count(1, 5),
+  seeds: count(1, MAX_SEEDS),
   steps: count(2048, 2_000_000),
   evalEpisodes: count(1, 100),
   includeHostile: z.boolean().optional(),

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
+import { MAX_SEEDS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/contracts.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
@@ -15,7 +16,7 @@ const SearchFlags = z.object({
   smoke: z.boolean().default(false),
   generations: intFlag(1, 20).optional(),
   candidates: intFlag(1, 16).optional(),
-  seeds: intFlag(1, 5).optional(),
+  seeds: intFlag(1, MAX_SEEDS).optional(),
   steps: intFlag(2048, 2_000_000).optional(),
   proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
   model: z.string().min(1).optional(),
