@@ -141,13 +141,8 @@ export class SearchFunction extends NodejsFunction {
    * ListBucket so a missing key is a 404, not a 403. No delete: every step only adds objects.
    * @param tagging also PutObjectTagging (TrainSeed tags seed-run policies for expiry)
    */
-  bindBucket(bucket: s3.IBucket, { tagging = false }: { tagging?: boolean } = {}): this {
-    this.addEnvironment(ENV_VARS.bucket, bucket.bucketName);
-    this.addToRolePolicy(new iam.PolicyStatement({
-      actions: ['s3:GetObject', 's3:PutObject', ...(tagging ? ['s3:PutObjectTagging'] : [])],
-      resources: [bucket.arnForObjects(SEARCH_OBJECTS)],
-    }));
-    this.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  bindBucket(bucket: s3.IBucket, options: { tagging?: boolean } = {}): this {
+    grantSearchObjects(this, bucket, options);
     return this;
   }
 
@@ -174,6 +169,16 @@ export class SearchFunction extends NodejsFunction {
     }));
     return this;
   }
+}
+
+/** EUREKA_BUCKET on a function, with the access every handler's bucket needs (see bindBucket). */
+export function grantSearchObjects(fn: lambda.Function, bucket: s3.IBucket, { tagging = false }: { tagging?: boolean } = {}): void {
+  fn.addEnvironment(ENV_VARS.bucket, bucket.bucketName);
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['s3:GetObject', 's3:PutObject', ...(tagging ? ['s3:PutObjectTagging'] : [])],
+    resources: [bucket.arnForObjects(SEARCH_OBJECTS)],
+  }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
 }
 
 /** The configured runtime as a CDK Runtime (fails fast on a name CDK does not know). */

@@ -2,7 +2,8 @@
  * The whole deployment, read top to bottom as the architecture (DESIGN §2-4):
  * Storage -> Network -> Functions -> Workflow -> Events -> Outputs.
  *
- * Context (all optional): `schedule` ("rate(7 days)") with `scheduleInput` (JSON execution input)
+ * Context (all optional): `alarmEmail` (where the alarms go), `trainer` ("tfjs-node": TrainSeed as a
+ * container image with the native backend), `schedule` ("rate(7 days)") with `scheduleInput` (JSON execution input)
  * starts searches on a schedule; `s3PrefixListId` ("pl-…", from `aws ec2
  * describe-managed-prefix-lists --filters Name=prefix-list-name,Values=com.amazonaws.<region>.s3`)
  * skips the deploy-time lookup of the S3 prefix list.
@@ -13,6 +14,7 @@ import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -34,13 +36,19 @@ import {
   type TaskRole,
 } from './config.ts';
 import { SEARCH_OBJECTS, SearchFunction, TRAIN_SEED_WASM_FILES } from './search-function.ts';
-import { buildSearchDefinition } from './workflow.ts';
+import { SearchMonitoring } from './monitoring.ts';
+import { TrainSeedImageFunction } from './train-seed-image.ts';
+import { buildSearchDefinition, DISTRIBUTED_MAP_LABEL } from './workflow.ts';
 
 /** Context keys the stack reads. */
 export const CONTEXT_KEYS = {
   schedule: 'schedule',
   scheduleInput: 'scheduleInput',
   s3PrefixListId: 's3PrefixListId',
+  /** An e-mail address for the alarms (an SNS topic and subscription are created for it). */
+  alarmEmail: 'alarmEmail',
+  /** `tfjs-node`: TrainSeed as a container image with the native TensorFlow backend. */
+  trainer: 'trainer',
 } as const;
 
 /** Feature flags the stack relies on, set on its own node so tests and `cdk synth` agree. */
@@ -55,7 +63,8 @@ const logRetention = LOG_RETENTION_DAYS as logs.RetentionDays;
 
 export class EurekaStack extends Stack {
   readonly stateMachine: sfn.StateMachine;
-  readonly functions: Readonly<Record<FunctionRole, SearchFunction>>;
+  readonly functions: Readonly<Record<FunctionRole, lambda.Function>>;
+  readonly monitoring: SearchMonitoring;
 
   constructor(scope: Construct, id: string, props: StackProps = {}) {
     super(scope, id, props);
@@ -145,16 +154,23 @@ export class EurekaStack extends Stack {
     }).bindTable(table).bindBucket(bucket).bindAnthropicSecret(anthropicSecret)
       .bindBedrockModel(DEFAULT_BEDROCK_MODEL_ID, DEFAULT_BEDROCK_FOUNDATION_MODEL);
 
-    const trainSeed = new SearchFunction(this, 'TrainSeedFunction', {
-      role: 'trainSeed',
-      description: 'Train one seed: PPO with a sandboxed candidate reward, graded on the true metric',
-      vpc,
-      vpcSubnets: isolatedSubnets,
-      securityGroups: [seedRunSecurityGroup],
-      assetFiles: TRAIN_SEED_WASM_FILES,
-      // Skip the import of the native backend: it is never in the bundle.
-      environment: { EUREKA_TFJS_BACKEND: 'wasm' },
-    }).bindBucket(bucket, { tagging: true });
+    const trainSeedNetwork = { vpc, vpcSubnets: isolatedSubnets, securityGroups: [seedRunSecurityGroup] };
+    const trainSeedDescription = 'Train one seed: PPO with a sandboxed candidate reward, graded on the true metric';
+    const trainer = this.node.tryGetContext(CONTEXT_KEYS.trainer) as string | undefined;
+    if (trainer !== undefined && trainer !== 'wasm' && trainer !== 'tfjs-node') {
+      throw new Error(`context ${CONTEXT_KEYS.trainer} must be wasm (the zip, default) or tfjs-node (a container image), got ${JSON.stringify(trainer)}`);
+    }
+    const trainSeed = trainer === 'tfjs-node'
+      ? new TrainSeedImageFunction(this, 'TrainSeedFunction', { description: `${trainSeedDescription} (tfjs-node image)`, ...trainSeedNetwork })
+        .bindBucket(bucket, { tagging: true })
+      : new SearchFunction(this, 'TrainSeedFunction', {
+        role: 'trainSeed',
+        description: trainSeedDescription,
+        ...trainSeedNetwork,
+        assetFiles: TRAIN_SEED_WASM_FILES,
+        // Skip the import of the native backend: it is never in the bundle.
+        environment: { EUREKA_TFJS_BACKEND: 'wasm' },
+      }).bindBucket(bucket, { tagging: true });
 
     const reflect = new SearchFunction(this, 'ReflectFunction', {
       role: 'reflect',
@@ -196,7 +212,7 @@ export class EurekaStack extends Stack {
     // ---------------------------------------------------------------- Workflow
     const workflow = new Construct(this, 'SearchWorkflow');
     // Each Task role runs in the function config.ts assigns it (check in TrainSeed, repair in Propose, ...).
-    const roleTargets = Object.fromEntries(Object.entries(TASK_FUNCTION).map(([role, fn]) => [role, this.functions[fn]])) as Record<TaskRole, SearchFunction>;
+    const roleTargets = Object.fromEntries(Object.entries(TASK_FUNCTION).map(([role, fn]) => [role, this.functions[fn]])) as Record<TaskRole, lambda.Function>;
     const { chain } = buildSearchDefinition(workflow, roleTargets);
     this.stateMachine = new sfn.StateMachine(this, 'SearchStateMachine', {
       definitionBody: sfn.DefinitionBody.fromChainable(chain),
@@ -217,6 +233,12 @@ export class EurekaStack extends Stack {
     acknowledge(this.stateMachine, 'lambda:InvokeFunction on <function>:* covers the versions and aliases of our own '
       + 'four functions (granted by LambdaInvoke).',
     ...[propose, trainSeed, reflect, publish].map((fn) => `AwsSolutions-IAM5[Resource::${this.arnRef(fn)}:*]`));
+    // "Train seeds" runs each seed-run as a child execution of this state machine.
+    const machineName = `{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${this.getLogicalId(this.stateMachine.node.defaultChild as CfnElement)}"}]}]}`;
+    const executions = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${machineName}`;
+    acknowledge(this.stateMachine.node.findChild('DistributedMapPolicy'), 'The Distributed Map describes, stops and redrives the '
+      + 'child executions of this one state machine; their names are not known before they start.',
+    `AwsSolutions-IAM5[Resource::${executions}:*]`, `AwsSolutions-IAM5[Resource::${executions}/${DISTRIBUTED_MAP_LABEL}:*]`);
 
     // "Wait for feedback": only a person answers a pause, with `eureka feedback`. No function of
     // the stack may send a task token; whoever answers attaches this policy.
@@ -249,6 +271,13 @@ export class EurekaStack extends Stack {
         })],
       });
     }
+
+    // ---------------------------------------------------------------- Monitoring
+    const alarmEmail = this.node.tryGetContext(CONTEXT_KEYS.alarmEmail) as string | undefined;
+    this.monitoring = new SearchMonitoring(this, 'Monitoring', {
+      stateMachine: this.stateMachine, functions: this.functions, trainSeed, dashboardName: `${this.stackName}-searches`,
+      ...(alarmEmail ? { alarmEmail } : {}),
+    });
 
     // ---------------------------------------------------------------- Outputs
     const outputs: Record<keyof typeof STACK_OUTPUT_KEYS, string> = {

@@ -3,6 +3,8 @@
  * skipped (`aws:cdk:bundling-stacks: []`); each configuration is synthesized once and shared.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { App, type CfnElement, Validations } from 'aws-cdk-lib';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
@@ -21,7 +23,7 @@ import {
   START_DETAIL_TYPE,
 } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
-import { FEEDBACK_TIMEOUT_PATH, STATE } from '../infra/workflow.ts';
+import { DISTRIBUTED_MAP_LABEL, FEEDBACK_TIMEOUT_PATH, STATE } from '../infra/workflow.ts';
 
 interface Synthesized {
   app: App;
@@ -348,5 +350,86 @@ describe('Stack: cdk-nag', () => {
     for (const [id, reason] of acknowledgments) {
       assert.ok(typeof reason === 'string' && reason.length > 20, `${id} needs a reason`);
     }
+  });
+});
+
+describe('Stack: operating it', () => {
+  const machineId = logicalId(base.stack.stateMachine);
+
+  it('has the "Eureka searches" dashboard: executions, seed-runs, checks, tokens and cost, each function\'s errors and throttles', () => {
+    const dashboards = Object.values(base.template.findResources('AWS::CloudWatch::Dashboard'));
+    assert.equal(dashboards.length, 1);
+    assert.equal(dashboards[0].Properties.DashboardName, 'EurekaServerless-searches');
+    const body = JSON.stringify(dashboards[0].Properties.DashboardBody);
+    for (const title of ['Executions', 'Seed-run outcomes', 'Seed-run time (s)', 'Candidates: checks and failures', 'Model tokens',
+      'Model cost (USD, estimated) and the winners', 'Lambda errors', 'Lambda throttles', 'Alarms']) {
+      assert.ok(body.includes(`\\"title\\":\\"${title}\\"`), title);
+    }
+    for (const metric of ['ExecutionsStarted', 'ExecutionsSucceeded', 'ExecutionsFailed', 'SeedRuns', 'SeedRunSeconds', 'CandidateChecks',
+      'CandidatesFailed', 'ModelInputTokens', 'ModelOutputTokens', 'ModelCostUsd', 'WinnerFreshSuccess', 'Errors', 'Throttles']) {
+      assert.ok(body.includes(`\\"${metric}\\"`), metric);
+    }
+    assert.ok(body.includes('\\"EurekaServerless\\"'), 'the Powertools namespace');
+    for (const role of ROLES) assert.ok(body.includes(logicalId(base.stack.functions[role])), `${role}'s errors and throttles`);
+  });
+
+  it('alarms on a failed execution and on TrainSeed throttling, to no one unless alarmEmail is set', () => {
+    base.template.resourceCountIs('AWS::CloudWatch::Alarm', 2);
+    base.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/States', MetricName: 'ExecutionsFailed', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Dimensions: [{ Name: 'StateMachineArn', Value: { Ref: machineId } }], TreatMissingData: 'notBreaching',
+    });
+    base.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(base.stack.functions.trainSeed) } }],
+    });
+    for (const alarm of Object.values(base.template.findResources('AWS::CloudWatch::Alarm'))) assert.equal(alarm.Properties.AlarmActions, undefined);
+    base.template.resourceCountIs('AWS::SNS::Topic', 0);
+
+    const { template } = synth({ alarmEmail: 'ops@example.com' });
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } });
+  });
+
+  it('fans the seed-runs out with a Distributed Map of STANDARD child executions, and lets the state machine run them', () => {
+    const [separator, parts] = base.template.toJSON().Resources[machineId].Properties.DefinitionString['Fn::Join'] as [string, unknown[]];
+    const states = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : '<ref>')).join(separator)).States as Record<string, Record<string, unknown>>;
+    const train = states[STATE.trainSeeds];
+    assert.deepEqual((train.ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig, { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' });
+    assert.equal(train.Label, DISTRIBUTED_MAP_LABEL);
+    assert.equal(train.MaxConcurrencyPath, '$.search.config.maxConcurrency');
+    assert.equal(train.ItemsPath, '$.seedRuns.tasks');
+    for (const inline of [STATE.checkCandidates, STATE.trainBaselines, STATE.trainFresh]) {
+      assert.equal((states[inline].ItemProcessor as { ProcessorConfig?: { Mode?: string } }).ProcessorConfig?.Mode ?? 'INLINE', 'INLINE', inline);
+    }
+    const machineRole = base.template.toJSON().Resources[machineId].Properties.RoleArn['Fn::GetAtt'][0];
+    const statements = statementsOf(machineRole);
+    const start = statements.find((st) => actionsOf([st]).includes('states:StartExecution'));
+    assert.deepEqual(start?.Resource, { Ref: machineId }, 'its own children only');
+    assert.ok(statements.some((st) => ['states:DescribeExecution', 'states:StopExecution'].every((a) => actionsOf([st]).includes(a))));
+    assert.ok(actionsOf(statements).includes('states:RedriveExecution'), 'and redrives them');
+  });
+
+  it('deploys TrainSeed as an arm64 container image with tfjs-node when trainer=tfjs-node, synthesized without Docker', () => {
+    const { app, stack, template } = synth({ trainer: 'tfjs-node' });
+    const fn = template.toJSON().Resources[stack.getLogicalId(stack.functions.trainSeed.node.defaultChild as CfnElement)].Properties;
+    assert.equal(fn.PackageType, 'Image');
+    assert.ok(fn.Code.ImageUri, 'an image asset');
+    assert.equal(fn.Runtime, undefined);
+    assert.deepEqual(fn.Architectures, ['arm64']);
+    assert.equal(fn.MemorySize, FUNCTION_CAPS.trainSeed.memoryMb);
+    assert.equal(fn.Timeout, FUNCTION_CAPS.trainSeed.timeoutSeconds);
+    assert.equal(fn.Environment.Variables.EUREKA_TFJS_BACKEND, 'tfjs-node');
+    assert.ok(fn.VpcConfig.SubnetIds.length > 0, 'in the isolated subnets, as the zip');
+    const assembly = app.synth();
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8')) as { dockerImages: Record<string, { source: { dockerFile?: string; platform?: string } }> };
+    const images = Object.values(manifest.dockerImages);
+    assert.equal(images.length, 1, 'one image, built at deploy time');
+    assert.deepEqual([images[0].source.dockerFile, images[0].source.platform], ['functions/train-seed/Dockerfile', 'linux/arm64']);
+    assert.throws(() => synth({ trainer: 'gpu' }), /context trainer must be wasm \(the zip, default\) or tfjs-node \(a container image\), got "gpu"/);
+    const zip = functionProps('trainSeed');
+    assert.equal(zip.PackageType, undefined, 'the default stays the zip');
+    assert.equal((zip.Environment as { Variables: Record<string, string> }).Variables.EUREKA_TFJS_BACKEND, 'wasm');
   });
 });
