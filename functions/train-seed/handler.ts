@@ -46,7 +46,8 @@ let retired = false;
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<SeedSummary | CheckSummary> {
   if (retired) {
-    logger.warn('this process hosted a sandbox memory fault: exiting so the next candidate gets a fresh one');
+    // stderr, not the logger: the line must be there wherever the process runs, Lambda or not.
+    process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; exiting so the next candidate gets a fresh one\n');
     process.exit(RETIRED_EXIT_CODE);
   }
   return withTelemetry(context, eventKeys(event), async () => {

@@ -23,13 +23,13 @@ export default defineTask({
   render: LUNAR_LANDER_RENDERER,
   // PROVISIONAL: being measured.
   ppo: {
-    gamma: 0.99,
-    gaeLambda: 0.95,
+    gamma: 0.995,
+    gaeLambda: 0.98,
     numSteps: 256,
     numMinibatches: 64,
     updateEpochs: 4,
     learningRate: 3e-4,
-    entCoef: 0.001,
+    entCoef: 0.01,
   },
   budget: { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000 },
   replay: (episode) => replayLunarLander(new LunarLanderContinuousEnv(1, 0), episode),
