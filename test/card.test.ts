@@ -264,6 +264,15 @@ describe('Function: card edge cases', () => {
     assert.match(headline(data).versusText, /^level with the person's shaping/);
   });
 
+  it('keeps both baselines\' labels readable when they score the same', () => {
+    const data = clone();
+    for (const b of data.baselines) b.searchSuccess = 0;
+    const chart = renderCardHtml(data).match(/data-chart="best-by-generation"[\s\S]*?<\/svg>/)?.[0] ?? '';
+    const ys = [...chart.matchAll(/<text class="ref" x="[^"]*" y="([^"]*)"/g)].map((m) => Number(m[1]));
+    assert.equal(ys.length, 2, 'a label per baseline');
+    assert.ok(Math.abs(ys[0] - ys[1]) >= 13, `labels ${ys.join(' and ')} px down do not overlap`);
+  });
+
   it('escapes hostile term names, model ids and search ids', () => {
     const data = clone();
     data.winner.terms = { '<img src=x onerror=alert(1)>': { early: 1, late: 2, series: [1, 2] } };

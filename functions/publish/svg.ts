@@ -140,15 +140,34 @@ function xAxis(f: Frame, xs: Domain, sx: (v: number) => number, format: (v: numb
 /** Dashed reference lines; a horizontal one's label goes right of the plot when there is room. */
 function refLines(f: Frame, refs: RefLine[], sx: (v: number) => number, sy: (v: number) => number): string {
   const outside = f.width - f.right > 60;
-  return refs.filter((ref) => Number.isFinite(ref.at)).map((ref) => {
+  const shown = refs.filter((ref) => Number.isFinite(ref.at));
+  const labelY = spreadApart(shown.map((ref) => (ref.axis === 'y' ? sy(ref.at) : Number.NaN)), LABEL_GAP);
+  return shown.map((ref, i) => {
     const line = ref.axis === 'y'
       ? `<line x1="${f.left}" x2="${f.right}" y1="${r(sy(ref.at))}" y2="${r(sy(ref.at))}"`
       : `<line x1="${r(sx(ref.at))}" x2="${r(sx(ref.at))}" y1="${f.top}" y2="${f.bottom}"`;
     const text = ref.axis === 'x' ? `x="${r(sx(ref.at) - 5)}" y="${f.top + 12}" text-anchor="end"`
-      : outside ? `x="${f.right + 6}" y="${r(sy(ref.at) + 4)}"` : `x="${f.right - 4}" y="${r(sy(ref.at) - 5)}" text-anchor="end"`;
+      : outside ? `x="${f.right + 6}" y="${r(labelY[i] + 4)}"` : `x="${f.right - 4}" y="${r(labelY[i] - 5)}" text-anchor="end"`;
     return `${line} stroke="${ref.color}" stroke-dasharray="5 4" stroke-width="1.6"/>` +
       `<text class="ref" ${text} fill="${ref.color}">${escapeHtml(ref.label)}</text>`;
   }).join('');
+}
+
+/** Vertical room of one reference label, in px. */
+const LABEL_GAP = 13;
+
+/**
+ * Positions moved apart, upward, so no two are closer than gap: two baselines at the same value
+ * keep readable labels. NaN positions are left out.
+ */
+export function spreadApart(positions: number[], gap: number): number[] {
+  const order = positions.map((_, i) => i).filter((i) => !Number.isNaN(positions[i])).sort((a, b) => positions[b] - positions[a]);
+  const out = [...positions];
+  for (let k = 1; k < order.length; k += 1) {
+    const below = out[order[k - 1]];
+    if (below - out[order[k]] < gap) out[order[k]] = below - gap;
+  }
+  return out;
 }
 
 export function lineChart(o: LineChartOptions): string {

@@ -21,7 +21,11 @@ export default defineTask({
   baselines: baselines('discrete'),
   features: FEATURES,
   render: LUNAR_LANDER_RENDERER,
-  // PROVISIONAL: being measured.
+  // Measured on Gymnasium's shaping (which is this task's reward too), seeds 0-4: CleanRL's
+  // gamma 0.99 / lambda 0.95 lands 20-60% of evaluation episodes at 400k-600k steps; a longer
+  // horizon (0.995 / 0.98, as RL Zoo's 0.999 / 0.98 but with a 256-step rollout) lands
+  // 95, 55, 90, 100, 100% at 800k. RL Zoo's 1,024-step rollouts reached 0-20% at 1M steps. At
+  // 150k-250k nothing lands: the smoke budget runs the loop, it does not solve the task.
   ppo: {
     gamma: 0.995,
     gaeLambda: 0.98,
