@@ -3,7 +3,7 @@ import { defineTask } from '../contract.ts';
 import { MAX_EPISODE_STEPS } from '../lunar-lander/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander/render.ts';
 import { replayLunarLander } from '../lunar-lander/replay.ts';
-import { DIAGNOSTIC, FEATURES, OBSERVATION, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander/spec-parts.ts';
+import { BUDGET, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander/spec-parts.ts';
 import { ACTION_NAMES, LunarLanderContinuousEnv } from './environment.ts';
 
 export default defineTask({
@@ -21,17 +21,7 @@ export default defineTask({
   baselines: baselines('continuous'),
   features: FEATURES,
   render: LUNAR_LANDER_RENDERER,
-  // The discrete lander's settings (see tasks/lunar-lander/task.ts); measured on two seeds here:
-  // 50% at 500k and 80% at 800k steps.
-  ppo: {
-    gamma: 0.995,
-    gaeLambda: 0.98,
-    numSteps: 256,
-    numMinibatches: 64,
-    updateEpochs: 4,
-    learningRate: 3e-4,
-    entCoef: 0.01,
-  },
-  budget: { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000 },
+  ppo: PPO,
+  budget: BUDGET,
   replay: (episode) => replayLunarLander(new LunarLanderContinuousEnv(1, 0), episode),
 });
