@@ -15,7 +15,7 @@ describe('Local: runLocalSearch', () => {
 
   const bad: Array<[string, Record<string, unknown>, RegExp]> = [
     ['a wrong type', { candidates: 'six' }, /"candidates" must be a whole number/],
-    ['a value out of range', { seeds: 9 }, /"seeds" must be at most 5 \(got 9\)/],
+    ['a value out of range', { seeds: 11 }, /"seeds" must be at most 10 \(got 11\)/],
     ['an unknown field', { generation: 3 }, /unknown field "generation"/],
     ['an unknown task', { task: 'Pong-v5' }, /"task" must be one of the known tasks: .*CartPole-v1.*MountainCar-v0.*\(got "Pong-v5"\)/],
   ];
