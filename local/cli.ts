@@ -95,9 +95,9 @@ program
   .description('replay episodes recorded from the original environment against a task\'s port')
   .requiredOption('--task <id>', 'the task whose environment is checked')
   .argument('<files...>', 'recorded episodes (the format of tasks/record-gymnasium.py)')
-  .option('--state-tolerance <x>', 'largest deviation of the internal state', '1e-9')
-  .option('--obs-tolerance <x>', 'largest deviation of an observation', '1e-6')
-  .option('--reward-tolerance <x>', 'largest deviation of a reward', '1e-6')
+  .option('--state-tolerance <x>', 'largest deviation of the internal state (default: the task\'s, else 1e-9)')
+  .option('--obs-tolerance <x>', 'largest deviation of an observation (default: the task\'s, else 1e-6)')
+  .option('--reward-tolerance <x>', 'largest deviation of a reward (default: the task\'s, else 1e-6)')
   .option('--json', 'print {task, ok, tolerance, files}')
   .action(async (files: string[], opts: object) => {
     const { conformanceCommand } = await import('./commands/conformance.ts');

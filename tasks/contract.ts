@@ -153,6 +153,13 @@ export interface CardRenderer {
   story(episode: EpisodeRecord): string;
 }
 
+/** Largest deviation per field of a replay against a recording. */
+export interface ConformanceTolerance {
+  state: number;
+  obs: number;
+  reward: number;
+}
+
 /** The task's default and smoke budget, from measurements (the README's learning table). */
 export interface TaskBudget {
   /** Environment steps per seed-run. */
@@ -191,6 +198,12 @@ export interface TaskSpec {
    * @default from the recorded `initial_state`, for environments whose state is one Float64Array
    */
   replay?: (episode: RecordedEpisode) => Replay;
+  /**
+   * The largest deviations `eureka conformance` accepts by default, where the port cannot match
+   * to rounding (a different physics engine). Each step's terminated and truncated must match anyway.
+   * @default { state: 1e-9, obs: 1e-6, reward: 1e-6 }
+   */
+  conformanceTolerance?: ConformanceTolerance;
   /** File (in the task's folder) that the model reads. @default 'environment.ts' */
   environmentFile?: string;
 }

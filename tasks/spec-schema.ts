@@ -53,6 +53,7 @@ export const TaskSpecSchema = z.object({
   }),
   ppo: z.record(z.string(), z.unknown()).optional(),
   replay: fn.optional(),
+  conformanceTolerance: z.object({ state: finite.nonnegative(), obs: finite.nonnegative(), reward: finite.nonnegative() }).optional(),
   environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
 });
 

@@ -87,6 +87,18 @@ describe('CLI: eureka', () => {
     assert.match(text.stdout, /MountainCar-v0: within tolerance/);
   });
 
+  it('conformance holds a task to the tolerance it declares unless a flag says otherwise', async () => {
+    // planck is not Box2D: the LunarLanders declare a tolerance; a stricter flag fails them.
+    const declared = await eureka(['conformance', '--task', 'LunarLander-v3', `${GOLDEN}LunarLander-v3.json`]);
+    assert.equal(declared.code, 0, declared.stdout + declared.stderr);
+    assert.match(declared.stdout, /LunarLander-v3: within tolerance \(state 0\.005, observation 0\.002, reward 0\.05\)/);
+    const strict = await eureka(['conformance', '--task', 'LunarLander-v3', `${GOLDEN}LunarLander-v3.json`, '--state-tolerance', '1e-6']);
+    assert.equal(strict.code, 1);
+    assert.match(strict.stdout, /NOT within tolerance \(state 0\.000001, observation 0\.002/);
+    const undeclared = await eureka(['conformance', '--task', 'CartPole-v1', `${GOLDEN}CartPole-v1.json`, '--json']);
+    assert.deepEqual(JSON.parse(undeclared.stdout).tolerance, { state: 1e-9, obs: 1e-6, reward: 1e-6 });
+  });
+
   it('conformance exits 1 and says so when a port deviates from the recording', async () => {
     const recording = JSON.parse(await readFile(`${GOLDEN}CartPole-v1.json`, 'utf8'));
     recording.episodes[1].steps[40].obs[2] += 1e-3;

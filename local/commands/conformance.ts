@@ -4,6 +4,7 @@
  * Exit 0 when every file is within the tolerance, 1 when it is not, 2 on bad usage.
  */
 import { z } from 'zod';
+import type { ConformanceTolerance } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { RecordingSchema, compareEpisode, replayEpisode, worstDeviation, type Deviation } from '../../tasks/conformance.ts';
 import { parseFlags, UsageError } from '../flags.ts';
@@ -13,11 +14,14 @@ import { readUserFile } from '../read-file.ts';
 const ConformanceFlags = z.object({
   task: taskFlag(),
   files: z.array(z.string()).min(1, { error: 'give at least one recorded-episodes file' }),
-  stateTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().default(1e-9),
-  obsTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().default(1e-6),
-  rewardTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().default(1e-6),
+  stateTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().optional(),
+  obsTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().optional(),
+  rewardTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().optional(),
   json: z.boolean().default(false),
 });
+
+/** Where the task declares none: its port must match to rounding. */
+const DEFAULT_TOLERANCE: ConformanceTolerance = { state: 1e-9, obs: 1e-6, reward: 1e-6 };
 
 export class NotConformant extends Error {
   override readonly name = 'NotConformant';
@@ -44,15 +48,19 @@ export async function conformanceCommand(raw: unknown): Promise<void> {
     const deviations = parsed.data.episodes.map((episode) => compareEpisode(episode, replayEpisode(task, episode)));
     reports.push({ file, episodes: deviations.length, ...worstDeviation(deviations) });
   }
-  const ok = reports.every((r) => r.flagMismatches === 0 && r.state <= flags.stateTolerance && r.obs <= flags.obsTolerance && r.reward <= flags.rewardTolerance);
-  const tolerance = { state: flags.stateTolerance, obs: flags.obsTolerance, reward: flags.rewardTolerance };
+  const declared = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
+  const tolerance: ConformanceTolerance = {
+    state: flags.stateTolerance ?? declared.state, obs: flags.obsTolerance ?? declared.obs, reward: flags.rewardTolerance ?? declared.reward,
+  };
+  const ok = reports.every((r) => r.flagMismatches === 0 && r.state <= tolerance.state && r.obs <= tolerance.obs && r.reward <= tolerance.reward);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ task: task.id, ok, tolerance, files: reports })}\n`);
   } else {
     const lines = reports.map((r) => `${r.file}: ${r.episodes} episodes, ${r.steps} steps; largest deviation: state ${r.state.toExponential(2)}, ` +
       `observation ${r.obs.toExponential(2)}, reward ${r.reward.toExponential(2)}; terminated/truncated differ on ${r.flagMismatches} steps` +
       (r.firstFlagMismatch === null ? '' : ` (first at step ${r.firstFlagMismatch})`));
-    lines.push(ok ? `${task.id}: within tolerance` : `${task.id}: NOT within tolerance (state ${tolerance.state}, observation ${tolerance.obs}, reward ${tolerance.reward})`);
+    const limits = `state ${tolerance.state}, observation ${tolerance.obs}, reward ${tolerance.reward}`;
+    lines.push(ok ? `${task.id}: within tolerance (${limits})` : `${task.id}: NOT within tolerance (${limits})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (!ok) throw new NotConformant(`${task.id} deviates from the recorded episodes beyond the tolerance`);

@@ -3,7 +3,7 @@ import { defineTask } from '../contract.ts';
 import { MAX_EPISODE_STEPS } from '../lunar-lander/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander/render.ts';
 import { replayLunarLander } from '../lunar-lander/replay.ts';
-import { BUDGET, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander/spec-parts.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander/spec-parts.ts';
 import { ACTION_NAMES, LunarLanderContinuousEnv } from './environment.ts';
 
 export default defineTask({
@@ -23,5 +23,6 @@ export default defineTask({
   render: LUNAR_LANDER_RENDERER,
   ppo: PPO,
   budget: BUDGET,
+  conformanceTolerance: CONFORMANCE_TOLERANCE,
   replay: (episode) => replayLunarLander(new LunarLanderContinuousEnv(1, 0), episode),
 });

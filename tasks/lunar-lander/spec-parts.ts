@@ -3,7 +3,7 @@
  * test (Gymnasium's solved line), the diagnostic, the features, and the two baselines written as
  * reward files (they differ only in how the action spends fuel), and the PPO settings and budget.
  */
-import type { Diagnostic, Episode, Feature, ObservationDim, RewardSource, SuccessTest, Task, TaskBudget } from '../contract.ts';
+import type { ConformanceTolerance, Diagnostic, Episode, Feature, ObservationDim, RewardSource, SuccessTest, Task, TaskBudget } from '../contract.ts';
 import { MAX_EPISODE_STEPS, OBS_HIGH, OBS_LOW } from './physics.ts';
 
 /**
@@ -28,6 +28,14 @@ export const PPO: NonNullable<Task['ppo']> = {
  * 150k-250k nothing lands: the smoke budget runs the loop, it does not solve the task.
  */
 export const BUDGET: TaskBudget = { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000 };
+
+/**
+ * What `eureka conformance` accepts over whole recorded episodes. Box2D 2.3.10 computes in float32,
+ * planck in float64: the flight drifts once the legs touch (measured on the golden episodes: state
+ * 9.1e-4 discrete and 2.1e-3 continuous, observation 2.1e-4, reward 1.3e-2). Every episode must
+ * still end on the same step and the same way; the free flight is held to 1e-3 m in the tests.
+ */
+export const CONFORMANCE_TOLERANCE: ConformanceTolerance = { state: 5e-3, obs: 2e-3, reward: 0.05 };
 
 /** Gymnasium's reward_threshold: an episode return of 200 is a solved landing. */
 export const REWARD_THRESHOLD = 200;

@@ -4,7 +4,7 @@ import { ACTION_NAMES, LunarLanderDiscreteEnv } from './environment.ts';
 import { replayLunarLander } from './replay.ts';
 import { MAX_EPISODE_STEPS } from './physics.ts';
 import { LUNAR_LANDER_RENDERER } from './render.ts';
-import { BUDGET, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from './spec-parts.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from './spec-parts.ts';
 
 export default defineTask({
   id: 'LunarLander-v3',
@@ -23,5 +23,6 @@ export default defineTask({
   render: LUNAR_LANDER_RENDERER,
   ppo: PPO,
   budget: BUDGET,
+  conformanceTolerance: CONFORMANCE_TOLERANCE,
   replay: (episode) => replayLunarLander(new LunarLanderDiscreteEnv(1, 0), episode),
 });
