@@ -4,7 +4,10 @@
  * Commands are imported when they run, so a quick command does not load TensorFlow.js.
  */
 import { Command, CommanderError } from 'commander';
+import { DEFAULT_TASK_ID } from '../tasks/default-task.ts';
 import { UsageError } from './flags.ts';
+
+const TASK_OPTION = ['--task <id>', 'the task (eureka tasks lists them)', DEFAULT_TASK_ID] as const;
 
 const program = new Command('eureka')
   .description('Search for reinforcement-learning reward functions, Eureka-style, locally or on AWS')
@@ -15,7 +18,7 @@ program
   .command('check-reward')
   .description('run a reward in the sandbox on sample transitions')
   .argument('<file>', 'JavaScript file defining computeReward')
-  .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
+  .option(...TASK_OPTION)
   .option('--remote', 'check on the deployed TrainSeed function (AWS credentials and --stack)')
   .option('--stack <name>', 'CloudFormation stack name for --remote', 'EurekaServerless')
   .option('--json', 'print one JSON object')
@@ -28,7 +31,7 @@ program
   .command('train')
   .description('one graded seed-run of a reward')
   .requiredOption('--reward <file>', 'JavaScript file defining computeReward')
-  .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
+  .option(...TASK_OPTION)
   .option('--seed <n>', 'training seed', '0')
   .option('--steps <n>', 'environment steps of training (default: the task\'s budget)')
   .option('--eval-episodes <n>', 'greedy evaluation episodes (default: the task\'s budget)')
@@ -43,7 +46,7 @@ program
 program
   .command('search')
   .description('run a reward search on this machine (the same state machine as on AWS)')
-  .option('--task <id>', 'the task (eureka tasks lists them)', 'MountainCar-v0')
+  .option(...TASK_OPTION)
   .option('--smoke', 'a small search: 2 generations, 3 candidates, 2 seeds, the task\'s smoke steps')
   .option('--generations <n>', 'generations (default 4)')
   .option('--candidates <n>', 'candidates per generation (default 6)')

@@ -24,8 +24,7 @@ export class InvalidTask extends Error {
   override readonly name = 'InvalidTask';
 }
 
-/** The task every command uses when none is given. */
-export const DEFAULT_TASK_ID = 'MountainCar-v0';
+export { DEFAULT_TASK_ID } from './default-task.ts';
 
 /** An empty variable counts as unset, as everywhere in the project (functions/shared/env.ts). */
 function nonEmpty(value: string | undefined): string | undefined {

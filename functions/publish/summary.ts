@@ -27,7 +27,7 @@ export interface RewardSummary {
 
 export interface SearchSummary {
   schema: typeof SUMMARY_SCHEMA;
-  /** The task's id ("MountainCar-v0"). */
+  /** The task's id (its Gymnasium id, as `eureka tasks` lists it). */
   task: string;
   searchId: string;
   startedAt: string;

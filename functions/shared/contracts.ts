@@ -50,7 +50,7 @@ export interface InitResult {
 
 /** The validated, defaulted execution input (the zod schema lives in search-input.ts). */
 export interface SearchSettings {
-  /** The task's id, from tasks/ ("MountainCar-v0"). */
+  /** The task's id, from tasks/ (its Gymnasium id, as `eureka tasks` lists it). */
   task: string;
   generations: number;
   candidates: number;

@@ -6,7 +6,7 @@ export type Outcome = 'trained' | 'timeout' | 'memory' | 'error';
 /** What one seed-run is given: the Map item of "Train seeds". */
 export interface SeedTask {
   searchId: string;
-  /** The task's id ("MountainCar-v0"): TrainSeed reads no table, so the item carries it. */
+  /** The task's id (its Gymnasium id): TrainSeed reads no table, so the item carries it. */
   task: string;
   generation: number;
   candidateId: string;

@@ -14,8 +14,8 @@ export interface PpoConfig {
   /** Steps per environment per rollout. @default 128 */
   numSteps: number;
   /**
-   * Adam learning rate. Constant by default: measured on MountainCar with the energy shaping,
-   * CleanRL's annealing to 0 left one of five seeds short of the flag at 150k steps.
+   * Adam learning rate. Constant by default: measured on the default task with its shaping
+   * baseline, CleanRL's annealing to 0 left one of five seeds unsolved at 150k steps.
    * @default 2.5e-4
    */
   learningRate: number;
@@ -45,8 +45,8 @@ export interface PpoConfig {
   adamEpsilon: number;
   /**
    * Initial weights: 'orthogonal' (CleanRL's layer_init) or 'uniform' (PyTorch's nn.Linear default,
-   * as the reference). Orthogonal first reached the flag by update ~15 on all of 5 seeds, uniform
-   * by updates 15-43. @default 'orthogonal'
+   * as the reference). On the default task, orthogonal first solved it by update ~15 on all of 5
+   * seeds, uniform by updates 15-43. @default 'orthogonal'
    */
   init: 'orthogonal' | 'uniform';
   /**
