@@ -231,7 +231,7 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.equal(meta.stoppedBy?.reason, 'feedback');
       assert.equal(meta.stoppedBy?.generation, 1);
       assert.equal(meta.status, 'finished');
-      assert.equal(await store.proposal('stopped', 2), undefined);
+      assert.equal(await store.answer('stopped', 2, 'proposal'), undefined);
     });
   });
 });

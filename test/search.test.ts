@@ -55,7 +55,7 @@ describe('Search: the smoke search on this machine', () => {
       assert.equal(meta.status, 'finished');
       assert.equal(meta.config.generations, 2);
       for (const g of [1, 2]) {
-        const proposal = await store.proposal(SEARCH_ID, g);
+        const proposal = await store.answer(SEARCH_ID, g, 'proposal');
         assert.ok(proposal, `proposal of generation ${g}`);
         assert.equal(proposal.proposer, 'offline');
         const expected = g === 1 ? 3 + 2 : 3;

@@ -6,7 +6,7 @@
  * and the search finishes early with what it has.
  */
 import type { ProposeEvent, ProposeResult, SearchSettings } from '../shared/contracts.ts';
-import type { ProposedCandidate } from '../shared/records.ts';
+import type { MetaRecord, ProposedCandidate } from '../shared/records.ts';
 import { loadReflection } from '../shared/reflection-context.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckItem } from '../shared/types.ts';
@@ -22,9 +22,9 @@ export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;
 export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory): Promise<ProposeResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
-  let record = await store.proposal(searchId, generation);
+  let record = await store.answer(searchId, generation, 'proposal');
   if (!record) {
-    const context = await proposeContext(store, searchId, generation);
+    const context = await proposeContext(store, meta, searchId, generation);
     const proposer = await makeProposer(meta.config);
     const stop = await checkBudget(store, searchId, meta.config, generation, 'propose', proposer.worstCaseCostUsd(context));
     if (stop !== null) return { generation, checks: [], stopped: 'budget' };
@@ -36,8 +36,7 @@ export async function propose(store: SearchStore, event: ProposeEvent, makePropo
 }
 
 /** What the proposer is asked: the task and budget, and the search so far (a person's feedback included). */
-export async function proposeContext(store: SearchStore, searchId: string, generation: number): Promise<ProposeContext> {
-  const meta = await store.meta(searchId);
+export async function proposeContext(store: SearchStore, meta: MetaRecord, searchId: string, generation: number): Promise<ProposeContext> {
   const reflection = await loadReflection(store, searchId, generation - 1, meta.best);
   const { task, steps, seeds, evalEpisodes, candidates: k, randomSeed, model } = meta.config;
   const said = generation > 1 ? (await store.feedback(searchId, generation - 1))?.answer?.text?.trim() : undefined;

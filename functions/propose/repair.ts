@@ -25,12 +25,12 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
   const none: RepairResult = { generation, checks: [] };
-  let record = await store.repair(searchId, generation);
+  let record = await store.answer(searchId, generation, 'repair');
   if (!record) {
     if (!meta.config.repair) return none;
     const failed = await failedCandidates(store, event);
     if (failed.length === 0) return none;
-    const context: RepairContext = { ...(await proposeContext(store, searchId, generation)), failed };
+    const context: RepairContext = { ...(await proposeContext(store, meta, searchId, generation)), failed };
     const proposer = await makeProposer(meta.config);
     const stop = await checkBudget(store, searchId, meta.config, generation, 'repair', proposer.worstCaseCostUsd(context));
     if (stop !== null) return none;
@@ -47,7 +47,7 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
  */
 async function failedCandidates(store: SearchStore, event: RepairEvent): Promise<Failed[]> {
   const { searchId, generation } = event;
-  const proposal = await store.proposal(searchId, generation);
+  const proposal = await store.answer(searchId, generation, 'proposal');
   if (!proposal) return [];
   const failedIds = new Set(event.checks.filter((c) => c.verdict !== 'ok').map((c) => c.candidateId));
   const eligible = proposal.candidates.filter((c) => failedIds.has(c.candidateId) && c.origin !== 'hostile');

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { rewardKey, searchPrefix } from '../shared/keys.ts';
 import type { ProposalRecord, ProposedCandidate } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
+import type { AnswerKind, SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
 
@@ -20,7 +20,7 @@ interface StoredAnswer extends Omit<ProposerAnswer, 'candidates'> {
 const RAW_IN_TABLE = 32 * 1024;
 
 export async function storeAnswer(
-  store: SearchStore, searchId: string, generation: number, kind: 'proposal' | 'repair', answer: ProposerAnswer, candidates: StoredCandidate[],
+  store: SearchStore, searchId: string, generation: number, kind: AnswerKind, answer: ProposerAnswer, candidates: StoredCandidate[],
 ): Promise<ProposalRecord> {
   const stored: StoredAnswer = { ...answer, candidates };
   const answerKey = `${searchPrefix(searchId)}/generations/${generation}/${kind}-${randomUUID()}.json`;
@@ -30,13 +30,13 @@ export async function storeAnswer(
     promptHash: answer.promptHash, notes: answer.notes, raw: answer.raw.slice(0, RAW_IN_TABLE), answerKey,
     candidates: candidates.map(({ code: _code, ...c }) => c), createdAt: new Date().toISOString(),
   };
-  const kept = kind === 'proposal' ? await store.storeProposal(searchId, generation, record) : await store.storeRepair(searchId, generation, record);
+  const kept = await store.storeAnswer(searchId, generation, kind, record);
   recordAnswer(kind, answer, candidates.length);
   return kept;
 }
 
 /** One line and the request's metrics: tokens in and out, and what it cost. */
-function recordAnswer(kind: 'proposal' | 'repair', answer: ProposerAnswer, candidates: number): void {
+function recordAnswer(kind: AnswerKind, answer: ProposerAnswer, candidates: number): void {
   const usage = answer.usage;
   logger.info(kind === 'proposal' ? 'proposal stored' : 'repair stored', {
     proposer: answer.proposer, model: answer.model, candidates, notes: answer.notes.length,

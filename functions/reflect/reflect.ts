@@ -25,13 +25,13 @@ export class MissingProposal extends Error {
 export async function reflect(store: SearchStore, event: ReflectEvent): Promise<ReflectResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
-  const proposal = await store.proposal(searchId, generation);
+  const proposal = await store.answer(searchId, generation, 'proposal');
   if (!proposal) throw new MissingProposal(`generation ${generation} of ${searchId} has no stored proposal`);
 
   const task = getTask(meta.config.task);
   const baselines = baselinesOf(task).map((b) => proposedCandidate(b.name, b, 'baseline'));
   await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
-  const repaired = (await store.repair(searchId, generation))?.candidates ?? [];
+  const repaired = (await store.answer(searchId, generation, 'repair'))?.candidates ?? [];
   const checks = new Map([...event.checks, ...event.repairChecks].map((c) => [c.candidateId, c]));
   const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks))
     .sort((a, b) => compareCandidates(a, b, task.tieBreak));

@@ -10,6 +10,10 @@ import {
 import { Table, tableFromEnv, type Item } from './table.ts';
 import type { SeedResult } from './types.ts';
 
+/** The two requests a generation may make of the proposer. */
+export type AnswerKind = 'proposal' | 'repair';
+const ANSWER_SK: Record<AnswerKind, (generation: number) => string> = { proposal: proposalSk, repair: repairSk };
+
 export class SearchNotFound extends Error {
   override readonly name = 'SearchNotFound';
 }
@@ -37,26 +41,15 @@ export class SearchStore {
     await this.table.updateFields(searchPk(searchId), META_SK, { ...update, updatedAt: new Date().toISOString() });
   }
 
-  async proposal(searchId: string, generation: number): Promise<ProposalRecord | undefined> {
-    const item = await this.table.getItem(searchPk(searchId), proposalSk(generation));
+  /** The proposer's answer to the generation's proposal or repair request, if one was made. */
+  async answer(searchId: string, generation: number, kind: AnswerKind): Promise<ProposalRecord | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), ANSWER_SK[kind](generation));
     return item && fields<ProposalRecord>(item);
   }
 
-  /** Conditional put: the first answer stored for a generation wins; a loser gets the winner's. */
-  async storeProposal(searchId: string, generation: number, record: ProposalRecord): Promise<ProposalRecord> {
-    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: proposalSk(generation), ...record });
-    return fields<ProposalRecord>(item);
-  }
-
-  /** The answer to the generation's repair request, if one was made. */
-  async repair(searchId: string, generation: number): Promise<ProposalRecord | undefined> {
-    const item = await this.table.getItem(searchPk(searchId), repairSk(generation));
-    return item && fields<ProposalRecord>(item);
-  }
-
-  /** Conditional put, as storeProposal: a retried repair uses the answer stored first. */
-  async storeRepair(searchId: string, generation: number, record: ProposalRecord): Promise<ProposalRecord> {
-    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: repairSk(generation), ...record });
+  /** Conditional put: the first answer stored for a request wins; a retry gets the stored one. */
+  async storeAnswer(searchId: string, generation: number, kind: AnswerKind, record: ProposalRecord): Promise<ProposalRecord> {
+    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: ANSWER_SK[kind](generation), ...record });
     return fields<ProposalRecord>(item);
   }
 
