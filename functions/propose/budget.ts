@@ -5,7 +5,7 @@
  * marked stopped by the budget and goes on to the fresh seeds with what it has.
  */
 import type { SearchSettings } from '../shared/contracts.ts';
-import type { StopRecord } from '../shared/records.ts';
+import { proposerUsage, type StopRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger } from '../shared/telemetry.ts';
 import { ProposerError } from './proposer.ts';
@@ -14,8 +14,7 @@ const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 
 /** What the search's stored answers (proposals and repairs) cost; null when one has no price. */
 export async function spentUsd(store: SearchStore, searchId: string): Promise<number | null> {
-  const answers = await store.answers(searchId);
-  return answers.some((a) => a.costUsd === null) ? null : answers.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
+  return proposerUsage(await store.answers(searchId)).costUsd;
 }
 
 /**

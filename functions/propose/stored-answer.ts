@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rewardKey, searchPrefix } from '../shared/keys.ts';
-import type { ProposalRecord, ProposedCandidate } from '../shared/records.ts';
-import type { AnswerKind, SearchStore } from '../shared/search-store.ts';
+import type { AnswerKind, ProposalRecord, ProposedCandidate } from '../shared/records.ts';
+import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
 

@@ -88,7 +88,6 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
       kind: meta.config.proposer,
       model: answers[0]?.model ?? meta.config.model,
       ...proposerUsage(answers),
-      repairRequests: answers.filter((a) => a.answerKey.includes('/repair-')).length,
     },
     winner,
     baselines,

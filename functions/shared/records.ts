@@ -13,8 +13,12 @@ export const FAILED_CHECK = 'failed its check';
 
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
-export const proposalSk = (generation: number): string => `${gen(generation)}#PROPOSAL`;
-export const repairSk = (generation: number): string => `${gen(generation)}#REPAIR`;
+const ANSWER_SUFFIX: Record<AnswerKind, string> = { proposal: '#PROPOSAL', repair: '#REPAIR' };
+/** The proposer's stored answer to the generation's proposal or repair request. */
+export const answerSk = (generation: number, kind: AnswerKind): string => `${gen(generation)}${ANSWER_SUFFIX[kind]}`;
+/** Which request a sort key holds the answer to; undefined when it is not an answer. */
+export const answerKindOf = (sk: string): AnswerKind | undefined =>
+  (Object.keys(ANSWER_SUFFIX) as AnswerKind[]).find((kind) => sk.endsWith(ANSWER_SUFFIX[kind]));
 export const feedbackSk = (generation: number): string => `${gen(generation)}#FEEDBACK`;
 export const candidateSk = (generation: number, candidateId: string): string => `${gen(generation)}#CAND#${candidateId}`;
 export const summarySk = (generation: number): string => `${gen(generation)}#SUMMARY`;
@@ -121,10 +125,19 @@ export interface FeedbackRecord {
   answer?: { action: 'continue' | 'stop'; text?: string; answeredAt: string };
 }
 
+/** The two requests a generation may make of the proposer. */
+export type AnswerKind = 'proposal' | 'repair';
+
+/** A stored answer with the request it answers. */
+export type StoredAnswerRecord = ProposalRecord & { kind: AnswerKind };
+
 /** What the proposer cost over a search's stored answers (null cost when any price is unknown). */
-export function proposerUsage(proposals: ProposalRecord[]): { requests: number; inputTokens: number; outputTokens: number; costUsd: number | null } {
+export function proposerUsage(proposals: StoredAnswerRecord[]): {
+  requests: number; repairRequests: number; inputTokens: number; outputTokens: number; costUsd: number | null;
+} {
   return {
     requests: proposals.length,
+    repairRequests: proposals.filter((p) => p.kind === 'repair').length,
     inputTokens: proposals.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
     outputTokens: proposals.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
     costUsd: proposals.some((p) => p.costUsd === null) ? null : proposals.reduce((n, p) => n + (p.costUsd ?? 0), 0),

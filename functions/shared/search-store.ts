@@ -4,15 +4,11 @@
  */
 import { blobStoreFromEnv, type BlobStore } from './blob.ts';
 import {
-  META_SK, WINNER_SK, candidateSk, feedbackSk, generationPrefix, proposalSk, repairSk, searchPk, summarySk,
-  type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type SummaryRecord,
+  META_SK, WINNER_SK, answerKindOf, answerSk, candidateSk, feedbackSk, generationPrefix, searchPk, summarySk,
+  type AnswerKind, type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type StoredAnswerRecord, type SummaryRecord,
 } from './records.ts';
 import { Table, tableFromEnv, type Item } from './table.ts';
 import type { SeedResult } from './types.ts';
-
-/** The two requests a generation may make of the proposer. */
-export type AnswerKind = 'proposal' | 'repair';
-const ANSWER_SK: Record<AnswerKind, (generation: number) => string> = { proposal: proposalSk, repair: repairSk };
 
 export class SearchNotFound extends Error {
   override readonly name = 'SearchNotFound';
@@ -43,20 +39,23 @@ export class SearchStore {
 
   /** The proposer's answer to the generation's proposal or repair request, if one was made. */
   async answer(searchId: string, generation: number, kind: AnswerKind): Promise<ProposalRecord | undefined> {
-    const item = await this.table.getItem(searchPk(searchId), ANSWER_SK[kind](generation));
+    const item = await this.table.getItem(searchPk(searchId), answerSk(generation, kind));
     return item && fields<ProposalRecord>(item);
   }
 
   /** Conditional put: the first answer stored for a request wins; a retry gets the stored one. */
   async storeAnswer(searchId: string, generation: number, kind: AnswerKind, record: ProposalRecord): Promise<ProposalRecord> {
-    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: ANSWER_SK[kind](generation), ...record });
+    const { item } = await this.table.putIfAbsentOrGet({ pk: searchPk(searchId), sk: answerSk(generation, kind), ...record });
     return fields<ProposalRecord>(item);
   }
 
   /** Every stored proposer answer of the search, proposals and repairs: what it cost. */
-  async answers(searchId: string): Promise<ProposalRecord[]> {
+  async answers(searchId: string): Promise<StoredAnswerRecord[]> {
     const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
-    return items.filter((i) => i.sk.endsWith('#PROPOSAL') || i.sk.endsWith('#REPAIR')).map((i) => fields<ProposalRecord>(i));
+    return items.flatMap((i) => {
+      const kind = answerKindOf(i.sk);
+      return kind === undefined ? [] : [{ ...fields<ProposalRecord>(i), kind }];
+    });
   }
 
   async feedback(searchId: string, generation: number): Promise<FeedbackRecord | undefined> {

@@ -70,7 +70,6 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
       kind: meta.config.proposer,
       model: answers[0]?.model ?? meta.config.model,
       ...proposerUsage(answers),
-      repairRequests: answers.filter((a) => a.answerKey.includes('/repair-')).length,
     },
     maxCostUsd: meta.config.maxCostUsd ?? null,
     stopped: meta.stoppedBy ?? null,
