@@ -19,7 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sampleTransitions } from '../functions/train-seed/check-reward.ts';
-import { ppoConfigFor } from '../functions/train-seed/ppo-config.ts';
+import { ppoConfigFor } from '../core/ppo-config.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import type { Task } from '../tasks/contract.ts';

@@ -8,7 +8,7 @@
  * offline proposer, the card's renderer and a measured default budget. Its `environment.ts` is
  * what the model reads (Eureka's environment-as-context), with the reward lines left out.
  */
-import type { PpoConfig } from '../functions/train-seed/ppo-config.ts';
+import type { PpoOverrides } from '../core/ppo-config.ts';
 import type { RecordedEpisode, Replay } from './conformance.ts';
 
 /** One dimension of the observation, as Gymnasium's Box documents it. */
@@ -192,7 +192,7 @@ export interface TaskSpec {
   render: CardRenderer;
   budget: TaskBudget;
   /** Trainer settings that differ from the defaults for this task (measured; see the README). */
-  ppo?: Partial<Omit<PpoConfig, 'seed' | 'totalTimesteps'>>;
+  ppo?: PpoOverrides;
   /**
    * Replays a recorded Gymnasium episode for `eureka conformance`.
    * @default from the recorded `initial_state`, for environments whose state is one Float64Array

@@ -5,7 +5,7 @@
  *
  * S is one copy's state: a Float64Array for the classic-control tasks, an object for others.
  */
-import { Random } from '../functions/shared/random.ts';
+import { Random } from '../core/random.ts';
 import type { VecEnv } from './contract.ts';
 
 export interface VectorEnvShape {

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { headline, type CardData, type CardReward } from '../functions/publish/card-data.ts';
 import { renderCardHtml } from '../functions/publish/card-html.ts';
 import { renderCardMarkdown } from '../functions/publish/card-md.ts';
-import { escapeHtml, mdCode, mdFence, mdText } from '../functions/publish/escape.ts';
+import { escapeHtml, mdCode, mdFence, mdText } from '../core/escape.ts';
 
 const fixture = (file: string): CardData => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as CardData;
 const FIXTURE = fixture('card-data.json');

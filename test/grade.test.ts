@@ -1,7 +1,7 @@
 /** The grader: the task's own environment and success test, greedy actions, the candidate's reward never called. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Random } from '../functions/shared/random.ts';
+import { Random } from '../core/random.ts';
 import { EVAL_SEED_OFFSET, grade } from '../functions/train-seed/grade.ts';
 import { initialParameters, networkFor } from '../functions/train-seed/network.ts';
 import { getTask } from '../tasks/registry.ts';

@@ -11,7 +11,7 @@ import { HOSTILE_CANDIDATES } from '../functions/propose/hostile.ts';
 import { proposeOffline, type OfflineBest, type OfflineInput } from '../functions/propose/offline.ts';
 import { grammarFor, parseProgram, renderProgram, sampleProgram, type Family, type Program } from '../functions/propose/offline-grammar.ts';
 import type { Candidate } from '../functions/propose/reflection.ts';
-import { Random } from '../functions/shared/random.ts';
+import { Random } from '../core/random.ts';
 import type { TermStats } from '../functions/shared/types.ts';
 import { RecordingSchema } from '../tasks/conformance.ts';
 import type { Task } from '../tasks/contract.ts';

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { compareEpisode } from '../tasks/conformance.ts';
 import type { Episode, EpisodeRecord, Task, VecEnv } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
-import { Random } from '../functions/shared/random.ts';
+import { Random } from '../core/random.ts';
 import { heuristicContinuous, heuristicDiscrete } from '../tasks/lunar-lander/heuristic.ts';
 import { LunarLanderEnv, MAX_EPISODE_STEPS, landerValues, type LanderEpisodeInfo } from '../tasks/lunar-lander/physics.ts';
 import { LunarRecordingSchema, landerRecordValues, withLanderStates, type LunarEpisode } from '../tasks/lunar-lander/replay.ts';

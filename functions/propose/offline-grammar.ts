@@ -6,7 +6,7 @@
  * per family, each with a positive coefficient. It renders to readable JavaScript whose header
  * carries the program as JSON, so a mutation can recover it from the stored code alone.
  */
-import type { Random } from '../shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import type { Feature, Task } from '../../tasks/contract.ts';
 
 /** A family's id: "shape:<feature>", "bonus:<feature>", or one of the generic terms. */

@@ -6,7 +6,7 @@
  * from the task's named features (offline-grammar.ts), so the same search runs on every task. Seeded and
  * reproducible: the same input gives the same candidates, byte for byte.
  */
-import { Random } from '../shared/random.ts';
+import { Random } from '../../core/random.ts';
 import {
   asProgram, defaultCoef, describeProgram, familyOfTerm, grammarFor, normalize, parseProgram, programKey,
   programSlug, renderProgram, roundCoef, sampleCoef, sampleProgram, type Family, type Grammar, type Program,

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { ppoConfigFor } from '../train-seed/ppo-config.ts';
+import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { ProposeContext, RepairContext } from './proposer.ts';
 import { reflectionText } from './reflection.ts';
 

@@ -11,8 +11,8 @@ import {
 } from './card-data.ts';
 import type { EpisodeRecord } from '../../tasks/contract.ts';
 import { compareCandidates } from '../reflect/aggregate.ts';
-import { escapeHtml as h } from './escape.ts';
-import { barChart, lineChart, sparkline, type Series } from './svg.ts';
+import { escapeHtml as h } from '../../core/escape.ts';
+import { barChart, lineChart, sparkline, type Series } from '../../core/svg.ts';
 import { CARD_CSS } from './card-style.ts';
 
 const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';

@@ -7,7 +7,7 @@ import {
   cardTask, duration, headline, int, timestamp, num, pct, rewardLabel, tieBreakColumn, usd, versusWords,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
-import { mdCode, mdFence, mdText } from './escape.ts';
+import { mdCode, mdFence, mdText } from '../../core/escape.ts';
 
 const BLOCKS = '▁▂▃▄▅▆▇█';
 

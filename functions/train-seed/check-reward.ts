@@ -4,7 +4,7 @@
  * would be accepted. A rejected reward is a successful check: faults come back as a verdict.
  */
 import type { Task } from '../../tasks/contract.ts';
-import { Random } from '../shared/random.ts';
+import { Random } from '../../core/random.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from './sandbox.ts';
 import type { FaultOutcome, RewardSandbox, SandboxLimits, TransitionBatch } from './sandbox.ts';
 

@@ -9,7 +9,7 @@
  * parameter at the end of the vector (CleanRL's ppo_continuous_action.py).
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { Random } from '../shared/random.ts';
+import { Random } from '../../core/random.ts';
 import type { Task } from '../../tasks/contract.ts';
 import { dense, fastTanh } from './fast-ops.ts';
 

@@ -10,11 +10,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 // tfjs-core's Node bundle registers no gradients; tfjs-layers' bundle registers them all.
 import '@tensorflow/tfjs-layers';
-import { Random } from '../shared/random.ts';
+import { Random } from '../../core/random.ts';
 import type { CurvePoint } from '../shared/types.ts';
 import type { Task } from '../../tasks/contract.ts';
 import { EpisodeTracker } from './episodes.ts';
-import type { PpoConfig } from './ppo-config.ts';
+import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
 import {
   forwardJs, forwardTf, initialParameters, networkFor, prepareJs, scaleObservations, unpack,

@@ -8,7 +8,7 @@ import type { Budget, SeedResult } from '../shared/types.ts';
 import { initBackend } from './backend.ts';
 import { grade } from './grade.ts';
 import type { Network } from './network.ts';
-import { ppoConfigFor } from './ppo-config.ts';
+import { ppoConfigFor } from '../../core/ppo-config.ts';
 import { train, type UpdateStats } from './ppo.ts';
 import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
 import { termStatistics, trainSuccessSeries } from './term-stats.ts';

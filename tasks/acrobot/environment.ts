@@ -45,7 +45,7 @@
  * 1. Termination: the free end reaches the target height: -cos(theta1) - cos(theta2 + theta1) > 1.0.
  * 2. Truncation: 500 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import type { Random } from '../../functions/shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 export const DT = 0.2;

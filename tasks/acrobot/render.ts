@@ -3,7 +3,7 @@
  * observations, animated with SMIL (no script), under the target line at height 1; beside it the
  * free end's height and the joints' angular velocities over time, and a sentence on the swing.
  */
-import { lineChart, r, svgOpen } from '../../functions/publish/svg.ts';
+import { lineChart, r, svgOpen } from '../../core/svg.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { DT, LINK_LENGTH_1, LINK_LENGTH_2, MAX_EPISODE_STEPS, TARGET_HEIGHT } from './environment.ts';
 

@@ -46,7 +46,7 @@
  * 2. Termination: Cart Position is greater than ±2.4 (center of the cart reaches the edge of the display).
  * 3. Truncation: 500 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import type { Random } from '../../functions/shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 export const GRAVITY = 9.8;

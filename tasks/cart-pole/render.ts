@@ -3,7 +3,7 @@
  * greedy episode's observations, animated with SMIL (no script); beside it the pole's angle and
  * the cart's position over time with the failure limits, and a sentence on how the episode ended.
  */
-import { lineChart, r, svgOpen } from '../../functions/publish/svg.ts';
+import { lineChart, r, svgOpen } from '../../core/svg.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { LENGTH, MAX_EPISODE_STEPS, TAU, THETA_THRESHOLD_RADIANS, X_THRESHOLD } from './environment.ts';
 

@@ -21,7 +21,7 @@
  * first chunk with the last of the 12 heights.
  */
 import { Box, Edge, Polygon, RevoluteJoint, World, type Body, type Contact, type Vec2Value } from 'planck';
-import type { Random } from '../../functions/shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 export const FPS = 50;

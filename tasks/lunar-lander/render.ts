@@ -6,7 +6,7 @@
  * speed over time, and a sentence on how the episode ended.
  */
 import { z } from 'zod';
-import { lineChart, r, svgOpen } from '../../functions/publish/svg.ts';
+import { lineChart, r, svgOpen } from '../../core/svg.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { H, HELIPAD_Y, LANDER_POLY, LEG_DOWN, LEG_H, LEG_W, MAX_EPISODE_STEPS, SCALE, W, type LanderEpisodeInfo } from './physics.ts';
 

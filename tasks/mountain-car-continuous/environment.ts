@@ -39,7 +39,7 @@
  * 1. Termination: position >= 0.45 (the goal position on top of the right hill) with velocity >= 0.
  * 2. Truncation: 999 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import type { Random } from '../../functions/shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 export const MIN_ACTION = -1.0;

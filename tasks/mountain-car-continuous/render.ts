@@ -3,7 +3,7 @@
  * greedy episode's positions with the goal flag at 0.45, animated with SMIL (no script); beside it
  * the position and the force over time, and a sentence on how it got there.
  */
-import { lineChart } from '../../functions/publish/svg.ts';
+import { lineChart } from '../../core/svg.ts';
 import { carAnimation } from '../mountain-car/render.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { GOAL_POSITION, MAX_ACTION, MAX_POSITION, MIN_ACTION, MIN_POSITION } from './environment.ts';

@@ -30,7 +30,7 @@
  * 1. Termination: position >= 0.5 (the flag) with velocity >= 0.
  * 2. Truncation: 200 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import type { Random } from '../../functions/shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 export const MIN_POSITION = -1.2;

@@ -3,7 +3,7 @@
  * episode's positions, animated with SMIL (no script), beside its position over time and its
  * phase portrait, and a sentence on how it got there.
  */
-import { lineChart, r, svgOpen } from '../../functions/publish/svg.ts';
+import { lineChart, r, svgOpen } from '../../core/svg.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { GOAL_POSITION, MAX_POSITION, MAX_SPEED, MIN_POSITION } from './environment.ts';
 

@@ -41,7 +41,7 @@
  * 1. Termination: never.
  * 2. Truncation: 200 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import type { Random } from '../../functions/shared/random.ts';
+import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 export const MAX_SPEED = 8;

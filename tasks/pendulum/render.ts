@@ -3,7 +3,7 @@
  * the upright target (±0.2 rad) marked and the applied torque as a bar, animated with SMIL (no
  * script); beside it the angle and the torque over time, and a sentence on the episode.
  */
-import { lineChart, r, svgOpen } from '../../functions/publish/svg.ts';
+import { lineChart, r, svgOpen } from '../../core/svg.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { HOLD_STEPS, MAX_TORQUE, UPRIGHT_ANGLE } from './environment.ts';
 

@@ -4,7 +4,7 @@
  * reset state, stepped with Gymnasium's dynamics. Random actions from the reset states alone never
  * reach the flag, and these tests need terminal transitions too.
  */
-import { Random } from '../../functions/shared/random.ts';
+import { Random } from '../../core/random.ts';
 import type { TransitionBatch } from '../../functions/train-seed/sandbox.ts';
 import { GOAL_POSITION, MAX_SPEED, MIN_POSITION, MountainCarEnv } from '../../tasks/mountain-car/environment.ts';
 

@@ -2,7 +2,6 @@
  * PPO's hyperparameters in one place (CleanRL's Args), with a default and a doc for each, apart
  * from the trainer so that what states them (the prompt) does not load TensorFlow.js.
  */
-import type { Task } from '../../tasks/contract.ts';
 
 export interface PpoConfig {
   /** Seed of the environments, the initial weights, action sampling and minibatch shuffling. */
@@ -77,8 +76,11 @@ export const DEFAULT_PPO_CONFIG: PpoConfig = {
   normReward: false,
 };
 
+/** What a task may set (tasks/contract.ts `ppo`): everything but what a seed-run decides. */
+export type PpoOverrides = Partial<Omit<PpoConfig, 'seed' | 'totalTimesteps'>>;
+
 /** The defaults, the task's own settings over them, then the seed-run's. */
-export function ppoConfigFor(task: Pick<Task, 'ppo'>, seed: number, totalTimesteps: number): PpoConfig {
+export function ppoConfigFor(task: { ppo?: PpoOverrides }, seed: number, totalTimesteps: number): PpoConfig {
   return { ...DEFAULT_PPO_CONFIG, ...task.ppo, seed, totalTimesteps };
 }
 
