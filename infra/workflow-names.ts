@@ -109,8 +109,9 @@ export const TRANSIENT_LAMBDA_ERRORS = [
 export const THROTTLED_LAMBDA_ERRORS = ['Lambda.TooManyRequestsException'];
 
 /**
- * A TrainSeed process that hosted a sandbox memory fault exits on its next invocation (see
- * functions/train-seed/handler.ts): retried, the seed-run lands on a fresh container.
+ * A TrainSeed process that hosted a sandbox memory fault stores its result and exits before it
+ * answers (see functions/train-seed/handler.ts): retried, the invocation lands on a fresh container
+ * and returns the stored result.
  */
 export const RETIRED_PROCESS_ERRORS = ['Runtime.ExitError'];
 

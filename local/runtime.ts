@@ -1,7 +1,7 @@
 /**
  * The embedded runtime: the SAME state-machine definition that AWS runs (infra/workflow.ts,
  * rendered to ASL), run by aws-local-stepfunctions. Each Task state runs the matching handler:
- * Propose, Reflect and Publish in this process, TrainSeed in a capped child process. The table is
+ * Propose, Reflect and Publish in this process, TrainSeed in warm capped worker processes. The table is
  * dynalite and the bucket a directory, both under the data directory.
  */
 import './polyfills.ts';
@@ -56,6 +56,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
   const emit = options.onEvent ?? (() => {});
   await mkdir(dataDir, { recursive: true });
   const table = await startLocalTable({ dir: join(dataDir, 'table') });
+  let stopWorkers = () => {};
   try {
     Object.assign(process.env, localAwsEnv(table), {
       EUREKA_DATA_DIR: dataDir,
@@ -68,7 +69,8 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     }
     const { setTelemetrySink, fileSink } = await import('../functions/shared/telemetry.ts');
     setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
-    const handlers = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS);
+    const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS);
+    stopWorkers = () => pool.close();
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
     // As on AWS: a state past 256 KiB fails the execution (the local runner would not).
@@ -83,6 +85,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     });
     return { output: await limit.run(execution), dataDir };
   } finally {
+    stopWorkers();
     await table.close();
   }
 }
@@ -102,7 +105,7 @@ export async function withLocalStore<T>(dataDir: string, fn: (store: SearchStore
 }
 
 /** Handlers are imported after the environment is set: they read it once when they load. */
-async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, caps: FunctionCaps): Promise<Record<TaskRole, Handler>> {
+async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, caps: FunctionCaps): Promise<{ handlers: Record<TaskRole, Handler>; pool: TrainSeedPool }> {
   const [propose, reflect, publish] = await Promise.all([
     import('../functions/propose/handler.ts'),
     import('../functions/reflect/handler.ts'),
@@ -122,7 +125,7 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     if (tasks.length > 0) emit({ type: 'stage', label: stageOf(tasks[0]), seeds: tasks.length });
     return out;
   };
-  return {
+  const handlers: Record<TaskRole, Handler> = {
     init: staged((o: InitResult) => o.baselineTasks)(reflect.handler),
     propose: propose.handler,
     check: (event) => pool.check(event as CheckItem),
@@ -136,6 +139,7 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     finish: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
     publish: publish.handler as Handler,
   };
+  return { handlers, pool };
 }
 
 /** The stage a seed-run belongs to, for progress: the fresh-seed re-check, the baselines, or its generation. */

@@ -1,9 +1,11 @@
 /**
- * TrainSeed locally: every invocation is a child process with its Lambda's memory and time caps
- * (killed past either), at most one per core at a time, so a runaway seed-run cannot take the
- * runtime down. A kill becomes the error the state machine catches, as on AWS.
+ * TrainSeed locally, as Lambda runs it: warm worker processes (local/train-seed-child.ts) kept
+ * between invocations like Lambda's containers, at most one per core, each with its Lambda's memory
+ * and time caps. A worker past its memory cap or its invocation's time cap is killed and replaced,
+ * and the kill becomes the error the state machine catches, as on AWS. A worker that exits (the
+ * handler ends its process after a sandbox memory fault) is never reused.
  */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { FunctionCaps } from '../infra/config.ts';
@@ -26,9 +28,49 @@ export interface SeedProgress {
   summary?: SeedSummary;
 }
 
+interface ChildMessage { type: string; id?: number; summary?: unknown; name?: string; message?: string; update?: number; total?: number }
+
+/** One warm process and what it is doing now. */
+class Worker {
+  readonly child: ChildProcess;
+  /** Set once the process is gone or killed: never handed another invocation. */
+  dead = false;
+  /** Invocations this worker has served (tests read it: warm means more than one). */
+  served = 0;
+  private current: { id: number; onMessage: (m: ChildMessage) => void; onGone: (reason: string) => void } | null = null;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = fork(CHILD, [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (m: ChildMessage) => { if (m.id === this.current?.id || m.id === undefined) this.current?.onMessage(m); });
+    this.child.on('exit', (code, signal) => {
+      this.dead = true;
+      this.current?.onGone(signal ?? `code ${code}`);
+    });
+  }
+
+  run(id: number, event: unknown, onMessage: (m: ChildMessage) => void, onGone: (reason: string) => void): void {
+    this.current = { id, onMessage, onGone };
+    this.served += 1;
+    this.child.send({ id, event });
+  }
+
+  idle(): void {
+    this.current = null;
+  }
+
+  kill(): void {
+    this.dead = true;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}
+
 export class TrainSeedPool {
   private running = 0;
+  private nextId = 1;
   private readonly waiting: Array<() => void> = [];
+  private readonly idle: Worker[] = [];
+  /** Every worker started, for the tests' view of warmth. */
+  readonly started: Worker[] = [];
 
   constructor(
     private readonly caps: FunctionCaps,
@@ -38,55 +80,78 @@ export class TrainSeedPool {
   ) {}
 
   async invoke(task: SeedTask): Promise<SeedSummary> {
-    await this.acquire();
-    try {
+    return this.withWorker(async (worker) => {
       this.onProgress({ task, state: 'started' });
-      const summary = await this.runChild<SeedSummary>(task, 'seed-run');
+      const summary = await this.runOn<SeedSummary>(worker, task, 'seed-run', (m) => {
+        if (m.type === 'progress') this.onProgress({ task, state: 'progress', update: m.update, total: m.total });
+      });
       this.onProgress({ task, state: 'finished', summary });
       return summary;
-    } finally {
-      this.release();
-    }
+    });
   }
 
   /** A candidate's sandbox check ("Check the candidates"): the same isolation, no progress. */
   async check(item: CheckItem): Promise<CheckSummary> {
+    return this.withWorker((worker) => this.runOn<CheckSummary>(worker, item, 'check', () => {}));
+  }
+
+  /** Ends every worker (the search is over). */
+  close(): void {
+    for (const worker of this.idle.splice(0)) worker.kill();
+  }
+
+  private async withWorker<T>(fn: (worker: Worker) => Promise<T>): Promise<T> {
     await this.acquire();
+    let worker: Worker | undefined;
     try {
-      return await this.runChild<CheckSummary>(item, 'check');
+      worker = this.takeIdle() ?? this.spawn();
+      return await fn(worker);
     } finally {
+      if (worker && !worker.dead) {
+        worker.idle();
+        this.idle.push(worker);
+      }
       this.release();
     }
   }
 
-  private runChild<T>(task: SeedTask | CheckItem, what: string): Promise<T> {
+  private takeIdle(): Worker | undefined {
+    let worker = this.idle.pop();
+    while (worker?.dead) worker = this.idle.pop();
+    return worker;
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(this.env);
+    this.started.push(worker);
+    return worker;
+  }
+
+  /** One invocation on a worker, with its time cap and the worker's memory cap watched. */
+  private runOn<T>(worker: Worker, event: SeedTask | CheckItem, what: string, onOther: (m: ChildMessage) => void): Promise<T> {
     return new Promise((resolve, reject) => {
-      const child = fork(CHILD, [], { env: this.env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       let settled = false;
-      const finish = (fn: () => void) => {
+      const finish = (fn: () => void, kill = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         clearInterval(watch);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (kill) worker.kill();
         fn();
       };
       const timer = setTimeout(() => finish(() => reject(new SeedRunKilled('Sandbox.Timedout',
-        `${what} killed after its ${this.caps.timeoutSeconds} s time cap`))), this.caps.timeoutSeconds * 1000);
+        `${what} killed after its ${this.caps.timeoutSeconds} s time cap`)), true), this.caps.timeoutSeconds * 1000);
       const watch = setInterval(() => {
-        const rssMb = residentMb(child.pid);
+        const rssMb = residentMb(worker.child.pid);
         if (rssMb > this.caps.memoryMb) {
-          finish(() => reject(new SeedRunKilled('Runtime.OutOfMemory', `${what} killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`)));
+          finish(() => reject(new SeedRunKilled('Runtime.OutOfMemory', `${what} killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`)), true);
         }
       }, MEMORY_POLL_MS);
-      child.on('message', (m: { type: string; summary?: T; name?: string; message?: string; update?: number; total?: number }) => {
-        if (m.type === 'progress' && !('kind' in task)) this.onProgress({ task, state: 'progress', update: m.update, total: m.total });
-        if (m.type === 'result' && m.summary) finish(() => resolve(m.summary!));
-        if (m.type === 'error') finish(() => reject(Object.assign(new Error(m.message), { name: m.name ?? 'Error' })));
-      });
-      child.on('exit', (code, signal) => finish(() => reject(new SeedRunKilled('Runtime.ExitError',
-        `${what} process exited (${signal ?? `code ${code}`}) without a result`))));
-      child.send(task);
+      worker.run(this.nextId++, event, (m) => {
+        if (m.type === 'result') finish(() => resolve(m.summary as T));
+        else if (m.type === 'error') finish(() => reject(Object.assign(new Error(m.message), { name: m.name ?? 'Error' })));
+        else onOther(m);
+      }, (reason) => finish(() => reject(new SeedRunKilled('Runtime.ExitError', `${what} process exited (${reason}) without a result`))));
     });
   }
 

@@ -12,17 +12,18 @@ import { checkReward } from './check-reward.ts';
 import { MissingReward } from './seed-task.ts';
 import { SUMMARY_REASON_CHARS, clip } from './seed-summary.ts';
 
-export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise<CheckRecord> {
+/** The candidate's check, and whether this call ran its code (false: stored). */
+export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise<{ record: CheckRecord; ran: boolean }> {
   const key = checkKey(item.searchId, item.generation, item.candidateId);
   const stored = await blobs.getText(key);
-  if (stored !== undefined) return JSON.parse(stored) as CheckRecord;
+  if (stored !== undefined) return { record: JSON.parse(stored) as CheckRecord, ran: false };
   const task = getTask(item.task);
   const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
   const { verdict, reason, terms } = await checkReward(task, source);
   const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms };
   await blobs.put(key, JSON.stringify(record), 'application/json');
-  return record;
+  return { record, ran: true };
 }
 
 /** What the state machine carries of a check: the verdict and a clipped reason. */

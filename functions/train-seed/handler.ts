@@ -4,10 +4,11 @@
  * only one that runs model-written code.
  *
  * A process whose sandbox hit its memory cap is not trusted with another candidate (DESIGN §4:
- * WebAssembly memory never shrinks, and the fault may have left the module mid-way). Lambda keeps
- * a warm container for the next invocation, so that invocation exits the process before it reads
- * anything: Lambda reports Runtime.ExitError and discards the container, and the state machine's
- * retry of that error lands on a fresh one.
+ * WebAssembly memory never shrinks, and the fault may have left the module mid-way). So the
+ * invocation that hosted the fault stores its result (result.json or check.json) and then ends the
+ * process before it answers: Lambda reports Runtime.ExitError and discards the container, the
+ * state machine retries that error, and the retry, on a fresh container, returns the stored result.
+ * No retired container is ever left warm for another candidate to land on.
  */
 import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
@@ -40,31 +41,32 @@ export const SeedTaskSchema = z.object({
 
 export const CheckItemSchema = z.object({ kind: z.literal('check'), ...ids });
 
-/** Exit code of a process retired after a memory fault (what Lambda reports as Runtime.ExitError). */
+/** Exit code of a process ended after a memory fault (what Lambda reports as Runtime.ExitError). */
 export const RETIRED_EXIT_CODE = 75;
-let retired = false;
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<SeedSummary | CheckSummary> {
-  if (retired) {
-    // stderr, not the logger: the line must be there wherever the process runs, Lambda or not.
-    process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; exiting so the next candidate gets a fresh one\n');
-    process.exit(RETIRED_EXIT_CODE);
-  }
-  return withTelemetry(context, eventKeys(event), async () => {
+  let retire = false;
+  const summary = await withTelemetry(context, eventKeys(event), async () => {
     if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'check') {
       const check = await checkCandidate(blobs, CheckItemSchema.parse(event));
-      retired = check.verdict === 'memory';
-      const summary = checkSummary(check);
-      recordCheck(summary);
+      retire = check.ran && check.record.verdict === 'memory';
+      const summary = checkSummary(check.record);
+      if (check.ran) recordCheck(summary);
       return summary;
     }
     const item = SeedTaskSchema.parse(event);
     const { result, ran } = await trainSeed(blobs, item, reportToParent);
-    retired = ran && result.outcome === 'memory';
+    retire = ran && result.outcome === 'memory';
     const summary = summarize(result, seedResultKey(item.searchId, item.generation, item.candidateId, item.seed));
     if (ran) recordSeedRun(result, summary);
     return summary;
   });
+  if (retire) {
+    // stderr, not the logger: the line must be there wherever the process runs, Lambda or not.
+    process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; its result is stored, and the process ends so that no other candidate runs in it\n');
+    process.exit(RETIRED_EXIT_CODE);
+  }
+  return summary;
 }
 
 /** One line and the seed-run's metrics: its time, and a count by outcome. */
