@@ -24,6 +24,17 @@ export class Random {
     for (let i = 0; i < 12; i++) this.uint32();
   }
 
+  /** The generator's whole state, to carry it across processes (a seed-run's checkpoint). */
+  state(): Uint32Array {
+    return Uint32Array.of(this.a, this.b, this.c, this.d);
+  }
+
+  /** Continues exactly where the generator that gave `state` stood. */
+  restore(state: ArrayLike<number>): void {
+    if (state.length !== 4) throw new RangeError(`a Random state has 4 words, not ${state.length}`);
+    [this.a, this.b, this.c, this.d] = [state[0] | 0, state[1] | 0, state[2] | 0, state[3] | 0];
+  }
+
   /** Uniform 32-bit unsigned integer. */
   uint32(): number {
     const t = (((this.a + this.b) | 0) + this.d) | 0;

@@ -4,7 +4,7 @@
  * so the environment's own reward, its dynamics and what the candidate's reward is shown all
  * agree on one action (MountainCarContinuous charges the unclipped action otherwise).
  */
-import type { VecEnv } from './contract.ts';
+import type { EnvSnapshot, VecEnv } from './contract.ts';
 
 export class ClipActions implements VecEnv {
   private readonly clipped: Float64Array;
@@ -32,5 +32,14 @@ export class ClipActions implements VecEnv {
 
   episodeInfo(i: number): unknown {
     return this.env.episodeInfo?.(i);
+  }
+
+  snapshot(): EnvSnapshot | null {
+    return this.env.snapshot?.() ?? null;
+  }
+
+  restore(snapshot: EnvSnapshot): void {
+    if (!this.env.restore) throw new Error('this environment cannot be restored from a snapshot');
+    this.env.restore(snapshot);
   }
 }

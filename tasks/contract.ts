@@ -63,7 +63,18 @@ export interface VecEnv {
   step(actions: ArrayLike<number>): void;
   /** Task-specific facts about copy i's running episode the card wants (terrain, ...); JSON. */
   episodeInfo?(i: number): unknown;
+  /**
+   * Everything the copies need to go on exactly where they stand (a seed-run's checkpoint between
+   * two chunks), or null when this environment cannot save itself (a physics engine's world): the
+   * trainer then starts fresh copies at a chunk.
+   */
+  snapshot?(): EnvSnapshot | null;
+  /** Puts the copies back where a snapshot of an environment of the same shape left them. */
+  restore?(snapshot: EnvSnapshot): void;
 }
+
+/** A vectorized environment's saved state: typed arrays only, so it is stored to the last bit. */
+export type EnvSnapshot = Record<string, Float64Array | Float32Array | Int32Array | Uint32Array>;
 
 /** One finished evaluation episode, as the trusted success test sees it. */
 export interface Episode {

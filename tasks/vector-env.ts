@@ -6,7 +6,7 @@
  * S is one copy's state: a Float64Array for the classic-control tasks, an object for others.
  */
 import { Random } from '../core/random.ts';
-import type { VecEnv } from './contract.ts';
+import type { EnvSnapshot, VecEnv } from './contract.ts';
 
 export interface VectorEnvShape {
   obsSize: number;
@@ -84,6 +84,33 @@ export abstract class VectorEnv<S> implements VecEnv {
       if ((terminated || truncated) && this.autoReset) this.resetCopy(i);
       else this.obsViews[i].set(this.finalViews[i]);
     }
+  }
+
+  /**
+   * The copies' states, step counts, observations and generator: where a Float64Array is each
+   * copy's whole state (the classic-control tasks), that is everything. An environment whose state
+   * is more (a physics engine's world) says null, or overrides both methods.
+   */
+  snapshot(): EnvSnapshot | null {
+    if (!this.states.every((s) => s instanceof Float64Array)) return null;
+    const states = this.states as unknown as Float64Array[];
+    const size = states[0]?.length ?? 0;
+    const all = new Float64Array(this.n * size);
+    states.forEach((s, i) => all.set(s, i * size));
+    return { states: all, elapsed: Int32Array.from(this.elapsed), obs: Float32Array.from(this.obs), rng: this.rng.state() };
+  }
+
+  restore(snapshot: EnvSnapshot): void {
+    const { states: all, elapsed, obs, rng } = snapshot;
+    const states = this.states as unknown as Float64Array[];
+    const size = states[0]?.length ?? 0;
+    if (!(all instanceof Float64Array) || all.length !== this.n * size || elapsed?.length !== this.n || obs?.length !== this.obs.length || !rng) {
+      throw new Error(`a snapshot of another environment shape (${this.n} copies of ${size} state values expected)`);
+    }
+    states.forEach((s, i) => s.set(all.subarray(i * size, (i + 1) * size)));
+    this.elapsed.set(elapsed);
+    this.obs.set(obs);
+    this.rng.restore(rng);
   }
 
   /** Starts copy i's episode again from its current `states[i]` (tests replaying recorded episodes). */

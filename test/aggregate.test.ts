@@ -20,7 +20,7 @@ function result(seed: number, diagnostic: number): SeedResult {
   return {
     task: 'MountainCar-v0', candidateId: '01-x', seed, outcome: 'trained', reason: '', success: 1, meanSuccessSteps: 120, meanReturn: -120,
     diagnostic, terms: { shaping: { early: seed, late: 2 * seed, series: [seed, 2 * seed] } }, trainSuccessSeries: [0, seed],
-    curve: [], episode: null, steps: 4096, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
+    curve: [], episode: null, steps: 4096, stepsTrained: 4096, thetaSha256: null, chunks: 1, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
   };
 }
 

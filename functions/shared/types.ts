@@ -81,7 +81,14 @@ export interface SeedResult {
   curve: CurvePoint[];
   /** One greedy evaluation episode, for the card (null when not trained). */
   episode: EpisodeRecord | null;
+  /** The seed-run's budget: environment steps it trains to, unless a race stops it first. */
   steps: number;
+  /** Environment steps it trained: the budget, a rung's share of it, or where a fault stopped it. */
+  stepsTrained: number;
+  /** SHA-256 of the final parameters' float32 bytes (null when it faulted). */
+  thetaSha256: string | null;
+  /** TrainSeed invocations it took (one chunk each). */
+  chunks: number;
   wallSeconds: number;
   sandboxSeconds: number;
   backend: string;

@@ -5,6 +5,14 @@
  */
 import type { Episode, VecEnv } from '../../tasks/contract.ts';
 
+export interface TrackerSnapshot {
+  /** Every copy's observations so far, one after the other; counts[i] values are copy i's. */
+  observations: Float32Array;
+  counts: Int32Array;
+  returns: Float64Array;
+  lengths: Int32Array;
+}
+
 export class EpisodeTracker {
   private readonly observations: number[][];
   private readonly returns: Float64Array;
@@ -42,6 +50,27 @@ export class EpisodeTracker {
       this.lengths[i] = 0;
     }
     return ended;
+  }
+
+  /** The running episodes so far (a seed-run's checkpoint): what each copy saw, its return and length. */
+  snapshot(): TrackerSnapshot {
+    return {
+      observations: Float32Array.from(this.observations.flat()),
+      counts: Int32Array.from(this.observations, (o) => o.length),
+      returns: Float64Array.from(this.returns),
+      lengths: Int32Array.from(this.lengths),
+    };
+  }
+
+  restore(snapshot: TrackerSnapshot): void {
+    let offset = 0;
+    for (let i = 0; i < this.env.n; i++) {
+      const count = snapshot.counts[i];
+      this.observations[i] = Array.from(snapshot.observations.subarray(offset, offset + count));
+      offset += count;
+    }
+    this.returns.set(snapshot.returns);
+    this.lengths.set(snapshot.lengths);
   }
 
   /** The observation copy i's running episode started from (after an auto-reset: the new one). */

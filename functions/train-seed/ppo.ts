@@ -12,8 +12,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-layers';
 import { Random } from '../../core/random.ts';
 import type { CurvePoint } from '../shared/types.ts';
-import type { Task } from '../../tasks/contract.ts';
-import { EpisodeTracker } from './episodes.ts';
+import type { EnvSnapshot, Task, VecEnv } from '../../tasks/contract.ts';
+import { restoreAdam, saveAdam, type AdamState } from './adam-state.ts';
+import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
 import {
@@ -36,30 +37,64 @@ export interface UpdateStats extends CurvePoint {
 }
 
 export interface TrainOutput {
-  /** The final parameters (see network.ts for the layout). */
+  /** The parameters where training stopped (see network.ts for the layout). */
   theta: Float32Array;
   network: Network;
+  /** Every update's statistics since the start of the seed-run, the resumed ones included. */
+  updates: UpdateStats[];
+  /** Updates of the whole seed-run (its budget); `checkpoint.update` of them are done. */
+  numUpdates: number;
+  /** Everything needed to go on exactly from here (a seed-run trained in chunks). */
+  checkpoint: TrainerCheckpoint;
+}
+
+/**
+ * The trainer's whole state between two updates. Resumed from it, a seed-run goes on bit for bit
+ * as if it had never stopped, where the environment can save itself (`env`); where it cannot
+ * (null), fresh copies start at the chunk and the running episodes are dropped.
+ */
+export interface TrainerCheckpoint {
+  /** Updates done. */
+  update: number;
+  theta: Float32Array;
+  adam: AdamState;
+  /** The trainer's generator: action sampling and minibatch shuffling. */
+  rng: Uint32Array;
+  env: EnvSnapshot | null;
+  tracker: TrackerSnapshot | null;
+  normalizer: Float64Array | null;
   updates: UpdateStats[];
 }
 
-export async function train(
-  config: PpoConfig,
-  task: Task,
-  reward: RewardModel,
-  onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void,
-): Promise<TrainOutput> {
+export interface TrainOptions {
+  /** Go on from a checkpoint of the same seed-run. */
+  resume?: TrainerCheckpoint;
+  /** Stop once this many updates of the seed-run are done. @default all of them */
+  stopAfterUpdate?: number;
+  onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void;
+}
+
+/** Updates of a seed-run of `totalTimesteps`: whole rollouts, at least one. */
+export function updatesOf(config: Pick<PpoConfig, 'totalTimesteps' | 'numEnvs' | 'numSteps'>): number {
+  return Math.max(1, Math.floor(config.totalTimesteps / (config.numEnvs * config.numSteps)));
+}
+
+export async function train(config: PpoConfig, task: Task, reward: RewardModel, options: TrainOptions = {}): Promise<TrainOutput> {
   const { numEnvs, numSteps } = config;
   const batchSize = numEnvs * numSteps;
   const minibatchSize = Math.floor(batchSize / config.numMinibatches);
-  const numUpdates = Math.max(1, Math.floor(config.totalTimesteps / batchSize));
+  const numUpdates = updatesOf(config);
+  const { resume, onUpdate } = options;
+  const stopAfter = Math.min(numUpdates, options.stopAfterUpdate ?? numUpdates);
   const rng = new Random(config.seed);
   const net = networkFor(task);
   const { obsSize: d, actions: k } = net;
   const a = task.actionSize;
 
   // Agent and optimizer
-  const theta = tf.variable(tf.tensor1d(initialParameters(net, config.init, rng)), true);
+  const theta = tf.variable(tf.tensor1d(resume ? resume.theta : initialParameters(net, config.init, rng)), true);
   const optimizer = tf.train.adam(config.learningRate, 0.9, 0.999, config.adamEpsilon);
+  if (resume) restoreAdam(optimizer, [theta], resume.adam);
   let thetaJs = theta.dataSync() as Float32Array;
   let policy = preparePolicy(net, thetaJs);
 
@@ -76,14 +111,18 @@ export async function train(
   const advantages = new Float32Array(batchSize);
   const returns = new Float32Array(batchSize);
 
-  const envs = task.makeEnv(numEnvs, config.seed);
-  const tracker = new EpisodeTracker(envs, d);
+  const first = resume ? resume.update + 1 : 1;
+  const { envs, tracker } = environments(task, config, d, resume);
   const normalizer = config.normReward ? new RewardNormalizer(numEnvs, config.gamma) : null;
+  if (resume) {
+    rng.restore(resume.rng);
+    if (normalizer && resume.normalizer) normalizer.restore(resume.normalizer);
+  }
   const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), value: new Float32Array(numEnvs), action: new Float32Array(numEnvs * a) };
-  const updates: UpdateStats[] = [];
+  const updates: UpdateStats[] = resume ? [...resume.updates] : [];
 
   try {
-    for (let update = 1; update <= numUpdates; update++) {
+    for (let update = first; update <= stopAfter; update++) {
       // Rollout: act with the current policy, remember what the reward needs.
       let ended = 0, succeeded = 0, endedLength = 0;
       for (let step = 0; step < numSteps; step++) {
@@ -155,14 +194,45 @@ export async function train(
       onUpdate?.(stats, update, numUpdates);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { theta: Float32Array.from(thetaJs), network: net, updates };
+    const env = envs.snapshot?.() ?? null;
+    const checkpoint: TrainerCheckpoint = {
+      update: Math.max(first - 1, stopAfter), theta: Float32Array.from(thetaJs), adam: saveAdam(optimizer), rng: rng.state(),
+      env, tracker: env ? tracker.snapshot() : null, normalizer: normalizer?.snapshot() ?? null, updates,
+    };
+    return { theta: Float32Array.from(thetaJs), network: net, updates, numUpdates, checkpoint };
   } finally {
     theta.dispose();
     optimizer.dispose();
   }
 }
 
+/**
+ * The training copies: the seed-run's own, or where a checkpoint left them. An environment that
+ * cannot save itself starts fresh copies at a chunk, seeded by the seed-run and the update, so a
+ * resumed run is still reproducible.
+ */
+function environments(task: Task, config: PpoConfig, obsSize: number, resume?: TrainerCheckpoint): { envs: VecEnv; tracker: EpisodeTracker } {
+  if (!resume) {
+    const envs = task.makeEnv(config.numEnvs, config.seed);
+    return { envs, tracker: new EpisodeTracker(envs, obsSize) };
+  }
+  if (!resume.env) {
+    const envs = task.makeEnv(config.numEnvs, (config.seed + FRESH_COPIES_SEED_STRIDE * resume.update) >>> 0);
+    return { envs, tracker: new EpisodeTracker(envs, obsSize) };
+  }
+  const envs = task.makeEnv(config.numEnvs, config.seed);
+  if (!envs.restore) throw new Error(`${task.id}: a checkpoint holds its environment, but the environment cannot be restored`);
+  envs.restore(resume.env);
+  const tracker = new EpisodeTracker(envs, obsSize);
+  if (resume.tracker) tracker.restore(resume.tracker);
+  return { envs, tracker };
+}
+
+/** Seeds of fresh copies at a chunk sit past every training and evaluation seed (grade.ts). */
+const FRESH_COPIES_SEED_STRIDE = 2 ** 20;
+
 /** The actor and critic ready for plain-JS passes, and the Gaussian's standard deviations. */
+
 interface JsPolicy {
   actor: ReturnType<typeof prepareJs>;
   critic: ReturnType<typeof prepareJs>;

@@ -13,6 +13,17 @@ export class RewardNormalizer {
     this.discounted = new Float64Array(numEnvs);
   }
 
+  /** The running statistics and each env's discounted return (a seed-run's checkpoint). */
+  snapshot(): Float64Array {
+    return Float64Array.of(this.count, this.mean, this.variance, ...this.discounted);
+  }
+
+  restore(snapshot: Float64Array): void {
+    if (snapshot.length !== 3 + this.numEnvs) throw new Error(`a reward normalizer snapshot of ${snapshot.length - 3} envs, not ${this.numEnvs}`);
+    [this.count, this.mean, this.variance] = [snapshot[0], snapshot[1], snapshot[2]];
+    this.discounted.set(snapshot.subarray(3));
+  }
+
   /** rewards and terminated in (steps, envs) order; returns the normalized rewards. */
   normalize(rewards: Float64Array, terminated: Uint8Array, numSteps: number): Float64Array {
     const out = new Float64Array(rewards.length);

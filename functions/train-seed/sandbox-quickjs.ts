@@ -30,8 +30,9 @@ const MEMORY_FAULT_SHARE = 0.9;
 const FOLLOW_UP_MS = 100;
 
 /** A fresh module whose WebAssembly memory may not grow past limits.memoryBytes, with the code loaded. */
-export async function newQuickJSRewardSandbox(source: string, layout: TransitionLayout, limits: SandboxLimits): Promise<RewardSandbox> {
-  const started = performance.now();
+export async function newQuickJSRewardSandbox(source: string, layout: TransitionLayout, limits: SandboxLimits, usedBeforeMs = 0): Promise<RewardSandbox> {
+  // Time the seed-run's earlier chunks spent in their sandboxes counts as if spent in this one.
+  const started = performance.now() - usedBeforeMs;
   const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.floor(limits.memoryBytes / PAGE_BYTES) });
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
   const sandbox = new QuickJSRewardSandbox(module, memory, layout, limits, started);

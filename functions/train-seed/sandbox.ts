@@ -30,13 +30,14 @@ export function layoutOf(task: { obsSize: number; actionSize: number; action: { 
 }
 
 /** Compiles the candidate once for a task's layout; throws RewardFault if it cannot be loaded. */
-export async function openRewardSandbox(source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}): Promise<RewardSandbox> {
+/** `usedBeforeMs`: sandbox time earlier chunks of the same seed-run used; it counts against the budget. */
+export async function openRewardSandbox(source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}, usedBeforeMs = 0): Promise<RewardSandbox> {
   const all = resolveLimits(limits);
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > all.maxSourceBytes) {
     throw new RewardFault('error', `reward source is ${bytes} bytes, over the ${kib(all.maxSourceBytes)} limit`);
   }
-  return newQuickJSRewardSandbox(source, layout, all);
+  return newQuickJSRewardSandbox(source, layout, all, usedBeforeMs);
 }
 
 function resolveLimits(partial: Partial<SandboxLimits>): SandboxLimits {

@@ -1,15 +1,23 @@
 /**
- * One seed-run: open the candidate's reward in the sandbox, train PPO with it on the task, grade
- * the policy on the task's true success test. A fault of the candidate's code ends the run with an
- * outcome and a reason; only faults of our own (a bug, the machine) throw.
+ * One seed-run, or one chunk of it: open the candidate's reward in the sandbox, train PPO with it
+ * on the task (from a checkpoint, when an earlier chunk stopped), and once the run reaches its
+ * target (the budget, or a rung of a race), grade the policy on the task's true success test. A
+ * fault of the candidate's code ends the run with an outcome and a reason; only faults of our own
+ * (a bug, the machine) throw.
+ *
+ * Chunks are whole PPO updates; a run resumed from its checkpoint goes on bit for bit where the
+ * environment can save itself (the classic-control tasks). The sandbox is opened afresh in every
+ * chunk, with the time the earlier chunks used counted against its budget: a reward that keeps
+ * state of its own between calls starts over at a chunk.
  */
+import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
+import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Budget, SeedResult } from '../shared/types.ts';
 import { initBackend } from './backend.ts';
 import { grade } from './grade.ts';
 import type { Network } from './network.ts';
-import { ppoConfigFor } from '../../core/ppo-config.ts';
-import { train, type UpdateStats } from './ppo.ts';
+import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
 import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
 import { termStatistics, trainSuccessSeries } from './term-stats.ts';
 
@@ -19,35 +27,85 @@ export interface SeedRunInput {
   source: string;
   seed: number;
   budget: Budget;
+  /** Grade once this many steps are trained (a rung of a race). @default budget.steps */
+  targetSteps?: number;
+  /** Train at most this many steps in this call (whole updates, at least one). @default no limit */
+  chunkSteps?: number;
+  /** Where the previous chunk of this seed-run stopped. */
+  resume?: SeedCheckpoint;
   limits?: Partial<SandboxLimits>;
   onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void;
 }
 
-export interface SeedRunOutput {
-  result: SeedResult;
-  /** The trained parameters and their layout; absent when the candidate faulted. */
-  policy?: { theta: Float32Array; network: Network };
+/** What a chunk leaves for the next: the trainer's state and the time spent so far. */
+export interface SeedCheckpoint {
+  trainer: TrainerCheckpoint;
+  /** Environment steps trained. */
+  steps: number;
+  wallSeconds: number;
+  sandboxSeconds: number;
+  chunks: number;
 }
 
-export async function runSeed(input: SeedRunInput): Promise<SeedRunOutput> {
+export type SeedRunOutput =
+  | {
+      done: true;
+      result: SeedResult;
+      /** The trained parameters and their layout; absent when the candidate faulted. */
+      policy?: { theta: Float32Array; network: Network };
+      /** Where training stood when graded, to go on past a rung; absent after a fault. */
+      checkpoint?: SeedCheckpoint;
+    }
+  | { done: false; checkpoint: SeedCheckpoint };
+
+/** A whole seed-run in one call: what `eureka train` and the benchmarks run. */
+export async function runSeed(input: SeedRunInput): Promise<Extract<SeedRunOutput, { done: true }>> {
+  const out = await runSeedChunk({ ...input, chunkSteps: undefined });
+  if (!out.done) throw new Error('a seed-run without a chunk limit stopped before its target');
+  return out;
+}
+
+export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> {
   const started = performance.now();
   const backend = await initBackend();
-  const { task } = input;
-  const base = { task: task.id, candidateId: input.candidateId, seed: input.seed, steps: input.budget.steps, backend };
-  const elapsed = () => (performance.now() - started) / 1000;
+  const { task, resume } = input;
+  const config = ppoConfigFor(task, input.seed, input.budget.steps);
+  const batchSize = config.numEnvs * config.numSteps;
+  const targetUpdate = Math.min(updatesOf(config), Math.max(1, Math.floor((input.targetSteps ?? input.budget.steps) / batchSize)));
+  const doneBefore = resume?.trainer.update ?? 0;
+  if (doneBefore > targetUpdate) throw new Error(`the checkpoint is at update ${doneBefore}, past the target's ${targetUpdate}`);
+  const chunkUpdates = input.chunkSteps === undefined ? Infinity : Math.max(1, Math.floor(input.chunkSteps / batchSize));
+  const stopAfterUpdate = Math.min(targetUpdate, doneBefore + chunkUpdates);
+
+  const before = { wall: resume?.wallSeconds ?? 0, sandbox: resume?.sandboxSeconds ?? 0, chunks: (resume?.chunks ?? 0) + 1 };
+  const elapsed = () => before.wall + (performance.now() - started) / 1000;
+  let updatesDone = doneBefore;
+  const base = { task: task.id, candidateId: input.candidateId, seed: input.seed, steps: input.budget.steps, backend, chunks: before.chunks };
+  const fault = (err: RewardFault, sandboxSeconds: number) =>
+    ({ done: true as const, result: faulted(base, updatesDone * batchSize, err, elapsed(), sandboxSeconds) });
 
   let sandbox;
   try {
-    sandbox = await openRewardSandbox(input.source, layoutOf(task), input.limits);
+    sandbox = await openRewardSandbox(input.source, layoutOf(task), input.limits, before.sandbox * 1000);
   } catch (err) {
-    if (err instanceof RewardFault) return { result: faulted(base, err, elapsed(), 0) };
+    if (err instanceof RewardFault) return fault(err, before.sandbox);
     throw err;
   }
   try {
-    const trained = await train(ppoConfigFor(task, input.seed, input.budget.steps), task, sandbox, input.onUpdate);
+    const onUpdate = (stats: UpdateStats, update: number, total: number) => {
+      updatesDone = update;
+      input.onUpdate?.(stats, update, total);
+    };
+    const trained = await train(config, task, sandbox, { resume: resume?.trainer, stopAfterUpdate, onUpdate });
+    const checkpoint: SeedCheckpoint = {
+      trainer: trained.checkpoint, steps: trained.checkpoint.update * batchSize,
+      wallSeconds: elapsed(), sandboxSeconds: sandbox.usedMs / 1000, chunks: before.chunks,
+    };
+    if (trained.checkpoint.update < targetUpdate) return { done: false, checkpoint };
     const graded = grade(task, trained.network, trained.theta, input.seed, input.budget.evalEpisodes);
     const result: SeedResult = {
       ...base,
+      stepsTrained: checkpoint.steps,
       outcome: 'trained',
       reason: '',
       success: graded.success,
@@ -58,26 +116,34 @@ export async function runSeed(input: SeedRunInput): Promise<SeedRunOutput> {
       trainSuccessSeries: trainSuccessSeries(trained.updates),
       curve: trained.updates.map(({ step, meanReward, trainSuccess, episodeLength }) => ({ step, meanReward, trainSuccess, episodeLength })),
       episode: graded.episode,
+      thetaSha256: thetaSha256(trained.theta),
       wallSeconds: elapsed(),
       sandboxSeconds: sandbox.usedMs / 1000,
     };
-    return { result, policy: { theta: trained.theta, network: trained.network } };
+    return { done: true, result, policy: { theta: trained.theta, network: trained.network }, checkpoint: { ...checkpoint, wallSeconds: result.wallSeconds } };
   } catch (err) {
-    if (err instanceof RewardFault) return { result: faulted(base, err, elapsed(), sandbox.usedMs / 1000) };
+    if (err instanceof RewardFault) return fault(err, sandbox.usedMs / 1000);
     throw err;
   } finally {
     sandbox.dispose();
   }
 }
 
+/** SHA-256 of the parameters' float32 bytes: two seed-runs that end the same end with the same hash. */
+export function thetaSha256(theta: Float32Array): string {
+  return createHash('sha256').update(new Uint8Array(theta.buffer, theta.byteOffset, theta.byteLength)).digest('hex');
+}
+
 function faulted(
-  base: Pick<SeedResult, 'task' | 'candidateId' | 'seed' | 'steps' | 'backend'>,
+  base: Pick<SeedResult, 'task' | 'candidateId' | 'seed' | 'steps' | 'backend' | 'chunks'>,
+  stepsTrained: number,
   fault: RewardFault,
   wallSeconds: number,
   sandboxSeconds: number,
 ): SeedResult {
   return {
     ...base,
+    stepsTrained,
     outcome: fault.outcome,
     reason: fault.message,
     success: 0,
@@ -88,6 +154,7 @@ function faulted(
     trainSuccessSeries: [],
     curve: [],
     episode: null,
+    thetaSha256: null,
     wallSeconds,
     sandboxSeconds,
   };

@@ -1,0 +1,75 @@
+/**
+ * A JSON value whose typed arrays travel as raw bytes: a seed-run's checkpoint (parameters, the
+ * optimizer's moments, every generator's state) must come back to the last bit, and a float32
+ * vector in JSON text is three times its size. Layout: MAGIC, a uint32 header length, the header
+ * (JSON, each typed array replaced by {$typed, offset, length}), padding to 8, then the bytes.
+ */
+const MAGIC = new TextEncoder().encode('EUREKA-TYPED-1\n');
+
+const TYPES = { Float64Array, Float32Array, Int32Array, Uint32Array, Uint8Array } as const;
+type TypeName = keyof typeof TYPES;
+type Typed = InstanceType<(typeof TYPES)[TypeName]>;
+
+interface TypedRef { $typed: TypeName; offset: number; length: number }
+
+export class MalformedContainer extends Error {
+  override readonly name = 'MalformedContainer';
+}
+
+export function encodeTyped(value: unknown): Uint8Array {
+  const chunks: Typed[] = [];
+  let size = 0;
+  const header = JSON.stringify(value, (_key, v: unknown) => {
+    const name = typeName(v);
+    if (name === undefined) return v;
+    const typed = v as Typed;
+    size = align(size, typed.BYTES_PER_ELEMENT);
+    const ref: TypedRef = { $typed: name, offset: size, length: typed.length };
+    chunks.push(typed);
+    size += typed.byteLength;
+    return ref;
+  });
+  const head = new TextEncoder().encode(header);
+  const start = align(MAGIC.length + 4 + head.length, 8);
+  const out = new Uint8Array(start + size);
+  out.set(MAGIC);
+  new DataView(out.buffer).setUint32(MAGIC.length, head.length, true);
+  out.set(head, MAGIC.length + 4);
+  let offset = 0;
+  for (const typed of chunks) {
+    offset = align(offset, typed.BYTES_PER_ELEMENT);
+    out.set(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength), start + offset);
+    offset += typed.byteLength;
+  }
+  return out;
+}
+
+export function decodeTyped<T>(bytes: Uint8Array): T {
+  if (bytes.length < MAGIC.length + 4 || !MAGIC.every((b, i) => bytes[i] === b)) throw new MalformedContainer('not a typed container');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headLength = view.getUint32(MAGIC.length, true);
+  const start = align(MAGIC.length + 4 + headLength, 8);
+  const head = new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headLength));
+  return JSON.parse(head, (_key, v: unknown) => {
+    if (!isRef(v)) return v;
+    const type = TYPES[v.$typed];
+    const begin = start + v.offset;
+    const end = begin + v.length * type.BYTES_PER_ELEMENT;
+    if (end > bytes.length) throw new MalformedContainer(`a ${v.$typed} past the end of the container`);
+    // A copy: the view must be aligned to its element size, whatever buffer the bytes came in.
+    return new type(bytes.slice(begin, end).buffer);
+  }) as T;
+}
+
+function typeName(v: unknown): TypeName | undefined {
+  if (!ArrayBuffer.isView(v)) return undefined;
+  return (Object.keys(TYPES) as TypeName[]).find((name) => v instanceof TYPES[name]);
+}
+
+function isRef(v: unknown): v is TypedRef {
+  return typeof v === 'object' && v !== null && typeof (v as TypedRef).$typed === 'string' && (v as TypedRef).$typed in TYPES;
+}
+
+function align(n: number, to: number): number {
+  return Math.ceil(n / to) * to;
+}
