@@ -9,9 +9,9 @@ export type FunctionRole = 'propose' | 'trainSeed' | 'reflect' | 'publish';
 
 /**
  * The Task roles of the state machine, each served by one of the four functions: init, plan,
- * feedback and finish run in the reflect function, repair in propose, check in trainSeed.
+ * promote, feedback and finish run in the reflect function, repair in propose, check in trainSeed.
  */
-export type TaskRole = 'init' | FunctionRole | 'check' | 'repair' | 'plan' | 'feedback' | 'finish';
+export type TaskRole = 'init' | FunctionRole | 'check' | 'repair' | 'plan' | 'promote' | 'feedback' | 'finish';
 
 export interface FunctionCaps {
   /** Lambda memory size in MB; locally the child process's memory cap. */
@@ -42,6 +42,7 @@ export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
   check: 'trainSeed',
   repair: 'propose',
   plan: 'reflect',
+  promote: 'reflect',
   trainSeed: 'trainSeed',
   reflect: 'reflect',
   feedback: 'reflect',
@@ -56,6 +57,27 @@ export const TASK_TIMEOUT_MARGIN_SECONDS = 30;
 export function taskTimeoutSeconds(role: TaskRole): number {
   return FUNCTION_CAPS[TASK_FUNCTION[role]].timeoutSeconds + TASK_TIMEOUT_MARGIN_SECONDS;
 }
+
+/**
+ * A seed-run trains in chunks, one per TrainSeed invocation, each of at most about this long on a
+ * Lambda vCPU, so that no invocation comes near the 600 s timeout whatever the budget.
+ */
+export const CHUNK_SECONDS = 120;
+
+/** A Lambda vCPU against one core of the machines the tasks' speeds were measured on (2-3x slower). */
+export const LAMBDA_VCPU_SLOWDOWN = 3;
+
+/**
+ * Racing's defaults (input `racing`): rungs at 1/9, 1/3 and all of the budget, the top third of
+ * the candidates going on from each (chosen from measurements: see the README's racing table).
+ */
+export const RACING_DEFAULTS = { eta: 3, rungs: 3 } as const;
+
+/** The most rungs a race may have (the largest-state test runs it). */
+export const MAX_RUNGS = 5;
+
+/** The most environment steps a seed-run may train (input `steps`). */
+export const MAX_SEED_RUN_STEPS = 10_000_000;
 
 /** TimeoutSeconds of "Announce the winner" (one EventBridge PutEvents call). */
 export const ANNOUNCE_TIMEOUT_SECONDS = 30;

@@ -32,6 +32,7 @@ const LOCAL_FUNCTION_NAMES: Readonly<Record<TaskRole, string>> = {
   check: 'check',
   repair: 'repair',
   plan: 'plan',
+  promote: 'promote',
   trainSeed: 'train-seed',
   reflect: 'reflect',
   feedback: 'feedback',

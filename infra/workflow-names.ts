@@ -17,7 +17,9 @@ export const STATE = {
   plan: 'Plan the seed-runs',
   baselinesTrained: 'Baselines trained?',
   trainBaselines: 'Train baselines',
-  trainSeeds: 'Train seeds',
+  trainRung: 'Train rung',
+  promote: 'Promote',
+  moreRungs: 'More rungs?',
   reflect: 'Reflect on results',
   waitForFeedbackChoice: 'Wait for feedback?',
   preparePause: 'Prepare the pause',
@@ -44,26 +46,40 @@ export interface IterationStates {
   failed: string;
 }
 
+/** A seed-run's iteration loops over chunks: one TrainSeed invocation each, until it reached its target. */
+export interface SeedRunStates extends IterationStates {
+  /** Choice: back to `train` while the seed-run has not reached its target steps. */
+  more: string;
+  /** Pass: the seed-run's summary, the iteration's output. */
+  done: string;
+}
+
 export const SEED_RUN_STATES = {
   baselines: {
     train: 'Train a baseline seed',
+    more: 'More baseline chunks?',
+    done: 'Baseline seed trained',
     outOfMemory: 'Baseline seed ran out of memory',
     timedOut: 'Baseline seed timed out',
     failed: 'Baseline seed failed',
   },
   seeds: {
     train: 'Train one seed',
+    more: 'More chunks?',
+    done: 'Seed trained',
     outOfMemory: 'Seed ran out of memory',
     timedOut: 'Seed timed out',
     failed: 'Seed failed',
   },
   fresh: {
     train: 'Train a fresh seed',
+    more: 'More fresh chunks?',
+    done: 'Fresh seed trained',
     outOfMemory: 'Fresh seed ran out of memory',
     timedOut: 'Fresh seed timed out',
     failed: 'Fresh seed failed',
   },
-} as const satisfies Record<string, IterationStates>;
+} as const satisfies Record<string, SeedRunStates>;
 
 export const CHECK_STATES = {
   candidates: {
@@ -90,6 +106,7 @@ export const LAMBDA_TASK_STATES: Readonly<Record<string, TaskRole>> = {
   [STATE.plan]: 'plan',
   [SEED_RUN_STATES.baselines.train]: 'trainSeed',
   [SEED_RUN_STATES.seeds.train]: 'trainSeed',
+  [STATE.promote]: 'promote',
   [STATE.reflect]: 'reflect',
   [STATE.waitForFeedback]: 'feedback',
   [STATE.finish]: 'finish',

@@ -12,7 +12,7 @@ import type { Construct } from 'constructs';
 import { FUNCTION_CAPS, type TaskRole, taskTimeoutSeconds } from './config.ts';
 import {
   DISTRIBUTED_MAP_LABEL, MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
-  TRANSIENT_LAMBDA_ERRORS, type IterationStates,
+  TRANSIENT_LAMBDA_ERRORS, type IterationStates, type SeedRunStates,
 } from './workflow-names.ts';
 
 /** The Lambda functions behind the Task roles; several roles may be the same function. */
@@ -64,9 +64,10 @@ const item = (field: string): string => `$$.Map.Item.Value.${field}`;
  * EXPRESS child's 5).
  */
 export function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
-  states: IterationStates, targets: SearchTargets, distributed = false): sfn.MapBase {
-  const fields = ['searchId', 'task', 'generation', 'candidateId', 'seed', 'budget'];
-  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run', distributed }, (outcome, reason) => ({
+  states: SeedRunStates, targets: SearchTargets, distributed = false): sfn.MapBase {
+  const fields = ['searchId', 'task', 'generation', 'candidateId', 'seed', 'budget', 'targetSteps', 'chunkSteps'];
+  const loop = { more: states.more, done: states.done };
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run', distributed, loop }, (outcome, reason) => ({
     'candidateId.$': '$.candidateId',
     'seed.$': '$.seed',
     outcome,
@@ -75,9 +76,9 @@ export function seedRunMap(scope: Construct, name: string, itemsPath: string, re
     // CDK drops null literals from Parameters; this intrinsic yields JSON null.
     'meanSuccessSteps.$': "States.StringToJson('null')",
     'meanReturn.$': "States.StringToJson('null')",
-    // Where result.json would be (functions/shared/keys.ts seedResultKey); no object exists there.
-    'resultKey.$': "States.Format('searches/{}/generations/{}/candidates/{}/seeds/{}/result.json', "
-      + '$.searchId, $.generation, $.candidateId, $.seed)',
+    // What it could have trained: the compute it held, for the search's count of steps.
+    'stepsTrained.$': '$.targetSteps',
+    'trainSuccessArea.$': "States.StringToJson('null')",
   }));
 }
 
@@ -105,6 +106,8 @@ interface MapSpec {
   /** "seed-run" or "check", for the reasons of the failures. */
   what: string;
   distributed?: boolean;
+  /** A seed-run: the Task trains one chunk ($.chunk), `more` loops back until it is done, `done` outputs the summary. */
+  loop?: { more: string; done: string };
 }
 
 type Failure = (outcome: 'memory' | 'timeout' | 'error', reasonExpression: string) => Record<string, unknown>;
@@ -126,6 +129,7 @@ function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.Map
     payloadResponseOnly: true,
     retryOnServiceExceptions: false,
     taskTimeout: sfn.Timeout.duration(Duration.seconds(taskTimeoutSeconds(spec.role))),
+    ...(spec.loop ? { resultPath: '$.chunk' } : {}),
   });
   retryTransients(train);
   train.addRetry({ errors: RETIRED_PROCESS_ERRORS, ...backoff(1, 2) });
@@ -142,6 +146,10 @@ function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.Map
   train.addCatch(pass(spec.states.failed, 'error',
     `States.Format('the ${spec.what} failed with {} (its Cause is in the execution history)', $.error.Error)`),
   { errors: [sfn.Errors.ALL], resultPath: '$.error' });
+  if (spec.loop) {
+    const done = new sfn.Pass(scope, spec.loop.done, { inputPath: '$.chunk.summary' });
+    train.next(new sfn.Choice(scope, spec.loop.more).when(sfn.Condition.booleanEquals('$.chunk.done', true), done).otherwise(train));
+  }
   map.itemProcessor(train);
   return map;
 }

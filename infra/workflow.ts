@@ -7,8 +7,9 @@
  *
  * One generation: Propose rewards -> Check the candidates (each in the sandbox, in TrainSeed) ->
  * Repair rewards (one request for those that failed) -> Check the repaired rewards -> Plan the
- * seed-runs (only what passed) -> Train seeds -> Reflect on results -> (Wait for feedback) ->
- * More generations? A proposer out of budget, or a person's "stop", finishes early: the best so
+ * seed-runs (only what passed) -> Train rung -> Promote -> More rungs? (the race) -> Reflect on
+ * results -> (Wait for feedback) -> More generations? Each seed-run trains in chunks, one TrainSeed
+ * invocation each ("Train one seed" -> "More chunks?"). A proposer out of budget, or a person's "stop", finishes early: the best so
  * far is re-checked on fresh seeds and published, as after the last generation.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -59,14 +60,20 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   }, { resultPath: '$.seedRuns' });
 
   const trainBaselines = seedRunMap(scope, STATE.trainBaselines, '$.search.baselineTasks', '$.baselines', SEED_RUN_STATES.baselines, targets);
-  // K x S seed-runs per generation: the one Map that can be wider than 40 (K=16, S=10 is 160).
-  // Its results REPLACE the plan at $.seedRuns: the tasks are not needed after, and the largest
-  // search fits the 256 KiB state only without both.
-  const trainSeeds = seedRunMap(scope, STATE.trainSeeds, '$.seedRuns.tasks', '$.seedRuns', SEED_RUN_STATES.seeds, targets, true);
+  // The race (functions/reflect/race.ts): a rung's seed-runs, then Promote ranks them, hands the
+  // best on to the next rung and stops the rest; without racing, one rung at the full budget.
+  // "Train rung" is the one Map that can be wider than 40 (K=16 plus 16, S=10 is 320). Its results
+  // REPLACE the rung's tasks at $.seedRuns.tasks, and Promote replaces $.seedRuns: a seed-run is in
+  // the rung or among the finished, never both, so the largest search fits the 256 KiB state.
+  const trainRung = seedRunMap(scope, STATE.trainRung, '$.seedRuns.tasks', '$.seedRuns.tasks', SEED_RUN_STATES.seeds, targets, true);
+  const promote = invoke(scope, STATE.promote, targets, 'promote', {
+    kind: 'promote', searchId: searchId(), generation: generation(), rung: sfn.JsonPath.numberAt('$.seedRuns.rung'),
+    results: sfn.JsonPath.listAt('$.seedRuns.tasks'), finished: sfn.JsonPath.listAt('$.seedRuns.finished'),
+  }, { resultPath: '$.seedRuns' });
 
   const reflect = invoke(scope, STATE.reflect, targets, 'reflect', {
     kind: 'reflect', searchId: searchId(), generation: generation(),
-    seedResults: sfn.JsonPath.listAt('$.seedRuns'), baselines: sfn.JsonPath.listAt('$.baselines'),
+    seedResults: sfn.JsonPath.listAt('$.seedRuns.finished'), baselines: sfn.JsonPath.listAt('$.baselines'),
     checks: sfn.JsonPath.listAt('$.checks'), repairChecks: sfn.JsonPath.listAt('$.repairChecks'),
   }, { resultPath: '$.reflection' });
 
@@ -120,10 +127,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
 
   // The baselines train once, after the first Propose: a search whose proposer cannot answer (no
   // key, a refusal) fails before anything trains.
-  trainSeeds.next(reflect).next(waitForFeedbackChoice);
+  reflect.next(waitForFeedbackChoice);
+  const moreRungs = new sfn.Choice(scope, STATE.moreRungs)
+    .when(sfn.Condition.booleanEquals('$.seedRuns.more', true), trainRung)
+    .otherwise(reflect);
+  trainRung.next(promote).next(moreRungs);
   const baselinesTrained = new sfn.Choice(scope, STATE.baselinesTrained)
-    .when(sfn.Condition.isPresent('$.baselines'), trainSeeds)
-    .otherwise(trainBaselines.next(trainSeeds));
+    .when(sfn.Condition.isPresent('$.baselines'), trainRung)
+    .otherwise(trainBaselines.next(trainRung));
   const outOfBudget = new sfn.Choice(scope, STATE.outOfBudget)
     .when(sfn.Condition.stringEquals('$.proposal.stopped', 'budget'), finish)
     .otherwise(checkCandidates.next(repair).next(checkRepaired).next(plan).next(baselinesTrained));

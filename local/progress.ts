@@ -54,7 +54,8 @@ function logLine(e: RuntimeEvent): void {
   if (e.type === 'stage') process.stderr.write(`${e.label}: ${e.seeds} seed-runs\n`);
   if (e.type === 'seed' && e.progress.state === 'finished' && e.progress.summary) {
     const { task, summary } = e.progress;
-    const detail = summary.outcome === 'trained' ? `success ${(summary.success * 100).toFixed(0)}%` : `${summary.outcome}: ${summary.reason}`;
+    const at = task.targetSteps < task.budget.steps ? ` at ${summary.stepsTrained.toLocaleString('en-US')} steps` : '';
+    const detail = summary.outcome === 'trained' ? `success ${(summary.success * 100).toFixed(0)}%${at}` : `${summary.outcome}: ${summary.reason}`;
     process.stderr.write(`  ${task.candidateId} seed ${task.seed}: ${detail}\n`);
   }
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { S3BlobStore } from '../functions/shared/blob-s3.ts';
 import { checkKey, rewardKey, seedResultKey } from '../functions/shared/keys.ts';
-import type { Budget, CheckItem, CheckRecord, SeedResult, SeedTask } from '../functions/shared/types.ts';
+import type { Budget, CheckItem, CheckRecord, ChunkAnswer, SeedResult, SeedTask } from '../functions/shared/types.ts';
 import { explainAws, stackOutputs } from './stack-outputs.ts';
 
 /** The candidate id the uploaded reward gets: one per command run. */
@@ -32,12 +32,15 @@ async function connect(stack: string, source: string): Promise<Remote> {
   return remote;
 }
 
-/** One seed-run on the deployed function; the SeedResult it stored. */
-export async function trainRemotely(stack: string, task: string, source: string, seed: number, budget: Budget): Promise<SeedResult> {
+/**
+ * One seed-run on the deployed function, invoked chunk after chunk as "Train one seed" invokes it
+ * (each invocation trains one chunk, the task's own size unless chunkSteps says); the SeedResult it stored.
+ */
+export async function trainRemotely(stack: string, task: string, source: string, seed: number, budget: Budget, chunkSteps?: number): Promise<SeedResult> {
   return onStack(stack, async () => {
     const remote = await connect(stack, source);
-    const item: SeedTask = { searchId: remote.searchId, task, generation: 1, candidateId: CANDIDATE, seed, budget };
-    await invoke(remote, item);
+    const item = { searchId: remote.searchId, task, generation: 1, candidateId: CANDIDATE, seed, budget, ...(chunkSteps === undefined ? {} : { chunkSteps }) };
+    for (let answer = await invoke(remote, item); !(answer as ChunkAnswer).done; answer = await invoke(remote, item));
     return readJson<SeedResult>(remote, seedResultKey(item.searchId, 1, CANDIDATE, seed));
   });
 }
@@ -52,7 +55,7 @@ export async function checkRemotely(stack: string, task: string, source: string)
   });
 }
 
-async function invoke(remote: Remote, payload: SeedTask | CheckItem): Promise<void> {
+async function invoke(remote: Remote, payload: Omit<SeedTask, 'targetSteps' | 'chunkSteps'> | CheckItem): Promise<unknown> {
   const out = await new LambdaClient({}).send(new InvokeCommand({
     FunctionName: remote.functionName, InvocationType: 'RequestResponse', Payload: new TextEncoder().encode(JSON.stringify(payload)),
   }));
@@ -67,6 +70,7 @@ async function invoke(remote: Remote, payload: SeedTask | CheckItem): Promise<vo
     // What the state machine would record: a Lambda out of memory or time is an outcome.
     throw new RemoteFailure(`${remote.functionName} failed (${out.FunctionError}): ${error.errorType ?? 'Error'}: ${error.errorMessage ?? 'no message'}`);
   }
+  return out.Payload ? JSON.parse(new TextDecoder().decode(out.Payload)) as unknown : null;
 }
 
 async function readJson<T>(remote: Remote, key: string): Promise<T> {

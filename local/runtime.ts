@@ -11,7 +11,7 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { CHILD_PROCESS_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
 import { definitionAsl, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
-import type { InitResult, PlanResult, ReflectResult } from '../functions/shared/contracts.ts';
+import type { InitResult, RaceState, ReflectResult } from '../functions/shared/contracts.ts';
 import type { CheckItem, SeedTask } from '../functions/shared/types.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
@@ -130,7 +130,8 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     propose: propose.handler,
     check: (event) => pool.check(event as CheckItem),
     repair: propose.handler,
-    plan: staged((o: PlanResult) => o.tasks)(reflect.handler),
+    plan: staged((o: RaceState) => o.tasks)(reflect.handler),
+    promote: staged((o: RaceState) => o.tasks)(reflect.handler),
     trainSeed: (event) => pool.invoke(event as SeedTask),
     reflect: staged((o: ReflectResult) => o.freshTasks)(reflect.handler),
     feedback: localFeedbackWait(reflect.handler, () => SearchStore.fromEnv(), (w) => emit({
@@ -145,7 +146,10 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
 /** The stage a seed-run belongs to, for progress: the fresh-seed re-check, the baselines, or its generation. */
 export function stageOf(task: SeedTask): string {
   if (task.seed >= FRESH_SEED_OFFSET) return 'fresh seeds';
-  return task.generation === BASELINE_GENERATION ? 'baselines' : `generation ${task.generation}`;
+  if (task.generation === BASELINE_GENERATION) return 'baselines';
+  // A rung of the race short of the budget says how far it trains.
+  const rung = task.targetSteps < task.budget.steps ? ` to ${task.targetSteps.toLocaleString('en-US')} steps` : '';
+  return `generation ${task.generation}${rung}`;
 }
 
 /** Every Task state, Map iterations included, mapped to its local handler by its name. */

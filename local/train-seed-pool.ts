@@ -9,7 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { FunctionCaps } from '../infra/config.ts';
-import type { CheckItem, CheckSummary, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
 const MEMORY_POLL_MS = 200;
@@ -79,14 +79,15 @@ export class TrainSeedPool {
     readonly slots = availableParallelism(),
   ) {}
 
-  async invoke(task: SeedTask): Promise<SeedSummary> {
+  /** One chunk of a seed-run ("Train one seed"); 'finished' once the seed-run reached its target. */
+  async invoke(task: SeedTask): Promise<ChunkAnswer> {
     return this.withWorker(async (worker) => {
       this.onProgress({ task, state: 'started' });
-      const summary = await this.runOn<SeedSummary>(worker, task, 'seed-run', (m) => {
+      const answer = await this.runOn<ChunkAnswer>(worker, task, 'seed-run', (m) => {
         if (m.type === 'progress') this.onProgress({ task, state: 'progress', update: m.update, total: m.total });
       });
-      this.onProgress({ task, state: 'finished', summary });
-      return summary;
+      if (answer.done) this.onProgress({ task, state: 'finished', summary: answer.summary });
+      return answer;
     });
   }
 

@@ -178,6 +178,12 @@ export interface TaskBudget {
   evalEpisodes: number;
   /** Steps per seed-run of `--smoke`. */
   smokeSteps: number;
+  /**
+   * A seed-run's training speed on one core of the machine it was measured on (`npm run bench`):
+   * environment steps per second, grading included. It sizes the chunks a seed-run trains in, one
+   * per TrainSeed invocation. @default 2000
+   */
+  stepsPerSecond?: number;
 }
 
 /** Everything a task folder declares. */

@@ -47,9 +47,10 @@ export const TaskSpecSchema = z.object({
   })).min(1).max(12),
   render: z.object({ animation: fn, plots: fn, story: fn }),
   budget: z.object({
-    steps: z.int().min(2048).max(5_000_000),
+    steps: z.int().min(2048).max(10_000_000),
     evalEpisodes: z.int().min(1).max(100),
-    smokeSteps: z.int().min(2048).max(5_000_000),
+    smokeSteps: z.int().min(2048).max(10_000_000),
+    stepsPerSecond: finite.positive().optional(),
   }),
   ppo: z.record(z.string(), z.unknown()).optional(),
   replay: fn.optional(),

@@ -7,6 +7,7 @@
 import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
+import type { StoppedAt } from '../shared/records.ts';
 
 export interface CardSeed {
   seed: number;
@@ -33,7 +34,7 @@ export interface CardReward {
   freshReturn: number | null;
   freshSeeds: CardSeed[];
   /** Mean over fresh seeds, one point per PPO update. */
-  curve: Array<{ step: number; meanReward: number; trainSuccess: number; episodeLength: number }>;
+  curve: Array<{ step: number; meanReward: number; trainSuccess: number | null; episodeLength: number | null }>;
   terms: Record<string, { early: number; late: number; series: number[] }>;
   /** One greedy evaluation episode of a fresh seed (null when none trained). */
   episode: EpisodeRecord | null;
@@ -48,8 +49,10 @@ export interface CardCandidate {
   success: number;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
-  outcome: 'trained' | 'timeout' | 'memory' | 'error';
+  outcome: 'trained' | 'stopped' | 'timeout' | 'memory' | 'error';
   reason: string;
+  /** Where the race stopped it (its scores are that rung's), or null. */
+  stopped?: StoppedAt | null;
   /** It never trained: its sandbox check before training failed (reason says why). */
   failedCheck: boolean;
   /** The candidate this one repairs ("Repair rewards"), or null. */

@@ -163,9 +163,11 @@ function shortLabel(reward: CardReward): string {
 
 function learningSection(data: CardData): string {
   const task = cardTask(data);
-  const series = (pick: (p: CardReward['curve'][number]) => number): Series[] => rewards(data).map((r) => ({
+  // A rollout in which no training episode ended measured nothing: the line joins the measured points.
+  const series = (pick: (p: CardReward['curve'][number]) => number | null): Series[] => rewards(data).map((r) => ({
     label: r === data.winner ? `${r.name} (winner)` : rewardLabel(r), color: color(data, r),
-    points: r.curve.map((p) => [p.step, pick(p)] as [number, number]), dashed: r.candidateId === ENVIRONMENT_REWARD_ID,
+    points: r.curve.flatMap((p) => { const y = pick(p); return y === null ? [] : [[p.step, y] as [number, number]]; }),
+    dashed: r.candidateId === ENVIRONMENT_REWARD_ID,
   }));
   const success = lineChart({
     chart: 'learning-curve', title: 'Training success over training, mean over fresh seeds', width: 470, height: 300,

@@ -82,8 +82,8 @@ export function renderCardMarkdown(data: CardData): string {
   out.push('## Learning on fresh seeds', '');
   out.push(`Training success (share of training episodes that ${mdText(task.success.clause)}), mean over the fresh seeds:`, '');
   out.push(table(['Reward', 'Training success over training', 'At the end'], rewards(data).map((r) => {
-    const last = r.curve[r.curve.length - 1];
-    return [mdCode(r.name), blocks(sample(r.curve, 24).map((p) => p.trainSuccess), [0, 1]) || '—', last === undefined ? '—' : pct(last.trainSuccess)];
+    const measured = r.curve.flatMap((p) => (p.trainSuccess === null ? [] : [p.trainSuccess]));
+    return [mdCode(r.name), blocks(sample(measured, 24), [0, 1]) || '—', measured.length === 0 ? '—' : pct(measured[measured.length - 1])];
   }), ['l', 'l', 'r']), '');
 
   const episode = w.episode;

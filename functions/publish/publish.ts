@@ -9,7 +9,8 @@ import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaReco
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
-import { aggregateCandidate, mean } from '../reflect/aggregate.ts';
+import { aggregateCandidate, mean, meanOrNull } from '../reflect/aggregate.ts';
+import { trainedResults } from '../reflect/reflect.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../propose/baselines.ts';
 import type { CardData, CardReward } from './card-data.ts';
@@ -99,6 +100,7 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
       success: r.success, meanSuccessSteps: r.meanSuccessSteps, meanReturn: r.meanReturn, outcome: r.outcome, reason: r.reason,
       failedCheck: r.check !== null && r.check !== undefined && r.check.verdict !== 'ok', repairOf: r.repairOf ?? null,
       seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+      stopped: r.stopped ?? null,
     })),
     feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
     stopped: meta.stoppedBy ?? null,
@@ -115,8 +117,7 @@ async function allCandidates(store: SearchStore, searchId: string, meta: MetaRec
 /** A reward's search score beside its fresh-seed score, curve, terms and one greedy episode. */
 async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[]): Promise<CardReward> {
   const mine = fresh.filter((s) => s.candidateId === record.candidateId);
-  const results = (await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey))))
-    .filter((r): r is SeedResult => r !== undefined);
+  const results = await trainedResults(store, searchId, record.generation, mine);
   const agg = aggregateCandidate(record, record.generation, mine, results);
   const best = [...results].sort((a, b) => b.success - a.success || a.seed - b.seed)[0];
   return {
@@ -139,14 +140,15 @@ async function cardReward(store: SearchStore, searchId: string, record: Candidat
   };
 }
 
+/** The seeds' mean curve; a point where no seed measured a value (no episode ended) is a gap (null). */
 function meanCurve(results: SeedResult[]): CardReward['curve'] {
   const length = Math.min(...results.map((r) => r.curve.length));
   if (!Number.isFinite(length)) return [];
   return Array.from({ length }, (_, k) => ({
     step: results[0].curve[k].step,
     meanReward: mean(results.map((r) => r.curve[k].meanReward)),
-    trainSuccess: mean(results.map((r) => r.curve[k].trainSuccess)),
-    episodeLength: mean(results.map((r) => r.curve[k].episodeLength)),
+    trainSuccess: meanOrNull(results.map((r) => r.curve[k].trainSuccess ?? null)),
+    episodeLength: meanOrNull(results.map((r) => r.curve[k].episodeLength ?? null)),
   }));
 }
 

@@ -5,7 +5,7 @@
  */
 import type { TieBreak } from '../../tasks/contract.ts';
 import type { Outcome, SeedResult, SeedSummary, TermStats } from '../shared/types.ts';
-import type { BestPointer, CandidateRecord, ProposedCandidate } from '../shared/records.ts';
+import type { BestPointer, CandidateRecord, ProposedCandidate, RaceRecord, StoppedAt } from '../shared/records.ts';
 
 export function aggregateCandidate(
   candidate: ProposedCandidate,
@@ -13,22 +13,30 @@ export function aggregateCandidate(
   summaries: SeedSummary[],
   results: SeedResult[],
   check: CandidateRecord['check'] = null,
+  race: Pick<RaceRecord, 'schedule'> | null = null,
 ): CandidateRecord {
   const seeds = [...summaries].sort((a, b) => a.seed - b.seed);
-  const failed = seeds.find((s) => s.outcome !== 'trained');
-  const trained = results.filter((r) => r.outcome === 'trained');
+  const failed = seeds.find((s) => s.outcome !== 'trained' && s.outcome !== 'stopped');
+  // A seed the race stopped counts with the rung's result: it trained, to a share of the budget.
+  const trained = results.filter((r) => r.outcome === 'trained' || r.outcome === 'stopped');
+  const stoppedSeed = seeds.find((s) => s.outcome === 'stopped');
+  const stopped = stoppedSeed ? stoppedAt(stoppedSeed, race) : null;
   return {
     ...candidate,
     generation,
-    success: mean(seeds.map((s) => (s.outcome === 'trained' ? s.success : 0))),
+    success: mean(seeds.map((s) => (ran(s) ? s.success : 0))),
     meanSuccessSteps: meanOrNull(seeds.map((s) => s.meanSuccessSteps)),
-    meanReturn: meanOrNull(seeds.map((s) => (s.outcome === 'trained' ? s.meanReturn : null))),
+    meanReturn: meanOrNull(seeds.map((s) => (ran(s) ? s.meanReturn : null))),
     diagnostic: meanOrNull(trained.map((r) => r.diagnostic)),
-    outcome: (failed?.outcome ?? 'trained') as Outcome,
-    reason: failed ? `seed ${failed.seed}: ${failed.reason}` : '',
+    outcome: (failed?.outcome ?? stoppedSeed?.outcome ?? 'trained') as Outcome,
+    reason: failed ? `seed ${failed.seed}: ${failed.reason}` : stoppedSeed?.reason ?? '',
     seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn })),
     terms: averageTerms(trained.map((r) => r.terms)),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),
+    trainSuccessArea: meanOrNull(trained.map((r) => r.trainSuccessArea ?? null)),
+    stepsToHalfSuccess: meanOrNull(trained.map((r) => r.stepsToHalfSuccess ?? null)),
+    stepsTrained: seeds.reduce((n, s) => n + s.stepsTrained, 0),
+    stopped,
     check: check === null ? null : { verdict: check.verdict, reason: check.reason },
   };
 }
@@ -38,6 +46,8 @@ export interface Score {
   success: number;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
+  /** How early it learned (area under its training success curve); absent counts as not measured. */
+  trainSuccessArea?: number | null;
 }
 
 /** Nulls (nothing measured) last; otherwise ascending or descending. Never NaN. */
@@ -49,15 +59,17 @@ function byValue(a: number | null, b: number | null, order: 'ascending' | 'desce
 }
 
 /**
- * Best first by score alone: higher mean success, then the task's tie-breaker, then the other
- * measure. 0 means the scores are equal in every respect.
+ * Best first by score alone: higher mean success, then the task's tie-breaker, then how early it
+ * learned (several rewards that all solve the task: the one that solved it sooner), then the
+ * other measure. 0 means the scores are equal in every respect.
  */
 export function compareScores(a: Score, b: Score, tieBreak: TieBreak): number {
   const bySuccess = byValue(a.success, b.success, 'descending');
   const bySteps = byValue(a.meanSuccessSteps, b.meanSuccessSteps, 'ascending');
   const byReturn = byValue(a.meanReturn, b.meanReturn, 'descending');
+  const byLearning = byValue(a.trainSuccessArea ?? null, b.trainSuccessArea ?? null, 'descending');
   const [first, second] = tieBreak === 'fewer-steps' ? [bySteps, byReturn] : [byReturn, bySteps];
-  return bySuccess || first || second;
+  return bySuccess || first || byLearning || second;
 }
 
 /** A total, deterministic order: the score, then the earlier generation, then the candidate id. */
@@ -70,7 +82,34 @@ export function compareCandidates(
 }
 
 export function pointerOf(c: CandidateRecord): BestPointer {
-  return { generation: c.generation, candidateId: c.candidateId, name: c.name, success: c.success, meanSuccessSteps: c.meanSuccessSteps, meanReturn: c.meanReturn };
+  return {
+    generation: c.generation, candidateId: c.candidateId, name: c.name, success: c.success,
+    meanSuccessSteps: c.meanSuccessSteps, meanReturn: c.meanReturn, trainSuccessArea: c.trainSuccessArea,
+  };
+}
+
+/**
+ * How far a candidate got, for the generation's order: those trained to the budget first, then
+ * those the race stopped (the later the rung, the better), then those that never trained.
+ */
+export function stageOf(c: Pick<CandidateRecord, 'seeds' | 'stopped'>): number {
+  if (c.seeds.some((s) => s.outcome === 'trained')) return 0;
+  return c.stopped ? 1 / (1 + c.stopped.rung) : 1;
+}
+
+/** The generation's order: the stage, then the score (compareCandidates). */
+export function compareRecords(a: CandidateRecord, b: CandidateRecord, tieBreak: TieBreak): number {
+  return stageOf(a) - stageOf(b) || compareCandidates(a, b, tieBreak);
+}
+
+const ran = (s: SeedSummary): boolean => s.outcome === 'trained' || s.outcome === 'stopped';
+
+/** The rung a stopped seed-run's steps fall on, in the generation's race schedule. */
+function stoppedAt(s: SeedSummary, race: Pick<RaceRecord, 'schedule'> | null): StoppedAt {
+  const schedule = race?.schedule ?? [s.stepsTrained];
+  const index = schedule.indexOf(s.stepsTrained);
+  const budget = schedule[schedule.length - 1];
+  return { rung: index + 1, rungs: schedule.length, steps: s.stepsTrained, share: s.stepsTrained / budget };
 }
 
 function averageTerms(all: Array<Record<string, TermStats>>): Record<string, TermStats> {

@@ -1,10 +1,11 @@
 /**
  * The search's bookkeeping, one function for the states that only read and write the table and
- * the bucket: "Start the search" (kind 'init'), "Plan the seed-runs" ('plan'), "Reflect on
- * results" ('reflect'), "Wait for feedback" ('feedback') and "Finish early" ('finish').
+ * the bucket: "Start the search" (kind 'init'), "Plan the seed-runs" ('plan'), "Promote" (the
+ * race's rungs, 'promote'), "Reflect on results" ('reflect'), "Wait for feedback" ('feedback') and
+ * "Finish early" ('finish').
  */
 import { z } from 'zod';
-import type { InitResult, PlanResult, ReflectResult, SearchSettings } from '../shared/contracts.ts';
+import type { InitResult, RaceState, ReflectResult, SearchSettings } from '../shared/contracts.ts';
 import { optionalEnv } from '../shared/env.ts';
 import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
@@ -13,6 +14,7 @@ import { askForFeedback } from './feedback.ts';
 import { finish } from './finish.ts';
 import { initSearch } from './init.ts';
 import { plan } from './plan.ts';
+import { promote } from './race.ts';
 import { reflect } from './reflect.ts';
 
 const store = SearchStore.fromEnv();
@@ -27,6 +29,10 @@ const EventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('init'), input: z.unknown(), executionName: z.string().min(1) }),
   z.object({ kind: z.literal('plan'), searchId, generation, checks, repairChecks: checks }),
   z.object({
+    kind: z.literal('promote'), searchId, generation, rung: z.number().int().min(1),
+    results: z.array(SeedSummarySchema), finished: z.array(SeedSummarySchema),
+  }),
+  z.object({
     kind: z.literal('reflect'), searchId, generation,
     seedResults: z.array(SeedSummarySchema), baselines: z.array(SeedSummarySchema), checks, repairChecks: checks,
   }),
@@ -34,12 +40,13 @@ const EventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('finish'), searchId }),
 ]);
 
-export async function handler(event: unknown, context?: InvocationContext): Promise<InitResult | PlanResult | ReflectResult | { asked: number }> {
+export async function handler(event: unknown, context?: InvocationContext): Promise<InitResult | RaceState | ReflectResult | { asked: number }> {
   return withTelemetry(context, eventKeys(event), async () => {
     const parsed = EventSchema.parse(event);
     switch (parsed.kind) {
       case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER);
       case 'plan': return plan(store, parsed);
+      case 'promote': return promote(store, parsed);
       case 'reflect': return reflect(store, parsed);
       // Its answer is not the state's output: that comes with the task token.
       case 'feedback': return { asked: (await askForFeedback(store, parsed)).generation };

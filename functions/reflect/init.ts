@@ -11,6 +11,7 @@ import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedTask } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../propose/baselines.ts';
+import { chunkStepsOf } from './race.ts';
 import type { Candidate } from '../propose/reflection.ts';
 
 export async function initSearch(store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer']): Promise<InitResult> {
@@ -39,11 +40,12 @@ export function feedbackTimeoutSeconds(config: Pick<SearchSettings, 'feedbackTim
   return Math.max(1, Math.round(config.feedbackTimeoutMinutes * 60));
 }
 
-/** Candidates x seeds, in that order, starting at firstSeed. */
+/** Candidates x seeds, in that order, starting at firstSeed: each to the full budget. */
 export function seedTasks(searchId: string, generation: number, candidateIds: string[], config: SearchSettings, firstSeed: number): SeedTask[] {
   const budget = { steps: config.steps, evalEpisodes: config.evalEpisodes };
-  return candidateIds.flatMap((candidateId) =>
-    Array.from({ length: config.seeds }, (_, s) => ({ searchId, task: config.task, generation, candidateId, seed: firstSeed + s, budget })));
+  const chunkSteps = chunkStepsOf(config);
+  return candidateIds.flatMap((candidateId) => Array.from({ length: config.seeds }, (_, s) =>
+    ({ searchId, task: config.task, generation, candidateId, seed: firstSeed + s, budget, targetSteps: budget.steps, chunkSteps })));
 }
 
 export function codeHash(code: string): string {

@@ -4,9 +4,9 @@
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
+import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord } from '../shared/records.ts';
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
-import { rewardKey } from '../shared/keys.ts';
+import { rewardKey, summaryResultKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { CheckSummary, SeedResult, SeedSummary } from '../shared/types.ts';
@@ -14,7 +14,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../propose/baselines.ts';
 import { reflectionText } from '../propose/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
-import { aggregateCandidate, compareCandidates, compareScores, pointerOf } from './aggregate.ts';
+import { aggregateCandidate, compareRecords, compareScores, pointerOf } from './aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
 import { proposedCandidate } from './init.ts';
 
@@ -33,8 +33,9 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
   const repaired = (await store.answer(searchId, generation, 'repair'))?.candidates ?? [];
   const checks = new Map([...event.checks, ...event.repairChecks].map((c) => [c.candidateId, c]));
-  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks))
-    .sort((a, b) => compareCandidates(a, b, task.tieBreak));
+  const race = (await store.race(searchId, generation)) ?? null;
+  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race))
+    .sort((a, b) => compareRecords(a, b, task.tieBreak));
 
   const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
   const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
@@ -42,8 +43,8 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const bestByGeneration = [...context.bestByGeneration, {
     generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
   }];
-  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason }) =>
-    ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason }));
+  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }) =>
+    ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }));
   // The best so far is this generation's best or the one the context already holds.
   const best = bestSoFar && bestSoFar !== meta.best
     ? toReflectionBest(ranked[0], (await store.blobs.getText(rewardKey(searchId, generation, ranked[0].candidateId))) ?? '')
@@ -69,18 +70,29 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
  */
 async function recordCandidates(
   store: SearchStore, searchId: string, generation: number, candidates: ProposedCandidate[], summaries: SeedSummary[],
-  checks: Map<string, CheckSummary> = new Map(),
+  checks: Map<string, CheckSummary> = new Map(), race: RaceRecord | null = null,
 ): Promise<CandidateRecord[]> {
   return Promise.all(candidates.map(async (candidate) => {
     const check = checks.get(candidate.candidateId);
     const mine = summaries.filter((s) => s.candidateId === candidate.candidateId);
-    const results = await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey)));
+    const results = await trainedResults(store, searchId, generation, mine);
     const record = check !== undefined && check.verdict !== 'ok'
       ? failedCheck(candidate, generation, check)
-      : aggregateCandidate(candidate, generation, mine, results.filter((r): r is SeedResult => r !== undefined), check ?? null);
+      : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
     await store.putCandidate(searchId, record);
     return record;
   }));
+}
+
+/** The stored results of the seed-runs that trained (to the budget, or to the rung the race stopped them at). */
+export async function trainedResults(store: SearchStore, searchId: string, generation: number, summaries: SeedSummary[]): Promise<SeedResult[]> {
+  const results = await Promise.all(summaries.filter((s) => s.outcome === 'trained' || s.outcome === 'stopped')
+    .map(async (s) => {
+      const result = await store.result(summaryResultKey(searchId, generation, s));
+      // A stopped seed's stored result is the rung's, graded as 'trained' there.
+      return result && { ...result, outcome: s.outcome };
+    }));
+  return results.filter((r): r is SeedResult => r !== undefined);
 }
 
 function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary): CandidateRecord {

@@ -73,6 +73,14 @@ export interface SearchSettings {
   feedbackTimeoutMinutes: number;
   /** The most the model proposer may cost, in US dollars; null: no ceiling. */
   maxCostUsd: number | null;
+  /**
+   * Successive halving inside each generation: `rungs` rungs, the last the full budget, each
+   * `eta` times the one before; the top 1/eta of the candidates go on from each rung. false:
+   * every candidate that passed its check trains to the full budget (Eureka's way).
+   */
+  racing: { eta: number; rungs: number } | false;
+  /** Steps per TrainSeed invocation; unset: the task's measured size (functions/shared/chunk-size.ts). */
+  chunkSteps?: number;
 }
 
 export interface ProposeEvent {
@@ -109,10 +117,35 @@ export interface PlanEvent {
   repairChecks: CheckSummary[];
 }
 
-export interface PlanResult {
+/**
+ * Where a generation's race stands ("Plan the seed-runs", then each "Promote"): the seed-runs of
+ * the rung to train next, and those that are over. "Train rung" replaces `tasks` with their
+ * summaries, which Promote reads. A candidate is in `tasks` or in `finished`, never both, so the
+ * state never holds more than K x S summaries.
+ */
+export interface RaceState {
   generation: number;
-  /** Candidates that passed their check x seeds, in that order. */
+  /** 1-based: the rung `tasks` train to. */
+  rung: number;
+  rungs: number;
   tasks: SeedTask[];
+  /** Seed-runs that are over: trained to the budget, stopped by the race, or faulted. */
+  finished: SeedSummary[];
+  /** Another rung to train ("More rungs?"). */
+  more: boolean;
+}
+
+/** Kept for the name the plan had before racing: the first rung's race state. */
+export type PlanResult = RaceState;
+
+export interface PromoteEvent {
+  kind: 'promote';
+  searchId: string;
+  generation: number;
+  rung: number;
+  /** The rung's summaries ("Train rung"'s results, at $.seedRuns.tasks). */
+  results: SeedSummary[];
+  finished: SeedSummary[];
 }
 
 export interface FeedbackEvent {

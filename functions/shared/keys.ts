@@ -25,6 +25,23 @@ export function seedResultKey(searchId: string, generation: number, candidateId:
   return `${seedPrefix(searchId, generation, candidateId, seed)}/result.json`;
 }
 
+/** A seed-run's result at a rung of a race (graded at `steps`, short of its budget). */
+export function rungResultKey(searchId: string, generation: number, candidateId: string, seed: number, steps: number): string {
+  return `${seedPrefix(searchId, generation, candidateId, seed)}/rungs/${steps}.json`;
+}
+
+/** Where a seed-run's chunks leave their checkpoint for the next (functions/train-seed/seed-task.ts). */
+export function checkpointKey(searchId: string, generation: number, candidateId: string, seed: number): string {
+  return `${seedPrefix(searchId, generation, candidateId, seed)}/checkpoint.bin`;
+}
+
+/** The stored result a summary stands for: the rung's for a seed-run the race stopped, else result.json. */
+export function summaryResultKey(searchId: string, generation: number, s: { candidateId: string; seed: number; outcome: string; stepsTrained: number }): string {
+  return s.outcome === 'stopped'
+    ? rungResultKey(searchId, generation, s.candidateId, s.seed, s.stepsTrained)
+    : seedResultKey(searchId, generation, s.candidateId, s.seed);
+}
+
 export function seedPolicyPrefix(searchId: string, generation: number, candidateId: string, seed: number): string {
   return `${seedPrefix(searchId, generation, candidateId, seed)}/policy`;
 }

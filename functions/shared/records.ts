@@ -22,6 +22,7 @@ export const answerKindOf = (sk: string): AnswerKind | undefined =>
 export const feedbackSk = (generation: number): string => `${gen(generation)}#FEEDBACK`;
 export const candidateSk = (generation: number, candidateId: string): string => `${gen(generation)}#CAND#${candidateId}`;
 export const summarySk = (generation: number): string => `${gen(generation)}#SUMMARY`;
+export const raceSk = (generation: number): string => `${gen(generation)}#RACE`;
 export const generationPrefix = (generation: number): string => `${gen(generation)}#`;
 
 /** The baselines and the fresh-seed re-check are recorded as generation 0. */
@@ -55,6 +56,8 @@ export interface BestPointer {
   success: number;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
+  /** How early it learned (the mean over its seeds of SeedResult.trainSuccessArea). */
+  trainSuccessArea?: number | null;
 }
 
 /** One candidate as proposed: code lives in the bucket (reward.js), its hash here. */
@@ -102,11 +105,46 @@ export interface CandidateRecord extends ProposedCandidate {
   check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;
   trainSuccessSeries: number[];
+  /** Means over the seeds that measured them: how early it learned (SeedResult's fields). */
+  trainSuccessArea: number | null;
+  stepsToHalfSuccess: number | null;
+  /** Environment steps its seed-runs trained, together. */
+  stepsTrained: number;
+  /** Where the race stopped it (its scores are the rung's), or null: it trained to the budget or never trained. */
+  stopped: StoppedAt | null;
+}
+
+/** The rung of a race at which a candidate stopped. */
+export interface StoppedAt {
+  /** 1-based rung, of `rungs`. */
+  rung: number;
+  rungs: number;
+  /** Steps per seed-run at that rung, and their share of the budget. */
+  steps: number;
+  share: number;
+}
+
+/** One generation's race (successive halving): each rung's standings, best first. */
+export interface RaceRecord {
+  generation: number;
+  eta: number;
+  /** Steps per seed-run at each rung; the last is the budget. */
+  schedule: number[];
+  rungs: Array<{
+    /** 1-based. */
+    rung: number;
+    steps: number;
+    standings: Array<{ candidateId: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; trainSuccessArea: number | null; promoted: boolean }>;
+  }>;
 }
 
 export interface SummaryRecord {
   generation: number;
-  scoreboard: Array<{ candidateId: string; name: string; idea: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: Outcome; reason: string }>;
+  scoreboard: Array<{
+    candidateId: string; name: string; idea: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: Outcome; reason: string;
+    /** Where the race stopped it, if it did: its scores are that rung's. */
+    stopped?: StoppedAt | null;
+  }>;
   bestOfGeneration: BestPointer | null;
   bestSoFar: BestPointer | null;
   reflection: string;

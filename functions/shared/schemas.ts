@@ -5,12 +5,13 @@ import { z } from 'zod';
 export const SeedSummarySchema = z.object({
   candidateId: z.string(),
   seed: z.number().int(),
-  outcome: z.enum(['trained', 'timeout', 'memory', 'error']),
+  outcome: z.enum(['trained', 'stopped', 'timeout', 'memory', 'error']),
   reason: z.string(),
   success: z.number(),
   meanSuccessSteps: z.number().nullable(),
   meanReturn: z.number().nullable(),
-  resultKey: z.string(),
+  stepsTrained: z.number().int().min(0),
+  trainSuccessArea: z.number().nullable(),
 });
 
 /** A sandbox check's summary, as TrainSeed returns it and as the check Maps' Catch states build it. */

@@ -4,7 +4,9 @@
  * explicitly still win. Unknown fields are rejected, so a typo never silently runs the defaults.
  */
 import { z } from 'zod';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_SEEDS, SEARCH_TIMEOUT_SECONDS } from '../../infra/config.ts';
+import {
+  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS, RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS,
+} from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
 
@@ -64,7 +66,7 @@ export const SearchInputSchema = z.strictObject({
   generations: count(1, 20),
   candidates: count(1, 16),
   seeds: count(1, MAX_SEEDS),
-  steps: count(2048, 2_000_000),
+  steps: count(2048, MAX_SEED_RUN_STEPS),
   evalEpisodes: count(1, 100),
   includeHostile: z.boolean().optional(),
   proposer: z.enum(['offline', 'anthropic', 'bedrock']).optional(),
@@ -77,6 +79,12 @@ export const SearchInputSchema = z.strictObject({
   // Fractions are fine (0.1 is 6 s; under a second waits a second); a whole execution lasts at most a day.
   feedbackTimeoutMinutes: z.number().positive().max(SEARCH_TIMEOUT_SECONDS / 60).optional(),
   maxCostUsd: z.number().positive().max(10_000).optional(),
+  // Successive halving inside each generation, or false: every checked candidate to the full budget.
+  racing: z.union([
+    z.literal(false),
+    z.strictObject({ eta: count(2, 8), rungs: count(2, MAX_RUNGS) }),
+  ]).optional(),
+  chunkSteps: count(2048, MAX_SEED_RUN_STEPS),
   humanInit: z
     .array(HumanInit)
     .max(16)
@@ -132,6 +140,8 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     feedback: input.feedback ?? base.feedback,
     feedbackTimeoutMinutes: input.feedbackTimeoutMinutes ?? base.feedbackTimeoutMinutes,
     maxCostUsd: input.maxCostUsd ?? base.maxCostUsd,
+    racing: input.racing === false ? false : { eta: input.racing?.eta ?? RACING_DEFAULTS.eta, rungs: input.racing?.rungs ?? RACING_DEFAULTS.rungs },
+    ...(input.chunkSteps === undefined ? {} : { chunkSteps: input.chunkSteps }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
 }

@@ -4,8 +4,9 @@
  */
 import { blobStoreFromEnv, type BlobStore } from './blob.ts';
 import {
-  META_SK, WINNER_SK, answerKindOf, answerSk, candidateSk, feedbackSk, generationPrefix, searchPk, summarySk,
-  type AnswerKind, type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type StoredAnswerRecord, type SummaryRecord,
+  META_SK, WINNER_SK, answerKindOf, answerSk, candidateSk, feedbackSk, generationPrefix, raceSk, searchPk, summarySk,
+  type AnswerKind, type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type RaceRecord, type StoredAnswerRecord,
+  type SummaryRecord,
 } from './records.ts';
 import { Table, tableFromEnv, type Item } from './table.ts';
 import type { SeedResult } from './types.ts';
@@ -100,6 +101,26 @@ export class SearchStore {
   async summaries(searchId: string): Promise<SummaryRecord[]> {
     const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
     return items.filter((i) => i.sk.endsWith('#SUMMARY')).map((i) => fields<SummaryRecord>(i)).sort((a, b) => a.generation - b.generation);
+  }
+
+  /** Records one rung of a generation's race; a retried Promote writes the same rung again. */
+  async putRaceRung(searchId: string, base: Omit<RaceRecord, 'rungs'>, rung: RaceRecord['rungs'][number]): Promise<RaceRecord> {
+    const stored = await this.race(searchId, base.generation);
+    const rungs = [...(stored?.rungs ?? []).filter((r) => r.rung !== rung.rung), rung].sort((a, b) => a.rung - b.rung);
+    const record: RaceRecord = { ...base, rungs };
+    await this.table.putItem({ pk: searchPk(searchId), sk: raceSk(base.generation), ...record });
+    return record;
+  }
+
+  async race(searchId: string, generation: number): Promise<RaceRecord | undefined> {
+    const item = await this.table.getItem(searchPk(searchId), raceSk(generation));
+    return item && fields<RaceRecord>(item);
+  }
+
+  /** Every generation's race, in order. */
+  async races(searchId: string): Promise<RaceRecord[]> {
+    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
+    return items.filter((i) => i.sk.endsWith('#RACE')).map((i) => fields<RaceRecord>(i)).sort((a, b) => a.generation - b.generation);
   }
 
   async putWinner<T extends object>(searchId: string, record: T): Promise<void> {

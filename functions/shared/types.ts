@@ -1,7 +1,11 @@
 /** Contracts between the state machine and the handlers. Payloads stay small: references, not blobs. */
 import type { EpisodeRecord } from '../../tasks/contract.ts';
 
-export type Outcome = 'trained' | 'timeout' | 'memory' | 'error';
+/**
+ * How a seed-run ended: trained to its budget; stopped early by the race at a rung (its partial
+ * result stands); or ended by a fault of the candidate's code (its own time or memory, an error).
+ */
+export type Outcome = 'trained' | 'stopped' | 'timeout' | 'memory' | 'error';
 
 /** What one seed-run is given: the Map item of "Train seeds". */
 export interface SeedTask {
@@ -12,6 +16,10 @@ export interface SeedTask {
   candidateId: string;
   seed: number;
   budget: Budget;
+  /** Train to this many environment steps, then grade: the budget, or a rung's share of it (racing). */
+  targetSteps: number;
+  /** Environment steps per TrainSeed invocation, at most (the task's measured speed sets it). */
+  chunkSteps: number;
 }
 
 export interface Budget {
@@ -77,6 +85,13 @@ export interface SeedResult {
   terms: Record<string, TermStats>;
   /** Share of finished training episodes that passed the success test, at 10 checkpoints. */
   trainSuccessSeries: number[];
+  /**
+   * How early it learned: the area under its training success curve over the steps trained, in
+   * [0, 1] (1: every training episode succeeded from the start); null when no episode ended.
+   */
+  trainSuccessArea: number | null;
+  /** Steps trained when half its training episodes first succeeded (a rollout's); null if never. */
+  stepsToHalfSuccess: number | null;
   /** One point per PPO update. */
   curve: CurvePoint[];
   /** One greedy evaluation episode, for the card (null when not trained). */
@@ -98,10 +113,10 @@ export interface CurvePoint {
   step: number;
   /** Mean of the candidate's reward per step in the rollout. */
   meanReward: number;
-  /** Share of the training episodes that ended in this rollout which passed the success test. */
-  trainSuccess: number;
-  /** Mean length of the episodes that ended in this rollout. */
-  episodeLength: number;
+  /** Share of the training episodes that ended in this rollout which passed the success test (null: none ended). */
+  trainSuccess: number | null;
+  /** Mean length of the episodes that ended in this rollout (null: none ended). */
+  episodeLength: number | null;
 }
 
 /** What TrainSeed returns to the state machine: small on purpose. */
@@ -113,5 +128,13 @@ export interface SeedSummary {
   success: number;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
-  resultKey: string;
+  /** Environment steps it trained (for a killed seed-run: its target, what it could have). */
+  stepsTrained: number;
+  /** SeedResult.trainSuccessArea: how early it learned, the race's last tie-break. */
+  trainSuccessArea: number | null;
 }
+
+/** What TrainSeed answers for one chunk of a seed-run: the summary once it reached its target. */
+export type ChunkAnswer =
+  | { done: true; summary: SeedSummary }
+  | { done: false; stepsTrained: number; targetSteps: number };

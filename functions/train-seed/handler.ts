@@ -1,5 +1,5 @@
 /**
- * TrainSeed: one seed-run of one candidate (seed-task.ts), or one candidate's sandbox check
+ * TrainSeed: one chunk of one candidate's seed-run (seed-task.ts), or one candidate's sandbox check
  * before any seed trains it (candidate-check.ts, `kind: 'check'`). The isolated function: the
  * only one that runs model-written code.
  *
@@ -12,12 +12,13 @@
  */
 import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
-import { seedResultKey } from '../shared/keys.ts';
+import { defaultChunkSteps } from '../shared/chunk-size.ts';
+import { MAX_SEED_RUN_STEPS } from '../../infra/config.ts';
+import { getTask } from '../../tasks/registry.ts';
 import { eventKeys, logger, metrics, MetricUnit, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
-import type { CheckSummary, SeedResult, SeedSummary } from '../shared/types.ts';
+import type { CheckSummary, ChunkAnswer, SeedResult, SeedSummary } from '../shared/types.ts';
 import { checkCandidate, checkSummary } from './candidate-check.ts';
-import { trainSeed } from './seed-task.ts';
-import { summarize } from './seed-summary.ts';
+import { trainSeedChunk } from './seed-task.ts';
 
 export { MissingReward } from './seed-task.ts';
 
@@ -34,19 +35,23 @@ export const SeedTaskSchema = z.object({
   ...ids,
   seed: z.number().int().min(0),
   budget: z.object({
-    steps: z.number().int().min(1).max(5_000_000),
+    steps: z.number().int().min(1).max(MAX_SEED_RUN_STEPS),
     evalEpisodes: z.number().int().min(1).max(1000),
   }),
-});
+  /** Absent: the budget (a caller outside the state machine, `eureka train --remote`). */
+  targetSteps: z.number().int().min(1).max(MAX_SEED_RUN_STEPS).optional(),
+  /** Absent: the task's own (functions/shared/chunk-size.ts). */
+  chunkSteps: z.number().int().min(1).max(MAX_SEED_RUN_STEPS).optional(),
+}).refine((t) => t.targetSteps === undefined || t.targetSteps <= t.budget.steps, { error: 'targetSteps must not pass budget.steps', path: ['targetSteps'] });
 
 export const CheckItemSchema = z.object({ kind: z.literal('check'), ...ids });
 
 /** Exit code of a process ended after a memory fault (what Lambda reports as Runtime.ExitError). */
 export const RETIRED_EXIT_CODE = 75;
 
-export async function handler(event: unknown, context?: InvocationContext): Promise<SeedSummary | CheckSummary> {
+export async function handler(event: unknown, context?: InvocationContext): Promise<ChunkAnswer | CheckSummary> {
   let retire = false;
-  const summary = await withTelemetry(context, eventKeys(event), async () => {
+  const answer = await withTelemetry(context, eventKeys(event), async () => {
     if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'check') {
       const check = await checkCandidate(blobs, CheckItemSchema.parse(event));
       retire = check.ran && check.record.verdict === 'memory';
@@ -54,19 +59,19 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
       if (check.ran) recordCheck(summary);
       return summary;
     }
-    const item = SeedTaskSchema.parse(event);
-    const { result, ran } = await trainSeed(blobs, item, reportToParent);
-    retire = ran && result.outcome === 'memory';
-    const summary = summarize(result, seedResultKey(item.searchId, item.generation, item.candidateId, item.seed));
-    if (ran) recordSeedRun(result, summary);
-    return summary;
+    const parsed = SeedTaskSchema.parse(event);
+    const item = { ...parsed, targetSteps: parsed.targetSteps ?? parsed.budget.steps, chunkSteps: parsed.chunkSteps ?? defaultChunkSteps(getTask(parsed.task)) };
+    const { answer, result, ran } = await trainSeedChunk(blobs, item, reportToParent);
+    retire = ran && result?.outcome === 'memory';
+    if (ran && result && answer.done) recordSeedRun(result, answer.summary);
+    return answer;
   });
   if (retire) {
     // stderr, not the logger: the line must be there wherever the process runs, Lambda or not.
     process.stderr.write('TrainSeed: this process hosted a sandbox memory fault; its result is stored, and the process ends so that no other candidate runs in it\n');
     process.exit(RETIRED_EXIT_CODE);
   }
-  return summary;
+  return answer;
 }
 
 /** One line and the seed-run's metrics: its time, and a count by outcome. */
@@ -87,6 +92,6 @@ function recordCheck(summary: CheckSummary): void {
 }
 
 /** Run as a local child process (local/), the seed-run reports its progress to the parent. */
-function reportToParent(stats: { trainSuccess: number }, update: number, total: number): void {
+function reportToParent(stats: { trainSuccess: number | null }, update: number, total: number): void {
   process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess });
 }

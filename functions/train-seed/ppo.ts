@@ -184,8 +184,9 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
       const stats: UpdateStats = {
         step: update * batchSize,
         meanReward: mean(rewardBatch.rewards),
-        trainSuccess: ended > 0 ? succeeded / ended : 0,
-        episodeLength: ended > 0 ? endedLength / ended : numSteps,
+        // Nothing measured when no training episode ended in this rollout: a gap, not a 0.
+        trainSuccess: ended > 0 ? succeeded / ended : null,
+        episodeLength: ended > 0 ? endedLength / ended : null,
         terms: termMeans(rewardBatch.terms),
         episodesEnded: ended,
         episodesSucceeded: succeeded,

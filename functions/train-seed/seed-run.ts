@@ -19,7 +19,7 @@ import { grade } from './grade.ts';
 import type { Network } from './network.ts';
 import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
 import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
-import { termStatistics, trainSuccessSeries } from './term-stats.ts';
+import { stepsToHalfSuccess, termStatistics, trainSuccessArea, trainSuccessSeries } from './term-stats.ts';
 
 export interface SeedRunInput {
   task: Task;
@@ -114,6 +114,8 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
       diagnostic: graded.diagnostic,
       terms: termStatistics(trained.updates),
       trainSuccessSeries: trainSuccessSeries(trained.updates),
+      trainSuccessArea: trainSuccessArea(trained.updates),
+      stepsToHalfSuccess: stepsToHalfSuccess(trained.updates),
       curve: trained.updates.map(({ step, meanReward, trainSuccess, episodeLength }) => ({ step, meanReward, trainSuccess, episodeLength })),
       episode: graded.episode,
       thetaSha256: thetaSha256(trained.theta),
@@ -152,6 +154,8 @@ function faulted(
     diagnostic: null,
     terms: {},
     trainSuccessSeries: [],
+    trainSuccessArea: null,
+    stepsToHalfSuccess: null,
     curve: [],
     episode: null,
     thetaSha256: null,

@@ -2,14 +2,14 @@
 import type { SeedResult, SeedSummary } from '../shared/types.ts';
 
 /**
- * The reason in a summary is clipped: up to 170 summaries of a generation travel together through
+ * The reason in a summary is clipped: up to 320 summaries of a generation travel together through
  * the state machine, whose every state is capped at 256 KiB. The whole reason stays in result.json.
  */
 export const SUMMARY_REASON_CHARS = 200;
 
-export function summarize(result: SeedResult, resultKey: string): SeedSummary {
-  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn } = result;
-  return { candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, resultKey };
+export function summarize(result: SeedResult): SeedSummary {
+  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea } = result;
+  return { candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea };
 }
 
 /** At most `chars` characters, an ellipsis marking a cut. */

@@ -1,38 +1,72 @@
 /**
- * One seed-run of one candidate as TrainSeed runs it: the candidate's reward.js trained and graded,
- * result.json and the policy written next to it. Idempotent: a stored result.json is returned
- * without training again (a retried or redriven search never re-trains). Only candidates that
- * passed their check reach here ("Plan the seed-runs"). A fault of the candidate's code is
- * a result; a missing reward.js or a storage error throws.
+ * One chunk of one seed-run as TrainSeed runs it ("Train one seed" loops until it is done). A chunk
+ * resumes from the seed's checkpoint, trains at most `chunkSteps`, and leaves a checkpoint for the
+ * next; the chunk that reaches `targetSteps` grades the policy. At the budget that is result.json,
+ * with the policy beside it; short of it (a rung of a race) the rung's result, and the checkpoint
+ * stays for the rungs after. Idempotent: a stored result is returned without training again (a
+ * retried or redriven search never re-trains), and a retried chunk redoes only that chunk. A fault
+ * of the candidate's code ends the seed-run for good (its result.json says so); a missing reward.js
+ * or a storage error throws.
  */
 import type { BlobStore } from '../shared/blob.ts';
-import { rewardKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
-import type { SeedResult, SeedTask } from '../shared/types.ts';
+import { checkpointKey, rewardKey, rungResultKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
+import type { ChunkAnswer, SeedResult, SeedTask } from '../shared/types.ts';
 import { SEED_POLICY_TAG } from '../../infra/config.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { savePolicy } from './policy-io.ts';
-import { runSeed, type SeedRunInput } from './seed-run.ts';
+import { summarize } from './seed-summary.ts';
+import { runSeedChunk, type SeedCheckpoint, type SeedRunInput } from './seed-run.ts';
+import { decodeTyped, encodeTyped } from './typed-container.ts';
 
 export class MissingReward extends Error {
   override readonly name = 'MissingReward';
 }
 
-const SEED_POLICY_TAGS = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
+/** Seed-run policies and checkpoints are tagged: the bucket expires them; the winner's copy is not tagged. */
+const EXPIRING = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
 
-/** The seed-run's result, and whether this call ran the candidate's code (false: stored). */
-export async function trainSeed(blobs: BlobStore, item: SeedTask, onUpdate?: SeedRunInput['onUpdate']): Promise<{ result: SeedResult; ran: boolean }> {
-  const resultKey = seedResultKey(item.searchId, item.generation, item.candidateId, item.seed);
-  const stored = await blobs.getText(resultKey);
-  if (stored !== undefined) return { result: JSON.parse(stored) as SeedResult, ran: false };
+/** The chunk's answer, the result once graded, and whether this call ran the candidate's code (false: stored). */
+export async function trainSeedChunk(
+  blobs: BlobStore, item: SeedTask, onUpdate?: SeedRunInput['onUpdate'],
+): Promise<{ answer: ChunkAnswer; result?: SeedResult; ran: boolean }> {
+  const { searchId, generation, candidateId, seed } = item;
+  const finalKey = seedResultKey(searchId, generation, candidateId, seed);
+  const atBudget = item.targetSteps >= item.budget.steps;
+  const resultKey = atBudget ? finalKey : rungResultKey(searchId, generation, candidateId, seed, item.targetSteps);
+  // result.json ends the seed-run whatever the target: trained to the budget, or faulted on the way.
+  for (const key of atBudget ? [finalKey] : [finalKey, resultKey]) {
+    const stored = await blobs.getText(key);
+    if (stored !== undefined) return graded(JSON.parse(stored) as SeedResult, false);
+  }
 
   const task = getTask(item.task);
-  const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
-  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-  const run = await runSeed({ task, candidateId: item.candidateId, source, seed: item.seed, budget: item.budget, onUpdate });
-  // Tagged: the bucket expires seed-run policies after a while; the winner's copy is not tagged.
-  const prefix = seedPolicyPrefix(item.searchId, item.generation, item.candidateId, item.seed);
-  if (run.policy) await savePolicy(run.policy.network, run.policy.theta, blobs, prefix, SEED_POLICY_TAGS);
-  // result.json last: its presence means the seed-run is complete, policy included.
-  await blobs.put(resultKey, JSON.stringify(run.result), 'application/json');
-  return { result: run.result, ran: true };
+  const source = await blobs.getText(rewardKey(searchId, generation, candidateId));
+  if (source === undefined) throw new MissingReward(`no reward.js for candidate ${candidateId} of generation ${generation}`);
+  const ckptKey = checkpointKey(searchId, generation, candidateId, seed);
+  const stored = await blobs.get(ckptKey);
+  const resume = stored === undefined ? undefined : decodeTyped<SeedCheckpoint>(stored);
+  const run = await runSeedChunk({
+    task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, onUpdate,
+  });
+  if (!run.done) {
+    await blobs.put(ckptKey, encodeTyped(run.checkpoint), 'application/octet-stream', EXPIRING);
+    return { answer: { done: false, stepsTrained: run.checkpoint.steps, targetSteps: item.targetSteps }, ran: true };
+  }
+  if (run.result.outcome !== 'trained') {
+    await blobs.put(finalKey, JSON.stringify(run.result), 'application/json');
+  } else if (atBudget) {
+    const prefix = seedPolicyPrefix(searchId, generation, candidateId, seed);
+    if (run.policy) await savePolicy(run.policy.network, run.policy.theta, blobs, prefix, EXPIRING);
+    // result.json last: its presence means the seed-run is complete, policy included.
+    await blobs.put(finalKey, JSON.stringify(run.result), 'application/json');
+  } else {
+    // The checkpoint first: a rung's result means the next rung can go on from it.
+    if (run.checkpoint) await blobs.put(ckptKey, encodeTyped(run.checkpoint), 'application/octet-stream', EXPIRING);
+    await blobs.put(resultKey, JSON.stringify(run.result), 'application/json');
+  }
+  return graded(run.result, true);
+}
+
+function graded(result: SeedResult, ran: boolean): { answer: ChunkAnswer; result: SeedResult; ran: boolean } {
+  return { answer: { done: true, summary: summarize(result) }, result, ran };
 }

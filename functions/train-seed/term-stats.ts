@@ -22,12 +22,50 @@ export function termStatistics(updates: UpdateStats[]): Record<string, TermStats
   return out;
 }
 
-/** Share of finished training episodes that reached the flag, in each tenth of training. */
+/**
+ * Share of the finished training episodes that passed the success test, in each tenth of training.
+ * A tenth in which no episode ended is measured over the window widened around it until one did:
+ * never a made-up 0. Empty when no training episode ended at all.
+ */
 export function trainSuccessSeries(updates: UpdateStats[]): number[] {
-  return checkpoints(updates).map((chunk) => {
-    const ended = chunk.reduce((sum, u) => sum + u.episodesEnded, 0);
-    const succeeded = chunk.reduce((sum, u) => sum + u.episodesSucceeded, 0);
-    return ended > 0 ? succeeded / ended : 0;
+  if (!updates.some((u) => u.episodesEnded > 0)) return [];
+  return checkpointRanges(updates.length).map(([start, end]) => windowedSuccess(updates, start, end));
+}
+
+/**
+ * How early the reward learned: the mean over updates of the training success (each update's
+ * own, or its widened window's where no episode ended), i.e. the area under the training success
+ * curve over the steps trained, in [0, 1]. Null when no training episode ended.
+ */
+export function trainSuccessArea(updates: UpdateStats[]): number | null {
+  if (!updates.some((u) => u.episodesEnded > 0)) return null;
+  return average(updates.map((_, u) => windowedSuccess(updates, u, u + 1)));
+}
+
+/** Steps trained when a rollout's ended training episodes first succeeded half the time; null if never. */
+export function stepsToHalfSuccess(updates: UpdateStats[]): number | null {
+  return updates.find((u) => u.episodesEnded > 0 && u.episodesSucceeded / u.episodesEnded >= 0.5)?.step ?? null;
+}
+
+/** Success over updates [start, end), widened one update each way until an episode ended in it. */
+function windowedSuccess(updates: UpdateStats[], start: number, end: number): number {
+  for (let lo = start, hi = end; ; lo = Math.max(0, lo - 1), hi = Math.min(updates.length, hi + 1)) {
+    let ended = 0;
+    let succeeded = 0;
+    for (let u = lo; u < hi; u++) {
+      ended += updates[u].episodesEnded;
+      succeeded += updates[u].episodesSucceeded;
+    }
+    if (ended > 0) return succeeded / ended;
+    if (lo === 0 && hi === updates.length) return 0;
+  }
+}
+
+/** [start, end) of each of the CHECKPOINTS consecutive chunks of n items (repeating items when n is smaller). */
+function checkpointRanges(n: number): Array<[number, number]> {
+  return Array.from({ length: CHECKPOINTS }, (_, k) => {
+    const start = Math.floor((k * n) / CHECKPOINTS);
+    return [start, Math.max(start + 1, Math.floor(((k + 1) * n) / CHECKPOINTS))];
   });
 }
 

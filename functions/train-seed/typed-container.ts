@@ -56,8 +56,8 @@ export function decodeTyped<T>(bytes: Uint8Array): T {
     const begin = start + v.offset;
     const end = begin + v.length * type.BYTES_PER_ELEMENT;
     if (end > bytes.length) throw new MalformedContainer(`a ${v.$typed} past the end of the container`);
-    // A copy: the view must be aligned to its element size, whatever buffer the bytes came in.
-    return new type(bytes.slice(begin, end).buffer);
+    // A copy (a Node Buffer's slice is a view into a shared pool): aligned, and only these bytes.
+    return new type(new Uint8Array(bytes.subarray(begin, end)).buffer);
   }) as T;
 }
 

@@ -49,7 +49,7 @@ async function trainHere(task: Task, file: string, source: string, seed: number,
     budget,
     onUpdate: (stats, update, total) => {
       if (update === 1) bar.start(total, 0, { success: '0.00' });
-      bar.update(update, { success: stats.trainSuccess.toFixed(2) });
+      bar.update(update, { success: stats.trainSuccess === null ? '—' : stats.trainSuccess.toFixed(2) });
     },
   });
   bar.stop();

@@ -1,0 +1,102 @@
+/**
+ * Racing inside a generation (successive halving, the core of Hyperband): the candidates that
+ * passed their check train to the first rung, a small share of the budget; at each rung they are
+ * ranked by the task's rank (success on the evaluation episodes, the task's tie-break, then how
+ * early they learned), the top 1/eta go on from their checkpoints to the next rung, and the others
+ * stop there with the rung's results as theirs (outcome 'stopped'). The last rung is the full
+ * budget, so the generation's best is always a fully trained reward. Without racing there is one
+ * rung, the budget, and Promote only hands every seed-run on.
+ */
+import type { PromoteEvent, RaceState, SearchSettings } from '../shared/contracts.ts';
+import { defaultChunkSteps } from '../shared/chunk-size.ts';
+import type { SearchStore } from '../shared/search-store.ts';
+import type { SeedSummary, SeedTask } from '../shared/types.ts';
+import { ppoConfigFor } from '../../core/ppo-config.ts';
+import type { Task, TieBreak } from '../../tasks/contract.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { compareCandidates, mean, meanOrNull, type Score } from './aggregate.ts';
+
+/** Steps per seed-run at each rung: budget / eta^(rungs - r), in whole rollouts, the last the budget. */
+export function raceSchedule(config: Pick<SearchSettings, 'racing' | 'steps'>, task: Pick<Task, 'ppo'>): number[] {
+  if (config.racing === false) return [config.steps];
+  const { eta, rungs } = config.racing;
+  const { numEnvs, numSteps } = ppoConfigFor(task, 0, config.steps);
+  const rollout = numEnvs * numSteps;
+  const steps = Array.from({ length: rungs }, (_, r) =>
+    r === rungs - 1 ? config.steps : Math.max(1, Math.round(config.steps / eta ** (rungs - 1 - r) / rollout)) * rollout);
+  // A budget too small for distinct rungs races fewer of them.
+  return steps.filter((s, r) => r === rungs - 1 || (s < config.steps && s > (steps[r - 1] ?? 0)));
+}
+
+/** The first rung's seed-runs: every candidate that passed its check, on the search's seeds. */
+export function firstRung(generation: number, tasks: SeedTask[], schedule: number[]): RaceState {
+  return {
+    generation, rung: 1, rungs: schedule.length, finished: [], more: true,
+    tasks: tasks.map((t) => ({ ...t, targetSteps: schedule[0] })),
+  };
+}
+
+/** "Promote": rank the rung, hand the best on to the next rung, stop the rest there. */
+export async function promote(store: SearchStore, event: PromoteEvent): Promise<RaceState> {
+  const meta = await store.meta(event.searchId);
+  const task = getTask(meta.config.task);
+  const schedule = raceSchedule(meta.config, task);
+  const rungs = schedule.length;
+  const steps = schedule[event.rung - 1];
+  const last = event.rung >= rungs;
+  const standings = rank(event.results, task.tieBreak, event.generation);
+  const eta = meta.config.racing === false ? 1 : meta.config.racing.eta;
+  const going = last ? 0 : Math.max(1, Math.ceil(standings.length / eta));
+  const promoted = new Set(standings.slice(0, going).map((s) => s.candidateId));
+
+  await store.putRaceRung(event.searchId, { generation: event.generation, eta, schedule }, {
+    rung: event.rung, steps,
+    standings: standings.map(({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea }) =>
+      ({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea: trainSuccessArea ?? null, promoted: promoted.has(candidateId) })),
+  });
+
+  const finished = [...event.finished];
+  const next: SeedTask[] = [];
+  for (const s of event.results) {
+    if (s.outcome !== 'trained' || last) finished.push(s);
+    else if (promoted.has(s.candidateId)) next.push(nextRungTask(meta.config, event, s, schedule[event.rung]));
+    else finished.push(stoppedSummary(s, event.rung, rungs, steps, meta.config.steps, standings.findIndex((c) => c.candidateId === s.candidateId) + 1, standings.length));
+  }
+  return { generation: event.generation, rung: event.rung + 1, rungs, tasks: next, finished, more: next.length > 0 };
+}
+
+interface Standing extends Score { candidateId: string; generation: number }
+
+/** The rung's candidates best first, each scored over its seeds (a faulted seed counts 0). */
+function rank(results: SeedSummary[], tieBreak: TieBreak, generation: number): Standing[] {
+  const ids = [...new Set(results.map((s) => s.candidateId))];
+  return ids.map((candidateId): Standing => {
+    const seeds = results.filter((s) => s.candidateId === candidateId);
+    const trained = seeds.filter((s) => s.outcome === 'trained');
+    return {
+      candidateId, generation,
+      success: mean(seeds.map((s) => (s.outcome === 'trained' ? s.success : 0))),
+      meanSuccessSteps: meanOrNull(trained.map((s) => s.meanSuccessSteps)),
+      meanReturn: meanOrNull(trained.map((s) => s.meanReturn)),
+      trainSuccessArea: meanOrNull(trained.map((s) => s.trainSuccessArea)),
+    };
+  }).filter((c) => results.some((s) => s.candidateId === c.candidateId && s.outcome === 'trained'))
+    .sort((a, b) => compareCandidates(a, b, tieBreak));
+}
+
+function nextRungTask(config: SearchSettings, event: PromoteEvent, s: SeedSummary, targetSteps: number): SeedTask {
+  return {
+    searchId: event.searchId, task: config.task, generation: event.generation, candidateId: s.candidateId, seed: s.seed,
+    budget: { steps: config.steps, evalEpisodes: config.evalEpisodes }, targetSteps, chunkSteps: chunkStepsOf(config),
+  };
+}
+
+function stoppedSummary(s: SeedSummary, rung: number, rungs: number, steps: number, budget: number, place: number, of: number): SeedSummary {
+  const share = Math.round((100 * steps) / budget);
+  return { ...s, outcome: 'stopped', reason: `stopped at rung ${rung} of ${rungs} (${steps.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} steps, ${share}%), ranked ${place} of ${of}` };
+}
+
+/** The chunk size the search's items carry (init.ts seedTasks sets the same). */
+export function chunkStepsOf(config: Pick<SearchSettings, 'chunkSteps' | 'task'>): number {
+  return config.chunkSteps ?? defaultChunkSteps(getTask(config.task));
+}
