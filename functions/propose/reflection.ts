@@ -173,6 +173,9 @@ function bestSection(task: ReflectionTask, best: ReflectionBest): string[] {
 function scoreboardSection(scoreboard: ScoreboardEntry[]): string[] {
   if (scoreboard.length === 0) return [];
   const lines = ['## Last generation\'s candidates (name | success | outcome | idea)'];
+  if (scoreboard.some((e) => e.outcome === 'stopped')) {
+    lines.push('(A candidate marked "stopped" was raced: it trained only to the share of the budget it names, lost there to better ones and was stopped; its success is its score at that point, not a fully trained one.)');
+  }
   for (const e of scoreboard) {
     const outcome = e.outcome === 'trained' ? 'trained' : `${e.outcome}: ${e.reason}`;
     lines.push(`- ${e.name} | ${e.success.toFixed(2)} | ${outcome} | ${e.idea}`);

@@ -55,14 +55,16 @@ export async function promote(store: SearchStore, event: PromoteEvent): Promise<
       ({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea: trainSuccessArea ?? null, promoted: promoted.has(candidateId) })),
   });
 
+  // The last one left needs no more ranking: it goes straight on to the budget.
+  const nextRung = going === 1 ? rungs : event.rung + 1;
   const finished = [...event.finished];
   const next: SeedTask[] = [];
   for (const s of event.results) {
     if (s.outcome !== 'trained' || last) finished.push(s);
-    else if (promoted.has(s.candidateId)) next.push(nextRungTask(meta.config, event, s, schedule[event.rung]));
+    else if (promoted.has(s.candidateId)) next.push(nextRungTask(meta.config, event, s, schedule[nextRung - 1]));
     else finished.push(stoppedSummary(s, event.rung, rungs, steps, meta.config.steps, standings.findIndex((c) => c.candidateId === s.candidateId) + 1, standings.length));
   }
-  return { generation: event.generation, rung: event.rung + 1, rungs, tasks: next, finished, more: next.length > 0 };
+  return { generation: event.generation, rung: nextRung, rungs, tasks: next, finished, more: next.length > 0 };
 }
 
 interface Standing extends Score { candidateId: string; generation: number }
@@ -93,7 +95,10 @@ function nextRungTask(config: SearchSettings, event: PromoteEvent, s: SeedSummar
 
 function stoppedSummary(s: SeedSummary, rung: number, rungs: number, steps: number, budget: number, place: number, of: number): SeedSummary {
   const share = Math.round((100 * steps) / budget);
-  return { ...s, outcome: 'stopped', reason: `stopped at rung ${rung} of ${rungs} (${steps.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} steps, ${share}%), ranked ${place} of ${of}` };
+  return {
+    ...s, outcome: 'stopped',
+    reason: `stopped by the race at rung ${rung} of ${rungs} (${steps.toLocaleString('en-US')} of ${budget.toLocaleString('en-US')} steps, ${share}% of the budget), ranked ${place} of ${of} there; its scores are that rung's`,
+  };
 }
 
 /** The chunk size the search's items carry (init.ts seedTasks sets the same). */
