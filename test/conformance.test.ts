@@ -105,31 +105,68 @@ describe('Conformance: each classic-control default is the rule\'s choice on the
   }
 });
 
-describe('Conformance: every task replays its recorded episodes within its default, ending each the same way', () => {
-  for (const id of [...CLASSIC, ...LANDERS]) {
+describe('Conformance: every classic-control task replays its recorded episodes within its default, ending each the same way', () => {
+  for (const id of CLASSIC) {
     for (const set of ['tuning', 'heldOut'] as const) {
-      // planck (float64) against Box2D (float32): see the report of issue 18; tasks/lunar-lander is being measured against box2d-wasm.
-      const todo = LANDERS.includes(id) && set === 'heldOut' ? 'planck ends some held-out landings on another step (issue 18, the engine)' : undefined;
-      it(`${id}: every ${set === 'heldOut' ? 'held-out' : 'tuning'} episode within the default, on the same step and the same way as recorded`, { todo }, (t) => {
+      it(`${id}: every ${set === 'heldOut' ? 'held-out' : 'tuning'} episode within the default, on the same step and the same way as recorded`, (t) => {
         const task = getTask(id);
         const tolerance = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
-        const endings = new Set<string>();
-        const all: Deviation[] = [];
-        for (const episode of recordings(id, set)) {
+        const episodes = recordings(id, set);
+        const all = episodes.map((episode) => {
           const deviation = compareEpisode(episode, replayEpisode(task, episode));
           const at = `${id} seed ${episode.seed} (${episode.policy})`;
-          const last = episode.steps[episode.steps.length - 1];
-          endings.add(last.terminated ? 'terminated' : 'truncated');
-          all.push(deviation);
-          if (!LANDERS.includes(id) || set === 'heldOut') {
-            assert.equal(deviation.endingMismatches, 0, `${at}: ends ${JSON.stringify(deviation.firstEndingMismatch)}`);
-            assert.equal(deviation.flagMismatches, 0, `${at}: terminated/truncated differ first at step ${deviation.firstFlagMismatch}`);
-            assert.ok(withinTolerance(deviation, tolerance), `${at}: ${show(deviation)} against ${JSON.stringify(tolerance)}`);
-          }
-        }
-        t.diagnostic(`${id} ${set}: ${all.length} episodes, worst ${show(worstDeviation(all))}; ${worstDeviation(all).endingMismatches} endings differ`);
+          assert.equal(deviation.steps, episode.steps.length, `${at}: steps compared`);
+          assert.equal(deviation.flagMismatches, 0, `${at}: terminated/truncated differ first at step ${deviation.firstFlagMismatch}`);
+          assert.equal(deviation.endingMismatches, 0, `${at}: ends ${JSON.stringify(deviation.firstEndingMismatch)}`);
+          assert.ok(withinTolerance(deviation, tolerance), `${at}: ${show(deviation)} against ${JSON.stringify(tolerance)}`);
+          return deviation;
+        });
+        const endings = new Set(episodes.map((e) => (e.steps[e.steps.length - 1].terminated ? 'terminated' : 'truncated')));
         assert.deepEqual([...endings].sort(), ENDINGS[id], 'the kinds of ending the recordings cover');
+        t.diagnostic(`${id} ${set}: ${all.length} episodes, worst ${show(worstDeviation(all))}`);
+        if (tolerance.replayFrom === 'each-step') {
+          const free = worstDeviation(episodes.map((e) => compareEpisode(e, replayArrayState(task, e))));
+          t.diagnostic(`${id} ${set}, free run from the start (not judged): worst ${show(free)}`);
+        }
       });
     }
+  }
+});
+
+describe('Conformance: the LunarLanders against Box2D 2.3.10', () => {
+  for (const id of LANDERS) {
+    it(`${id}: every recorded free flight (before the first contact) within the declared tolerance`, (t) => {
+      const task = getTask(id);
+      const tolerance = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
+      for (const set of ['tuning', 'heldOut'] as const) {
+        const episodes = recordings(id, set);
+        const all = episodes.map((episode) => {
+          const replay = replayEpisode(task, episode);
+          assert.ok(replay.firstContact !== undefined, `seed ${episode.seed}: the replay marks the first contact`);
+          const deviation = compareEpisode(episode, replay);
+          const free = `seed ${episode.seed} (${episode.policy}), the ${replay.firstContact - 1} steps before the first contact`;
+          assert.ok(deviation.state <= tolerance.state && deviation.obs <= tolerance.obs && deviation.reward <= tolerance.reward,
+            `${free}: ${show(deviation)} against ${JSON.stringify(tolerance)}`);
+          return deviation;
+        });
+        const endings = new Set(episodes.map((e) => (e.steps[e.steps.length - 1].terminated ? 'terminated' : 'truncated')));
+        assert.deepEqual([...endings].sort(), ENDINGS[id], 'the kinds of ending the recordings cover');
+        const worst = worstDeviation(all);
+        t.diagnostic(`${id} ${set}: ${all.length} episodes, worst ${show(worst)}; ${worst.endingMismatches} endings differ, first ${JSON.stringify(worst.firstEndingMismatch)}`);
+      }
+    });
+
+    // planck (float64) is not Box2D (float32): it ends some held-out landings a few steps off (the
+    // body falls asleep later); the engine (issue 18, item 2) is tasks/lunar-lander's to choose.
+    it(`${id}: every held-out episode passes at the default, ending on the same step and the same way`,
+      { todo: 'planck ends some held-out landings on another step than Box2D (issue 18: the engine)' }, () => {
+        const task = getTask(id);
+        const tolerance = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
+        for (const episode of recordings(id, 'heldOut')) {
+          const deviation = compareEpisode(episode, replayEpisode(task, episode));
+          assert.ok(withinTolerance(deviation, tolerance), `seed ${episode.seed} (${episode.policy}): ${show(deviation)}, ` +
+            `endings ${JSON.stringify(deviation.firstEndingMismatch)} against ${JSON.stringify(tolerance)}`);
+        }
+      });
   }
 });
