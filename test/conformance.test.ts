@@ -170,3 +170,67 @@ describe('Conformance: the LunarLanders against Box2D 2.3.10', () => {
       });
   }
 });
+
+describe('Conformance: how a replay is judged', () => {
+  const step = (state: number[], end: Partial<{ terminated: boolean; truncated: boolean }> = {}) =>
+    ({ action: 0, state, obs: state, reward: -1, terminated: false, truncated: false, ...end });
+  const recorded = { initial_obs: [0], steps: [step([1]), step([2]), step([3], { terminated: true })] };
+
+  it('holds the steps from the first contact on to afterContact, and the free flight before it to the rest', () => {
+    const replay = { initialObs: [0], steps: [step([1]), step([2.001]), step([3.5], { terminated: true })], firstContact: 3 };
+    const d = compareEpisode(recorded, replay);
+    assert.ok(Math.abs(d.state - 1e-3) < 1e-12 && d.afterContact?.state === 0.5, JSON.stringify(d));
+    const free = { state: 2e-3, obs: 2e-3, reward: 0 };
+    assert.equal(withinTolerance(d, free), false, 'without afterContact the free-flight tolerance holds the whole episode');
+    assert.equal(withinTolerance(d, { ...free, afterContact: { state: 1, obs: 1, reward: 0 } }), true);
+    assert.equal(withinTolerance(d, { ...free, state: 1e-4, afterContact: { state: 1, obs: 1, reward: 0 } }), false, 'the free flight stays strict');
+    assert.equal(compareEpisode(recorded, { ...replay, firstContact: undefined }).afterContact, null);
+  });
+
+  it('fails an episode that ends on another step or another way, whatever the tolerance', () => {
+    const loose = { state: Infinity, obs: Infinity, reward: Infinity, afterContact: { state: Infinity, obs: Infinity, reward: Infinity } };
+    const cases: Array<[string, ReturnType<typeof step>[], string]> = [
+      ['ends a step early', [step([1]), step([2], { terminated: true })], '{"step":2,"kind":"terminated"}'],
+      ['still running at the recorded end', [step([1]), step([2]), step([3])], '{"step":3,"kind":"running"}'],
+      ['truncated instead of terminated', [step([1]), step([2]), step([3], { truncated: true })], '{"step":3,"kind":"truncated"}'],
+    ];
+    for (const [what, steps, ours] of cases) {
+      const d = compareEpisode(recorded, { initialObs: [0], steps, firstContact: 1 });
+      assert.equal(d.endingMismatches, 1, what);
+      assert.equal(JSON.stringify(d.firstEndingMismatch), `{"recorded":{"step":3,"kind":"terminated"},"ours":${ours}}`, what);
+      assert.equal(withinTolerance(d, loose), false, what);
+    }
+    const same = compareEpisode(recorded, { initialObs: [0], steps: recorded.steps });
+    assert.equal(same.endingMismatches + same.flagMismatches, 0);
+    assert.equal(worstDeviation([same, compareEpisode(recorded, { initialObs: [0], steps: cases[0][1] })]).endingMismatches, 1);
+  });
+
+  it('replays each step from the recorded state with replayFrom each-step: a disturbed state costs two steps, not the rest', () => {
+    const task = getTask('CartPole-v1');
+    const episode = recordings('CartPole-v1', 'heldOut').find((e) => e.steps.length === 500);
+    assert.ok(episode, 'a held-out episode held to the time limit');
+    const k = 100;
+    const disturbed = { ...episode, steps: episode.steps.map((s, t) => (t === k ? { ...s, state: s.state?.map((v, j) => (j === 2 ? v + 1e-3 : v)) } : s)) };
+    const from = (eachStep: boolean) => replayArrayState(task, disturbed, eachStep).steps.map((s, t) => Math.abs((s.state?.[2] ?? 0) - (disturbed.steps[t].state?.[2] ?? 0)));
+    const eachStep = from(true);
+    assert.ok(eachStep[k] > 9e-4 && eachStep[k + 1] > 9e-4, `steps ${k + 1} and ${k + 2} deviate: ${eachStep[k]}, ${eachStep[k + 1]}`);
+    assert.ok(Math.max(...eachStep.slice(k + 2)) < 1e-13, 'the later steps start from the recorded states again');
+    const free = from(false);
+    assert.ok(free[k] > 9e-4 && free[k + 1] < 1e-13, 'a free run never reads the recorded states: only the disturbed step differs');
+    const own = { ...getTask('LunarLander-v3'), conformanceTolerance: { ...DEFAULT_TOLERANCE, replayFrom: 'each-step' as const } };
+    assert.throws(() => replayEpisode(own, recordings('LunarLander-v3', 'heldOut')[0]), /each-step' needs the array-state replayer/);
+  });
+
+  it('eureka conformance reads the gzipped held-out recordings and says how it judged them', async () => {
+    const acrobot = await eureka(['conformance', '--task', 'Acrobot-v1', heldOutFile('Acrobot-v1')]);
+    assert.equal(acrobot.code, 0, acrobot.stdout + acrobot.stderr);
+    assert.match(acrobot.stdout, /30 episodes, \d+ steps; .*endings differ in 0 episodes\n/);
+    assert.match(acrobot.stdout, /Acrobot-v1: within tolerance \(state 1e-13, observation 0\.00001, reward 1e-15; each step from the recorded state\)/);
+    const lander = await eureka(['conformance', '--task', 'LunarLander-v3', new URL('golden/LunarLander-v3.json', FIXTURES).pathname]);
+    assert.match(lander.stdout, /\(before the first contact\); after it: state \d\.\d\de-\d+/);
+    const own = await eureka(['conformance', '--task', 'PointGoal-v0', new URL('tasks/point-goal/recorded.json', FIXTURES).pathname, '--json'],
+      { EUREKA_TASK_PATH: new URL('tasks', FIXTURES).pathname });
+    assert.equal(own.code, 0, own.stderr);
+    assert.deepEqual(JSON.parse(own.stdout).tolerance, DEFAULT_TOLERANCE, 'a task that declares none is held to the default');
+  });
+});
