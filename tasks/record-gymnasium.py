@@ -215,8 +215,12 @@ def main():
     episodes = [record(env, args.first_seed + k, "random" if k % 2 == 0 else odd, solve, args.overshoot)
                 for k in range(args.episodes)]
     limit = env.spec.max_episode_steps if env.spec is not None and args.entry_point is None else args.max_episode_steps
+    versions = f"numpy {np.__version__}"
+    if is_lander(env):
+        import Box2D
+        versions += f", Box2D {Box2D.__version__}"
     with open(args.out, "w") as f:
-        json.dump({"source": f"Gymnasium {gym.__version__}, {args.entry_point or args.task} (numpy {np.__version__})",
+        json.dump({"source": f"Gymnasium {gym.__version__}, {args.entry_point or args.task} ({versions})",
                    "task": args.task, "max_episode_steps": limit, "episodes": episodes}, f)
     for e in episodes:
         last = e["steps"][-1]
