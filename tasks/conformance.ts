@@ -2,11 +2,14 @@
  * Conformance against recorded Gymnasium episodes (the golden format of shared/golden/README.md,
  * which tasks/record-gymnasium.py writes): start a copy of the task's environment from the
  * recorded initial state, apply the recorded actions, and measure the largest deviation of every
- * field. `eureka conformance` and the tests both use it.
+ * field (conformance-compare.ts). `eureka conformance` and the tests both use it.
  */
+import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Task, VecEnv } from './contract.ts';
 import { VectorEnv } from './vector-env.ts';
+
+export { compareEpisode, DEFAULT_TOLERANCE, describeTolerance, worstDeviation, withinTolerance, type Deviation, type FieldDeviation } from './conformance-compare.ts';
 
 const Numbers = z.array(z.number());
 
@@ -39,17 +42,10 @@ export type RecordedStep = z.infer<typeof RecordedStepSchema>;
 export type RecordedEpisode = z.infer<typeof RecordedEpisodeSchema>;
 export type Recording = z.infer<typeof RecordingSchema>;
 
-/** The largest absolute deviation of each field over the compared steps, and the flags that disagree. */
-export interface Deviation {
-  state: number;
-  obs: number;
-  reward: number;
-  /** Steps whose terminated or truncated flag differs. */
-  flagMismatches: number;
-  /** Steps compared (a replay stops at the recorded episode's end, or at our environment's). */
-  steps: number;
-  /** The first step (1-based) where a flag differs, or null. */
-  firstFlagMismatch: number | null;
+/** A recording's text: gzipped (by its magic bytes) or plain JSON. */
+export function recordingText(bytes: Uint8Array): string {
+  const gzipped = bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+  return Buffer.from(gzipped ? gunzipSync(bytes) : bytes).toString('utf8');
 }
 
 /** Our side of a recorded episode: the first observation, then every step. */
@@ -58,42 +54,48 @@ export interface Replay {
   steps: RecordedStep[];
   /** The recording's states as the task reads them, where a step has no plain `state` (LunarLander's lander record). */
   recordedStates?: number[][];
+  /**
+   * The first step (1-based) of the recorded episode in which anything touched (a leg, the
+   * body), for tasks whose engine solves contacts: the tolerance's `afterContact` holds from
+   * it on. Absent when nothing touched, or the task has no contacts.
+   */
+  firstContact?: number;
 }
 
 /** Our replay of a recorded episode: the task's own replayer, or the array-state one. */
 export function replayEpisode(task: Task, episode: RecordedEpisode): Replay {
-  return task.replay ? task.replay(episode) : replayArrayState(task, episode);
+  const eachStep = task.conformanceTolerance?.replayFrom === 'each-step';
+  if (task.replay) {
+    if (eachStep) throw new Error(`${task.id}: replayFrom 'each-step' needs the array-state replayer, not the task's own replay`);
+    return task.replay(episode);
+  }
+  return replayArrayState(task, episode, eachStep);
 }
-
-const maxAbs = (a: readonly number[] | undefined, b: readonly number[] | undefined): number => {
-  if (a === undefined || b === undefined) return 0;
-  if (a.length !== b.length) return Infinity;
-  let worst = 0;
-  for (let k = 0; k < a.length; k++) worst = Math.max(worst, Math.abs(a[k] - b[k]));
-  return worst;
-};
 
 /**
  * Replays an episode through a classic-control environment (state: one Float64Array per copy),
- * from its recorded initial state; returns our steps in the recorded format.
+ * from its recorded initial state; returns our steps in the recorded format. With `eachStep`,
+ * every step starts from the recorded state before it instead of from our previous step.
  */
-export function replayArrayState(task: Task, episode: RecordedEpisode): Replay {
+export function replayArrayState(task: Task, episode: RecordedEpisode, eachStep = false): Replay {
   const env: VecEnv = task.gymnasiumEnv(1, 0);
   if (!(env instanceof VectorEnv) || !(env.states[0] instanceof Float64Array)) {
     throw new Error(`${task.id}: its environment keeps no array state; it needs a replayer of its own`);
   }
-  if (episode.initial_state === undefined) throw new Error(`${task.id}: the recorded episode has no initial_state`);
   const state = env.states[0] as Float64Array;
-  if (episode.initial_state.length !== state.length) {
-    throw new Error(`${task.id}: the recorded state has ${episode.initial_state.length} values, the environment's ${state.length}`);
-  }
-  state.set(episode.initial_state);
+  const setState = (values: number[] | undefined, what: string): void => {
+    if (values === undefined) throw new Error(`${task.id}: the recorded episode has no ${what}`);
+    if (values.length !== state.length) throw new Error(`${task.id}: the recorded ${what} has ${values.length} values, the environment's ${state.length}`);
+    state.set(values);
+  };
+  setState(episode.initial_state, 'initial_state');
   env.restartFromState(0);
   const initialObs = Array.from(env.obs);
   // No auto-reset: the copy keeps the state its final step left, as Gymnasium's env does.
   env.autoReset = false;
   const steps: RecordedStep[] = [];
-  for (const recorded of episode.steps) {
+  for (const [t, recorded] of episode.steps.entries()) {
+    if (eachStep && t > 0) setState(episode.steps[t - 1].state, `state of step ${t}`);
     env.step(typeof recorded.action === 'number' ? [recorded.action] : recorded.action);
     steps.push({
       action: recorded.action,
@@ -106,42 +108,4 @@ export function replayArrayState(task: Task, episode: RecordedEpisode): Replay {
     if (env.terminated[0] === 1 || env.truncated[0] === 1) break;
   }
   return { initialObs, steps };
-}
-
-/** Compares one replay with its recording. */
-export function compareEpisode(recorded: RecordedEpisode, replay: Replay): Deviation {
-  const ours = replay.steps;
-  const deviation: Deviation = { state: 0, obs: maxAbs(recorded.initial_obs, replay.initialObs), reward: 0, flagMismatches: 0, steps: 0, firstFlagMismatch: null };
-  const n = Math.max(recorded.steps.length, ours.length);
-  for (let t = 0; t < n; t++) {
-    const a = recorded.steps[t];
-    const b = ours[t];
-    if (a === undefined || b === undefined) {
-      // One episode ended before the other: that is a flag mismatch at its last step.
-      deviation.flagMismatches += 1;
-      deviation.firstFlagMismatch ??= t;
-      break;
-    }
-    deviation.steps += 1;
-    deviation.state = Math.max(deviation.state, maxAbs(replay.recordedStates?.[t] ?? a.state, b.state));
-    deviation.obs = Math.max(deviation.obs, maxAbs(a.obs, b.obs));
-    deviation.reward = Math.max(deviation.reward, Math.abs(a.reward - b.reward));
-    if (a.terminated !== b.terminated || a.truncated !== b.truncated) {
-      deviation.flagMismatches += 1;
-      deviation.firstFlagMismatch ??= t + 1;
-    }
-  }
-  return deviation;
-}
-
-/** The worst of several deviations. */
-export function worstDeviation(all: Deviation[]): Deviation {
-  return all.reduce((w, d) => ({
-    state: Math.max(w.state, d.state),
-    obs: Math.max(w.obs, d.obs),
-    reward: Math.max(w.reward, d.reward),
-    flagMismatches: w.flagMismatches + d.flagMismatches,
-    steps: w.steps + d.steps,
-    firstFlagMismatch: w.firstFlagMismatch ?? d.firstFlagMismatch,
-  }), { state: 0, obs: 0, reward: 0, flagMismatches: 0, steps: 0, firstFlagMismatch: null });
 }

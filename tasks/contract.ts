@@ -165,10 +165,33 @@ export interface CardRenderer {
 }
 
 /** Largest deviation per field of a replay against a recording. */
-export interface ConformanceTolerance {
+export interface FieldTolerance {
   state: number;
   obs: number;
   reward: number;
+}
+
+/**
+ * What `eureka conformance` holds a port to (tasks/conformance.ts). Every step's terminated and
+ * truncated must match anyway, so every episode ends on the same step and the same way.
+ */
+export interface ConformanceTolerance extends FieldTolerance {
+  /**
+   * Where our replay of each step starts. 'start': the recorded initial state, then our own
+   * steps (rounding differences carry on through the episode). 'each-step': the recorded state
+   * before every step, so that each step is compared on its own: for dynamics that amplify a
+   * last-bit difference (a chaotic double pendulum, a pendulum balanced upright), where a free
+   * run can only match early on. Needs the array-state replayer (no own `replay`).
+   * @default 'start'
+   */
+  replayFrom?: 'start' | 'each-step';
+  /**
+   * From the recording's first contact on (the step `Replay.firstContact` names), these replace
+   * the fields above, which then hold the free flight before it: an engine that solves contacts
+   * otherwise (float64 against Box2D's float32) parts ways there.
+   * @default the fields above, for the whole episode
+   */
+  afterContact?: FieldTolerance;
 }
 
 /** The task's default and smoke budget, from measurements (the README's learning table). */
@@ -216,9 +239,9 @@ export interface TaskSpec {
    */
   replay?: (episode: RecordedEpisode) => Replay;
   /**
-   * The largest deviations `eureka conformance` accepts by default, where the port cannot match
-   * to rounding (a different physics engine). Each step's terminated and truncated must match anyway.
-   * @default { state: 1e-9, obs: 1e-6, reward: 1e-6 }
+   * What `eureka conformance` accepts by default, chosen on recordings the check is not then run
+   * on (test/conformance.test.ts). Each step's terminated and truncated must match anyway.
+   * @default { state: 1e-9, obs: 1e-6, reward: 1e-6 }, replayed from the start
    */
   conformanceTolerance?: ConformanceTolerance;
   /** File (in the task's folder) that the model reads. @default 'environment.ts' */

@@ -25,6 +25,8 @@ const ActionSpaceSchema = z.discriminatedUnion('kind', [
     .refine((a) => a.low.every((lo, k) => lo < a.high[k]), { error: 'low must be below high in every dimension' }),
 ]);
 
+const FieldTolerance = z.object({ state: finite.nonnegative(), obs: finite.nonnegative(), reward: finite.nonnegative() });
+
 const RewardSourceSchema = z.object({ idea: text, code: z.string().includes('computeReward', { error: 'must define computeReward' }) });
 
 export const TaskSpecSchema = z.object({
@@ -54,7 +56,10 @@ export const TaskSpecSchema = z.object({
   }),
   ppo: z.record(z.string(), z.unknown()).optional(),
   replay: fn.optional(),
-  conformanceTolerance: z.object({ state: finite.nonnegative(), obs: finite.nonnegative(), reward: finite.nonnegative() }).optional(),
+  conformanceTolerance: FieldTolerance.extend({
+    replayFrom: z.enum(['start', 'each-step']).optional(),
+    afterContact: FieldTolerance.optional(),
+  }).optional(),
   environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
 });
 

@@ -1,15 +1,18 @@
 /**
  * `eureka conformance --task ID FILE...`: replays episodes recorded from the original (Python,
- * Gymnasium) environment against the task's port and prints the largest deviation of each field.
- * Exit 0 when every file is within the tolerance, 1 when it is not, 2 on bad usage.
+ * Gymnasium) environment against the task's port and prints the largest deviation of each field
+ * (before and after the first contact, where the task marks one) and the endings that differ.
+ * A file may be gzipped. Exit 0 when every file is within the tolerance, 1 when it is not, 2 on bad usage.
  */
 import { z } from 'zod';
 import type { ConformanceTolerance } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { RecordingSchema, compareEpisode, replayEpisode, worstDeviation, type Deviation } from '../../tasks/conformance.ts';
+import {
+  DEFAULT_TOLERANCE, RecordingSchema, compareEpisode, describeTolerance, recordingText, replayEpisode, withinTolerance, worstDeviation, type Deviation,
+} from '../../tasks/conformance.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
-import { readUserFile } from '../read-file.ts';
+import { readUserBytes } from '../read-file.ts';
 
 const ConformanceFlags = z.object({
   task: taskFlag(),
@@ -19,9 +22,6 @@ const ConformanceFlags = z.object({
   rewardTolerance: z.coerce.number({ error: 'must be a number' }).nonnegative().optional(),
   json: z.boolean().default(false),
 });
-
-/** Where the task declares none: its port must match to rounding. */
-const DEFAULT_TOLERANCE: ConformanceTolerance = { state: 1e-9, obs: 1e-6, reward: 1e-6 };
 
 export class NotConformant extends Error {
   override readonly name = 'NotConformant';
@@ -34,7 +34,7 @@ export async function conformanceCommand(raw: unknown): Promise<void> {
   for (const file of flags.files) {
     let json: unknown;
     try {
-      json = JSON.parse(await readUserFile(file));
+      json = JSON.parse(recordingText(await readUserBytes(file)));
     } catch (err) {
       if (err instanceof UsageError) throw err;
       throw new UsageError(`${file} is not JSON: ${(err as Error).message}`);
@@ -49,19 +49,31 @@ export async function conformanceCommand(raw: unknown): Promise<void> {
     reports.push({ file, episodes: deviations.length, ...worstDeviation(deviations) });
   }
   const declared = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
+  // The flags set the tolerance of the free flight, or of the whole episode where there is no contact.
   const tolerance: ConformanceTolerance = {
+    ...declared,
     state: flags.stateTolerance ?? declared.state, obs: flags.obsTolerance ?? declared.obs, reward: flags.rewardTolerance ?? declared.reward,
   };
-  const ok = reports.every((r) => r.flagMismatches === 0 && r.state <= tolerance.state && r.obs <= tolerance.obs && r.reward <= tolerance.reward);
+  const ok = reports.every((r) => withinTolerance(r, tolerance));
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ task: task.id, ok, tolerance, files: reports })}\n`);
   } else {
-    const lines = reports.map((r) => `${r.file}: ${r.episodes} episodes, ${r.steps} steps; largest deviation: state ${r.state.toExponential(2)}, ` +
-      `observation ${r.obs.toExponential(2)}, reward ${r.reward.toExponential(2)}; terminated/truncated differ on ${r.flagMismatches} steps` +
-      (r.firstFlagMismatch === null ? '' : ` (first at step ${r.firstFlagMismatch})`));
-    const limits = `state ${tolerance.state}, observation ${tolerance.obs}, reward ${tolerance.reward}`;
+    const lines = reports.map(describeReport);
+    const limits = describeTolerance(tolerance);
     lines.push(ok ? `${task.id}: within tolerance (${limits})` : `${task.id}: NOT within tolerance (${limits})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (!ok) throw new NotConformant(`${task.id} deviates from the recorded episodes beyond the tolerance`);
+}
+
+const e2 = (x: number): string => x.toExponential(2);
+
+function describeReport(r: { file: string; episodes: number } & Deviation): string {
+  const contact = r.afterContact === null ? '' : ` (before the first contact); after it: state ${e2(r.afterContact.state)}, ` +
+    `observation ${e2(r.afterContact.obs)}, reward ${e2(r.afterContact.reward)}`;
+  const ending = r.firstEndingMismatch === null ? '' : ` (first: step ${r.firstEndingMismatch.recorded.step} ${r.firstEndingMismatch.recorded.kind} ` +
+    `recorded, step ${r.firstEndingMismatch.ours.step} ${r.firstEndingMismatch.ours.kind} ours)`;
+  return `${r.file}: ${r.episodes} episodes, ${r.steps} steps; largest deviation: state ${e2(r.state)}, observation ${e2(r.obs)}, reward ${e2(r.reward)}` +
+    `${contact}; terminated/truncated differ on ${r.flagMismatches} steps` +
+    (r.firstFlagMismatch === null ? '' : ` (first at step ${r.firstFlagMismatch})`) + `; endings differ in ${r.endingMismatches} episodes${ending}`;
 }

@@ -119,4 +119,11 @@ function computeReward(obs, action, nextObs, terminated) {
   // cores): the person's shaping scores 0.95, 0.9, 1.0, 1.0, 0.9 (returns -76 to -88); the
   // environment's reward 0, 0, 0.85, 0, 0 (it rarely finds the line by chance).
   budget: { steps: 150_000, evalEpisodes: 20, smokeSteps: 60_000 },
+  // Each step from the recorded state: a free run cannot match. V8's Math.sin/cos differ from
+  // glibc's (what numpy calls) in the last bit for about 3% of arguments, and Gymnasium's x**2 is
+  // pow(x, 2), which differs from x * x for about 0.1%; the double pendulum's chaos amplifies
+  // those (to 9.7e-7 over a 500-step free run). Given numpy's values for those calls the free run
+  // matches all 60 recorded episodes bit for bit, so the port's operations are Gymnasium's. The
+  // default is chosen on its tuning episodes by the rule of test/conformance.test.ts and held on the held-out ones there.
+  conformanceTolerance: { state: 1e-13, obs: 1e-5, reward: 1e-15, replayFrom: 'each-step' },
 });

@@ -77,5 +77,9 @@ export function replayLunarLander(env: LunarLanderEnv, recorded: RecordedEpisode
     if (env.terminated[0] === 1 || env.truncated[0] === 1) break;
   }
   env.useGenerator(0);
-  return { initialObs, steps, recordedStates: episode.steps.map((s) => landerRecordValues(s.lander)) };
+  // The first contact (conformance's afterContact): a leg on the ground, or the step that ended
+  // the episode (a crash is the body's contact).
+  const touched = episode.steps.findIndex((s) => s.lander.legs.includes(true) || s.terminated || s.truncated);
+  const firstContact = touched === -1 ? undefined : touched + 1;
+  return { initialObs, steps, recordedStates: episode.steps.map((s) => landerRecordValues(s.lander)), firstContact };
 }

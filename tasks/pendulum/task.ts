@@ -119,4 +119,11 @@ function computeReward(obs, action, nextObs, terminated) {
   // cores): the person's shaping holds it up in 1.0, 1.0, 0.95, 1.0, 1.0 of episodes; the
   // environment's reward in 0.95, 0.85, 0.9, 1.0, 1.0.
   budget: { steps: 70_000, evalEpisodes: 20, smokeSteps: 30_000 },
+  // Each step from the recorded state: replaying a balancing heuristic's actions open loop
+  // keeps the pendulum at its unstable top, where a last-bit difference of Math.sin against
+  // glibc's grows by the linearised step's eigenvalue, 1.2134 per step (to 6.6e-2 by step 200).
+  // Given numpy's sin/cos the free run matches all 60 recorded episodes bit for bit. The reward's
+  // float32 term 0.001 * u**2 may be one float32 ulp off (numpy's powf at an exact tie). The default
+  // is chosen on its tuning episodes by the rule of test/conformance.test.ts and held on the held-out ones there.
+  conformanceTolerance: { state: 1e-14, obs: 1e-6, reward: 1e-9, replayFrom: 'each-step' },
 });
