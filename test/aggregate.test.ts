@@ -13,14 +13,14 @@ import type { SeedResult, SeedSummary } from '../functions/shared/types.ts';
 const CANDIDATE: ProposedCandidate = { candidateId: '01-x', name: 'x', idea: 'an idea', codeHash: 'abc', origin: 'proposer' };
 
 function summary(seed: number, success: number, extra: Partial<SeedSummary> = {}): SeedSummary {
-  return { candidateId: '01-x', seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 120 + seed : null, meanReturn: -150 + 10 * seed, resultKey: `k/${seed}`, ...extra };
+  return { candidateId: '01-x', seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 120 + seed : null, meanReturn: -150 + 10 * seed, stepsTrained: 4096, trainSuccessArea: null, ...extra };
 }
 
 function result(seed: number, diagnostic: number): SeedResult {
   return {
     task: 'MountainCar-v0', candidateId: '01-x', seed, outcome: 'trained', reason: '', success: 1, meanSuccessSteps: 120, meanReturn: -120,
     diagnostic, terms: { shaping: { early: seed, late: 2 * seed, series: [seed, 2 * seed] } }, trainSuccessSeries: [0, seed],
-    curve: [], episode: null, steps: 4096, stepsTrained: 4096, thetaSha256: null, chunks: 1, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
+    curve: [], episode: null, steps: 4096, stepsTrained: 4096, thetaSha256: null, chunks: 1, trainSuccessArea: null, stepsToHalfSuccess: null, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
   };
 }
 

@@ -395,7 +395,7 @@ describe('Stack: operating it', () => {
   it('fans the seed-runs out with a Distributed Map of STANDARD child executions, and lets the state machine run them', () => {
     const [separator, parts] = base.template.toJSON().Resources[machineId].Properties.DefinitionString['Fn::Join'] as [string, unknown[]];
     const states = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : '<ref>')).join(separator)).States as Record<string, Record<string, unknown>>;
-    const train = states[STATE.trainSeeds];
+    const train = states[STATE.trainRung];
     assert.deepEqual((train.ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig, { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' });
     assert.equal(train.Label, DISTRIBUTED_MAP_LABEL);
     assert.equal(train.MaxConcurrencyPath, '$.search.config.maxConcurrency');

@@ -28,6 +28,7 @@ const DEFAULTS: SearchInput = {
   repair: true,
   feedback: 'none',
   feedbackTimeoutMinutes: 60,
+  racing: { eta: 3, rungs: 3 },
   maxCostUsd: null,
 };
 

@@ -11,10 +11,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { rewardKey, seedResultKey } from '../functions/shared/keys.ts';
-import type { SeedTask } from '../functions/shared/types.ts';
+import type { ChunkAnswer, SeedTask } from '../functions/shared/types.ts';
 import { TrainSeedPool, type SeedProgress } from '../local/train-seed-pool.ts';
 
-const task = (seed: number, candidateId = 'energy'): SeedTask => ({ searchId: 'pool', task: 'MountainCar-v0', generation: 1, candidateId, seed, budget: { steps: 4096, evalEpisodes: 5 } });
+const task = (seed: number, candidateId = 'energy'): SeedTask => ({
+  searchId: 'pool', task: 'MountainCar-v0', generation: 1, candidateId, seed, budget: { steps: 4096, evalEpisodes: 5 }, targetSteps: 4096, chunkSteps: 4096,
+});
+/** The summary of a seed-run that finished in one chunk. */
+const summaryOf = (answer: ChunkAnswer) => {
+  assert.ok(answer.done, 'the seed-run reached its target');
+  return answer.summary;
+};
 
 describe('Local: TrainSeedPool', () => {
   let dataDir: string;
@@ -51,13 +58,13 @@ describe('Local: TrainSeedPool', () => {
       if (p.state === 'finished') running -= 1;
     };
     const pool = new TrainSeedPool({ memoryMb: 1769, timeoutSeconds: 600 }, env, onProgress, 1);
-    const [a, b] = await Promise.all([pool.invoke(task(2)), pool.invoke(task(3))]);
+    const [a, b] = (await Promise.all([pool.invoke(task(2)), pool.invoke(task(3))])).map(summaryOf);
     assert.equal(most, 1);
     assert.deepEqual([a.outcome, b.outcome], ['trained', 'trained']);
 
     const resultPath = join(dataDir, 'bucket', seedResultKey('pool', 1, 'energy', 2));
     const written = (await stat(resultPath)).mtimeMs;
-    assert.deepEqual(await pool.invoke(task(2)), a);
+    assert.deepEqual(summaryOf(await pool.invoke(task(2))), a);
     assert.equal((await stat(resultPath)).mtimeMs, written);
     assert.equal(pool.started.length, 1, 'one warm worker served all three');
     assert.equal(pool.started[0].served, 3);
@@ -68,9 +75,9 @@ describe('Local: TrainSeedPool', () => {
     const pool = new TrainSeedPool({ memoryMb: 1769, timeoutSeconds: 600 }, env, undefined, 1);
     // As Lambda: the faulting invocation never answers (Runtime.ExitError), its result is stored.
     await assert.rejects(pool.invoke(task(0, 'hog')), (err: Error) => err.name === 'Runtime.ExitError');
-    const retried = await pool.invoke(task(0, 'hog'));
+    const retried = summaryOf(await pool.invoke(task(0, 'hog')));
     assert.equal(retried.outcome, 'memory');
-    const other = await pool.invoke(task(4));
+    const other = summaryOf(await pool.invoke(task(4)));
     assert.equal(other.outcome, 'trained', other.reason);
     assert.equal(pool.started.length, 2);
     assert.deepEqual(pool.started.map((w) => [w.dead, w.served]), [[true, 1], [false, 2]]);

@@ -9,11 +9,10 @@ import { describe, it } from 'node:test';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type {
-  FinishEvent, InitEvent, InitResult, PlanEvent, PlanResult, ProposeEvent, ProposeResult, PublishEvent, PublishResult,
-  ReflectEvent, ReflectResult, RepairEvent, RepairResult,
+  FinishEvent, InitEvent, InitResult, PlanEvent, PromoteEvent, ProposeEvent, ProposeResult, PublishEvent, PublishResult,
+  RaceState, ReflectEvent, ReflectResult, RepairEvent, RepairResult,
 } from '../functions/shared/contracts.ts';
-import { seedResultKey } from '../functions/shared/keys.ts';
-import type { CheckItem, CheckSummary, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/types.ts';
 import { FUNCTION_CAPS, TASK_FUNCTION, type TaskRole, taskTimeoutSeconds } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
 import { type AslDefinition, definitionAsl, type JsonObject, LOCAL_FUNCTION_ARNS, localRoleOfResource } from '../infra/workflow-asl.ts';
@@ -24,6 +23,9 @@ import '../local/polyfills.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { DataLimitExceeded, DataLimitWatch } from '../local/data-limit.ts';
 import { seedTasks } from '../functions/reflect/init.ts';
+import { firstRung, promoteRung, raceSchedule } from '../functions/reflect/race.ts';
+import { getTask } from '../tasks/registry.ts';
+import { MAX_RUNGS } from '../infra/config.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
 import { SUMMARY_REASON_CHARS } from '../functions/train-seed/seed-summary.ts';
 
@@ -91,10 +93,15 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(next(STATE.plan), STATE.baselinesTrained);
     // The baselines train once, after the first Propose; later generations go straight on.
     assert.deepEqual(state(STATE.baselinesTrained).Choices,
-      [{ Variable: '$.baselines', IsPresent: true, Next: STATE.trainSeeds }]);
+      [{ Variable: '$.baselines', IsPresent: true, Next: STATE.trainRung }]);
     assert.equal(state(STATE.baselinesTrained).Default, STATE.trainBaselines);
-    assert.equal(next(STATE.trainBaselines), STATE.trainSeeds);
-    assert.equal(next(STATE.trainSeeds), STATE.reflect);
+    assert.equal(next(STATE.trainBaselines), STATE.trainRung);
+    // The race: a rung, Promote, and back to the next rung until the budget is reached.
+    assert.equal(next(STATE.trainRung), STATE.promote);
+    assert.equal(next(STATE.promote), STATE.moreRungs);
+    assert.deepEqual(state(STATE.moreRungs).Choices,
+      [{ Variable: '$.seedRuns.more', BooleanEquals: true, Next: STATE.trainRung }]);
+    assert.equal(state(STATE.moreRungs).Default, STATE.reflect);
     assert.equal(next(STATE.reflect), STATE.waitForFeedbackChoice);
     // A pause only when asked for, and only when another generation follows.
     assert.deepEqual(state(STATE.waitForFeedbackChoice).Choices, [{
@@ -152,7 +159,8 @@ describe('Workflow: shape of the deployed definition', () => {
       [STATE.repair]: '$.repair',
       [STATE.checkRepaired]: '$.repairChecks',
       [STATE.plan]: '$.seedRuns',
-      [STATE.trainSeeds]: '$.seedRuns',
+      [STATE.trainRung]: '$.seedRuns.tasks',
+      [STATE.promote]: '$.seedRuns',
       [STATE.finish]: '$.reflection',
       [STATE.reflect]: '$.reflection',
       [STATE.trainFresh]: '$.freshResults',
@@ -181,7 +189,11 @@ describe('Workflow: shape of the deployed definition', () => {
     });
     assert.deepEqual(state(STATE.reflect).Parameters, {
       kind: 'reflect', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation',
-      'seedResults.$': '$.seedRuns', 'baselines.$': '$.baselines', 'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
+      'seedResults.$': '$.seedRuns.finished', 'baselines.$': '$.baselines', 'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
+    });
+    assert.deepEqual(state(STATE.promote).Parameters, {
+      kind: 'promote', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation', 'rung.$': '$.seedRuns.rung',
+      'results.$': '$.seedRuns.tasks', 'finished.$': '$.seedRuns.finished',
     });
     assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId' });
     assert.deepEqual(state(STATE.publish).Parameters,
@@ -230,9 +242,9 @@ describe('Workflow: shape of the deployed definition', () => {
     }
   });
 
-  it('maps exactly SeedTasks to SeedSummaries with the search\'s concurrency', () => {
+  it('maps exactly SeedTasks to SeedSummaries with the search\'s concurrency, each seed-run a loop over chunks', () => {
     const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines],
-      [STATE.trainSeeds]: ['$.seedRuns.tasks', SEED_RUN_STATES.seeds],
+      [STATE.trainRung]: ['$.seedRuns.tasks', SEED_RUN_STATES.seeds],
       [STATE.trainFresh]: ['$.reflection.freshTasks', SEED_RUN_STATES.fresh] } as const;
     for (const [name, [itemsPath, names]] of Object.entries(maps)) {
       const map = state(name);
@@ -241,9 +253,16 @@ describe('Workflow: shape of the deployed definition', () => {
       assert.equal(map.MaxConcurrencyPath, MAX_CONCURRENCY_PATH);
       assert.equal(map.MaxConcurrency, undefined);
       assert.deepEqual(Object.keys(map.ItemSelector as JsonObject).sort(),
-        ['budget.$', 'candidateId.$', 'generation.$', 'searchId.$', 'seed.$', 'task.$']);
+        ['budget.$', 'candidateId.$', 'chunkSteps.$', 'generation.$', 'searchId.$', 'seed.$', 'targetSteps.$', 'task.$']);
       const processor = map.ItemProcessor as JsonObject;
       assert.equal(processor.StartAt, names.train);
+      // One chunk per invocation, until TrainSeed says the seed-run reached its target.
+      assert.equal(state(names.train).ResultPath, '$.chunk');
+      assert.equal(state(names.train).Next, names.more);
+      assert.deepEqual(state(names.more).Choices, [{ Variable: '$.chunk.done', BooleanEquals: true, Next: names.done }]);
+      assert.equal(state(names.more).Default, names.train);
+      assert.equal(state(names.done).InputPath, '$.chunk.summary');
+      assert.equal(state(names.done).End, true);
       assert.deepEqual(state(names.train).Catch, [
         { ErrorEquals: ['Runtime.OutOfMemory'], ResultPath: '$.error', Next: names.outOfMemory },
         { ErrorEquals: ['Sandbox.Timedout', 'States.Timeout'], ResultPath: '$.error', Next: names.timedOut },
@@ -253,7 +272,7 @@ describe('Workflow: shape of the deployed definition', () => {
         assert.equal(state(pass).Type, 'Pass');
         assert.equal(state(pass).End, true);
         assert.deepEqual(Object.keys(state(pass).Parameters as JsonObject).map((key) => key.replace(/\.\$$/, '')).sort(),
-          ['candidateId', 'meanReturn', 'meanSuccessSteps', 'outcome', 'reason', 'resultKey', 'seed', 'success']);
+          ['candidateId', 'meanReturn', 'meanSuccessSteps', 'outcome', 'reason', 'seed', 'stepsTrained', 'success', 'trainSuccessArea']);
       }
     }
   });
@@ -323,12 +342,19 @@ interface SearchShape {
   generations: number;
   candidates: number;
   seeds: number;
-  /** What TrainSeed does with a task: return a summary or throw. */
+  /** Successive halving inside each generation, or false. @default false */
+  racing?: { eta: number; rungs: number } | false;
+  /** What TrainSeed's last chunk of a seed-run does: return a summary or throw. */
   trainSeed?: (task: SeedTask) => SeedSummary;
 }
 
+const BUDGET = { steps: 150_000, evalEpisodes: 20 };
+/** Each seed-run of the stubs trains in chunks of this many steps: three of them to the budget. */
+const CHUNK = 60_000;
+const MOUNTAIN_CAR = getTask('MountainCar-v0');
+
 function task(searchId: string, generation: number, candidateId: string, seed: number): SeedTask {
-  return { searchId, task: 'MountainCar-v0', generation, candidateId, seed, budget: { steps: 150_000, evalEpisodes: 20 } };
+  return { searchId, task: 'MountainCar-v0', generation, candidateId, seed, budget: BUDGET, targetSteps: BUDGET.steps, chunkSteps: CHUNK };
 }
 
 function checkItem(searchId: string, generation: number, candidateId: string): CheckItem {
@@ -338,25 +364,39 @@ function checkItem(searchId: string, generation: number, candidateId: string): C
 function trained(input: SeedTask): SeedSummary {
   return {
     candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanSuccessSteps: 117.35, meanReturn: -117.35,
-    resultKey: seedResultKey(input.searchId, input.generation, input.candidateId, input.seed),
+    stepsTrained: input.targetSteps, trainSuccessArea: 0.5,
+  };
+}
+
+/** TrainSeed one chunk at a time: not done until the chunks reach the seed-run's target. */
+function chunked(last: (task: SeedTask) => SeedSummary, invocations: Map<string, number>) {
+  const progress = new Map<string, number>();
+  return (input: SeedTask): ChunkAnswer => {
+    const id = `${input.generation}/${input.candidateId}/${input.seed}`;
+    invocations.set(id, (invocations.get(id) ?? 0) + 1);
+    const steps = Math.min(input.targetSteps, (progress.get(id) ?? 0) + input.chunkSteps);
+    progress.set(id, steps);
+    return steps < input.targetSteps ? { done: false, stepsTrained: steps, targetSteps: input.targetSteps } : { done: true, summary: last(input) };
   };
 }
 
 /** Stub handlers that follow contracts.ts, and a record of what they were called with. */
 function stubs(shape: SearchShape) {
-  const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], publish: [] as PublishEvent[], announce: [] as unknown[] };
+  const calls = {
+    propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], promote: [] as PromoteEvent[], publish: [] as PublishEvent[], announce: [] as unknown[],
+    /** TrainSeed invocations per seed-run (generation/candidate/seed). */
+    chunks: new Map<string, number>(),
+  };
   const searchSeeds = Array.from({ length: shape.seeds }, (_, i) => 1000 + i);
   const best = { generation: 1, candidateId: `g1-c1-energy-shaping-with-goal-bonus`, success: 0.95 };
   const fresh = (searchId: string) => [best.candidateId, 'environment_reward', 'human_shaping'].flatMap((id) =>
     searchSeeds.map((seed) => task(searchId, id === best.candidateId ? 1 : 0, id, seed + 5000)));
+  const config = parseSearchInput({ generations: shape.generations, candidates: shape.candidates, seeds: shape.seeds, steps: BUDGET.steps,
+    evalEpisodes: BUDGET.evalEpisodes, maxConcurrency: 40, randomSeed: 7, racing: shape.racing ?? false, chunkSteps: CHUNK }, { proposer: 'offline' });
   const roles: Record<TaskRole, (input: never) => unknown> = {
     init: (event: InitEvent): InitResult => ({
       searchId: event.executionName,
-      config: {
-        task: 'MountainCar-v0', generations: shape.generations, candidates: shape.candidates, seeds: shape.seeds, steps: 150_000,
-        evalEpisodes: 20, includeHostile: true, proposer: 'offline', model: 'claude-sonnet-5-5', maxConcurrency: 40,
-        randomSeed: 7, humanInit: [], repair: true, feedback: 'none', feedbackTimeoutMinutes: 60, maxCostUsd: null,
-      },
+      config,
       baselineTasks: ['environment_reward', 'human_shaping'].flatMap((name) =>
         searchSeeds.map((seed) => task(event.executionName, 0, name, seed))),
       nextGeneration: 1,
@@ -369,12 +409,13 @@ function stubs(shape: SearchShape) {
     },
     check: (item: CheckItem): CheckSummary => ({ candidateId: item.candidateId, verdict: 'ok', reason: '' }),
     repair: (event: RepairEvent): RepairResult => ({ generation: event.generation, checks: [] }),
-    plan: (event: PlanEvent): PlanResult => ({
-      generation: event.generation,
-      tasks: [...event.checks, ...event.repairChecks].filter((c) => c.verdict === 'ok')
-        .flatMap((c) => searchSeeds.map((seed) => task(event.searchId, event.generation, c.candidateId, seed))),
-    }),
-    trainSeed: (input: SeedTask): SeedSummary => (shape.trainSeed ?? trained)(input),
+    plan: (event: PlanEvent): RaceState => firstRung(event.generation, [...event.checks, ...event.repairChecks].filter((c) => c.verdict === 'ok')
+      .flatMap((c) => searchSeeds.map((seed) => task(event.searchId, event.generation, c.candidateId, seed))), raceSchedule(config, MOUNTAIN_CAR)),
+    promote: (event: PromoteEvent): RaceState => {
+      calls.promote.push(event);
+      return promoteRung(config, MOUNTAIN_CAR, event).state;
+    },
+    trainSeed: chunked((input) => (shape.trainSeed ?? trained)(input), calls.chunks),
     reflect: (event: ReflectEvent): ReflectResult => {
       calls.reflect.push(event);
       const more = event.generation < shape.generations;
@@ -439,8 +480,8 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
 
 /** The array a Map state wrote at its ResultPath. */
 function mapResultOf(output: unknown): unknown {
-  const o = output as { baselines?: unknown; seedRuns?: unknown; freshResults?: unknown };
-  return o.freshResults ?? (Array.isArray(o.seedRuns) ? o.seedRuns : undefined) ?? o.baselines;
+  const o = output as { baselines?: unknown; seedRuns?: { tasks?: unknown }; freshResults?: unknown };
+  return o.freshResults ?? (Array.isArray(o.seedRuns?.tasks) ? o.seedRuns.tasks : undefined) ?? o.baselines;
 }
 
 describe('Workflow: behaviour, run locally', () => {
@@ -451,6 +492,10 @@ describe('Workflow: behaviour, run locally', () => {
       [['reflect', 1, 4, 4], ['reflect', 2, 4, 4], ['reflect', 3, 4, 4]]);
     assert.equal(run.calls.publish.length, 1);
     assert.equal(run.calls.publish[0].freshResults.length, 3 * 2);
+    // Without racing one rung, the budget, for every seed-run: 150,000 steps in chunks of 60,000.
+    assert.deepEqual(run.calls.promote.map((e) => [e.generation, e.rung, e.results.length]), [[1, 1, 4], [2, 1, 4], [3, 1, 4]]);
+    assert.equal(run.calls.chunks.size, 3 * 2 * 2 + 2 * 2 + 3 * 2, 'every seed-run of the generations, the baselines and the fresh seeds');
+    assert.ok([...run.calls.chunks.values()].every((n) => n === 3), 'three TrainSeed invocations each');
     assert.equal(run.output.searchId, 'search-1');
     assert.deepEqual(run.calls.announce, [{
       Entries: [{ Detail: run.output, DetailType: 'Reward search finished', Source: 'eureka-serverless' }],
@@ -473,18 +518,17 @@ describe('Workflow: behaviour, run locally', () => {
     });
     const [reflected] = run.calls.reflect;
     const byCandidate = new Map(reflected.seedResults.map((summary) => [summary.candidateId, summary]));
-    const key = (candidateId: string): string => seedResultKey('search-1', 1, candidateId, 1000);
     assert.deepEqual(byCandidate.get('g1-c1-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c1-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'memory',
       reason: `the seed-run exceeded its ${FUNCTION_CAPS.trainSeed.memoryMb} MB memory cap (Runtime.OutOfMemory)`,
-      success: 0, meanSuccessSteps: null, meanReturn: null, resultKey: key('g1-c1-energy-shaping-with-goal-bonus'),
+      success: 0, meanSuccessSteps: null, meanReturn: null, stepsTrained: 150_000, trainSuccessArea: null,
     });
     assert.equal(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.outcome, 'timeout');
     assert.match(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.reason ?? '', /600 s time cap \(Sandbox\.Timedout\)/);
     assert.deepEqual(byCandidate.get('g1-c3-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c3-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'error',
       reason: 'the seed-run failed with MissingReward (its Cause is in the execution history)', success: 0, meanSuccessSteps: null, meanReturn: null,
-      resultKey: key('g1-c3-energy-shaping-with-goal-bonus'),
+      stepsTrained: 150_000, trainSuccessArea: null,
     });
     assert.equal(byCandidate.get('g1-c4-energy-shaping-with-goal-bonus')?.outcome, 'trained');
   });
@@ -506,13 +550,39 @@ describe('Workflow: behaviour, run locally', () => {
     assert.ok(run.calls.reflect[0].seedResults.every((summary) => summary.outcome === 'trained'));
   });
 
-  it('keeps every state under 200 KiB at the largest search the input accepts', async (t) => {
+  it('races the candidates: the top 1/eta go on from each rung, the others stop there with the rung\'s results', async () => {
+    // Candidate k scores 1 - k/10 at every rung: c1 is best, c6 worst.
+    const score = (id: string) => 1 - Number(/-c(\d+)-/.exec(id)?.[1]) / 10;
+    const run = await runLocally<PublishResult>({
+      generations: 1, candidates: 6, seeds: 2, racing: { eta: 3, rungs: 3 },
+      trainSeed: (input) => ({ ...trained(input), success: score(input.candidateId) }),
+    });
+    const schedule = raceSchedule(parseSearchInput({ steps: BUDGET.steps, racing: { eta: 3, rungs: 3 } }, { proposer: 'offline' }), MOUNTAIN_CAR);
+    assert.deepEqual(schedule, [16_384, 49_152, 150_000]);
+    // Rung 1: all six; rung 2: the top third (c1, c2); then c1 alone goes straight on to the budget.
+    assert.deepEqual(run.calls.promote.map((e) => [e.rung, [...new Set(e.results.map((r) => r.candidateId.split('-')[1]))]]),
+      [[1, ['c1', 'c2', 'c3', 'c4', 'c5', 'c6']], [2, ['c1', 'c2']], [3, ['c1']]]);
+    const [reflected] = run.calls.reflect;
+    assert.equal(reflected.seedResults.length, 6 * 2, 'every seed-run once, finished or stopped');
+    const of = (c: string) => reflected.seedResults.filter((r) => r.candidateId.split('-')[1] === c);
+    assert.deepEqual(of('c1').map((r) => [r.outcome, r.stepsTrained]), [['trained', 150_000], ['trained', 150_000]]);
+    assert.deepEqual(of('c2').map((r) => [r.outcome, r.stepsTrained]), [['stopped', 49_152], ['stopped', 49_152]]);
+    assert.match(of('c2')[0].reason, /^stopped by the race at rung 2 of 3 \(49,152 of 150,000 steps, 33% of the budget\), ranked 2 of 2 there/);
+    for (const c of ['c3', 'c4', 'c5', 'c6']) assert.deepEqual(of(c).map((r) => [r.outcome, r.stepsTrained]), [['stopped', 16_384], ['stopped', 16_384]]);
+    assert.equal(of('c4')[0].success, score('g1-c4-x'), 'a stopped seed-run keeps the rung\'s score');
+    // The race trains 6x2 seed-runs to rung 1, 2x2 on to rung 2, 1x2 on to the budget.
+    const trainedSteps = reflected.seedResults.reduce((n, r) => n + r.stepsTrained, 0);
+    assert.equal(trainedSteps, 8 * 16_384 + 2 * 49_152 + 2 * 150_000);
+  });
+
+  it('keeps every state under 200 KiB at the largest search the input accepts, raced over the most rungs', async (t) => {
     const run = await runLocally<PublishResult>(largestSearchStubs(), 'a'.repeat(80), LARGEST_INPUT);
     assert.equal(run.calls.propose.length, 20);
     assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16) * 10, 'K + human-init candidates, repaired, x S');
     assert.equal(run.calls.reflect[0].checks.length, 16 + 16 + 2, 'K + human-init + hostile candidates checked');
     assert.equal(run.calls.reflect[0].repairChecks.length, 16 + 16);
-    assert.ok(run.calls.reflect.every((r) => r.seedResults.every((s) => s.outcome !== 'trained')), 'every seed-run failed');
+    assert.equal(run.calls.promote.filter((e) => e.generation === 1).length, MAX_RUNGS, 'every rung raced');
+    assert.ok(run.calls.reflect[0].seedResults.some((s) => s.outcome === 'stopped') && run.calls.reflect[0].seedResults.some((s) => s.outcome === 'memory'));
     // About 150 KiB (the raw input, with 128 KiB of human-init code, is dropped by Start the search).
     t.diagnostic(`largest state ${run.largestState} bytes, largest Map item ${run.largestMapItem} bytes, largest Map result ${run.largestMapResult} bytes`);
     assert.ok(run.largestState < 200 * 1024, `largest state is ${run.largestState} bytes`);
@@ -522,7 +592,7 @@ describe('Workflow: behaviour, run locally', () => {
   it('fails an execution whose state goes past 256 KiB with States.DataLimitExceeded, as AWS does', async () => {
     const stub = largestSearchStubs('x'.repeat(4096));
     await assert.rejects(runLocally(stub, 'too-big', LARGEST_INPUT), (error: Error) =>
-      error instanceof DataLimitExceeded && error.name === 'States.DataLimitExceeded' && /"Train (baselines|seeds)" has an output of \d+ bytes/.test(error.message));
+      error instanceof DataLimitExceeded && error.name === 'States.DataLimitExceeded' && /"(Train (baselines|rung)|Promote)" has an output of \d+ bytes/.test(error.message));
     assert.equal(stub.calls.reflect.length, 0, 'nothing ran after the oversized state');
   });
 });
@@ -531,15 +601,16 @@ describe('Workflow: behaviour, run locally', () => {
 
 /** Every limit of parseSearchInput at its maximum: 20 generations, K=16, S=10, 16 human rewards totalling 128 KiB. */
 const LARGEST_INPUT = {
-  task: 'LunarLanderContinuous-v3', generations: 20, candidates: 16, seeds: 10, steps: 2_000_000, evalEpisodes: 100,
-  includeHostile: true, proposer: 'anthropic', maxConcurrency: 320, randomSeed: 2 ** 32 - 1,
+  task: 'LunarLanderContinuous-v3', generations: 20, candidates: 16, seeds: 10, steps: 10_000_000, evalEpisodes: 100,
+  includeHostile: true, proposer: 'anthropic', maxConcurrency: 320, randomSeed: 2 ** 32 - 1, racing: { eta: 2, rungs: MAX_RUNGS },
   humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}-${'n'.repeat(50)}`, idea: 'i'.repeat(500), code: `// ${'c'.repeat(8 * 1024 - 4)}\n` })),
 };
 
 /** Stubs shaped like the real handlers at the largest input; every seed-run fails with the longest reason. */
 function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
-  const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], publish: [] as PublishEvent[], announce: [] as unknown[] };
+  const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], promote: [] as PromoteEvent[], publish: [] as PublishEvent[], announce: [] as unknown[], chunks: new Map<string, number>() };
   let config = parseSearchInput(LARGEST_INPUT, { proposer: 'anthropic' });
+  const lander = getTask(LARGEST_INPUT.task);
   // Candidate ids as Propose makes them: "NN-" and a 40-character slug; the hostile ones by name.
   const ids = (generation: number) => [
     ...Array.from({ length: 16 + (generation === 1 ? 16 : 0) }, (_, i) => `${String(i + 1).padStart(2, '0')}-${'s'.repeat(40)}`),
@@ -567,14 +638,18 @@ function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
       generation: event.generation,
       checks: event.checks.filter((c) => !c.candidateId.startsWith('hostile')).map((c) => checkItem(event.searchId, event.generation, `${c.candidateId}-repaired`)),
     }),
-    plan: (event: PlanEvent): PlanResult => ({
-      generation: event.generation,
-      tasks: seedTasks(event.searchId, event.generation, [...event.checks, ...event.repairChecks].filter((c) => c.verdict === 'ok').map((c) => c.candidateId), config, 0),
-    }),
-    trainSeed: (input: SeedTask): SeedSummary => {
+    plan: (event: PlanEvent): RaceState => firstRung(event.generation,
+      seedTasks(event.searchId, event.generation, [...event.checks, ...event.repairChecks].filter((c) => c.verdict === 'ok').map((c) => c.candidateId), config, 0),
+      raceSchedule(config, lander)),
+    promote: (event: PromoteEvent): RaceState => {
+      calls.promote.push(event);
+      return promoteRung(config, lander, event).state;
+    },
+    // Odd seeds run out of memory; even ones train, each rung, with the longest reason a summary carries.
+    trainSeed: (input: SeedTask): ChunkAnswer => {
       if (input.seed % 2 === 1) throw new LambdaError('Runtime.OutOfMemory', 'e'.repeat(20_000));
-      return { candidateId: input.candidateId, seed: input.seed, outcome: 'error', reason, success: 0, meanSuccessSteps: null, meanReturn: null,
-        resultKey: seedResultKey(input.searchId, input.generation, input.candidateId, input.seed) };
+      return { done: true, summary: { candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason, success: (input.seed % 7) / 10,
+        meanSuccessSteps: 123.456789, meanReturn: -123.456789, stepsTrained: input.targetSteps, trainSuccessArea: 0.123456789 } };
     },
     reflect: (event: ReflectEvent): ReflectResult => {
       calls.reflect.push(event);

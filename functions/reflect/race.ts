@@ -9,6 +9,7 @@
  */
 import type { PromoteEvent, RaceState, SearchSettings } from '../shared/contracts.ts';
 import { defaultChunkSteps } from '../shared/chunk-size.ts';
+import type { RaceRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedSummary, SeedTask } from '../shared/types.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
@@ -36,35 +37,45 @@ export function firstRung(generation: number, tasks: SeedTask[], schedule: numbe
   };
 }
 
-/** "Promote": rank the rung, hand the best on to the next rung, stop the rest there. */
+/** "Promote": rank the rung, hand the best on to the next rung, stop the rest there; the rung is recorded. */
 export async function promote(store: SearchStore, event: PromoteEvent): Promise<RaceState> {
   const meta = await store.meta(event.searchId);
-  const task = getTask(meta.config.task);
-  const schedule = raceSchedule(meta.config, task);
+  const { state, record } = promoteRung(meta.config, getTask(meta.config.task), event);
+  await store.putRaceRung(event.searchId, record.base, record.rung);
+  return state;
+}
+
+/** Promote's decision, a pure function of the search's configuration and the rung's results. */
+export function promoteRung(config: SearchSettings, task: Task, event: PromoteEvent): {
+  state: RaceState; record: { base: Omit<RaceRecord, 'rungs'>; rung: RaceRecord['rungs'][number] };
+} {
+  const schedule = raceSchedule(config, task);
   const rungs = schedule.length;
   const steps = schedule[event.rung - 1];
   const last = event.rung >= rungs;
   const standings = rank(event.results, task.tieBreak, event.generation);
-  const eta = meta.config.racing === false ? 1 : meta.config.racing.eta;
+  const eta = config.racing === false ? 1 : config.racing.eta;
   const going = last ? 0 : Math.max(1, Math.ceil(standings.length / eta));
   const promoted = new Set(standings.slice(0, going).map((s) => s.candidateId));
-
-  await store.putRaceRung(event.searchId, { generation: event.generation, eta, schedule }, {
-    rung: event.rung, steps,
-    standings: standings.map(({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea }) =>
-      ({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea: trainSuccessArea ?? null, promoted: promoted.has(candidateId) })),
-  });
-
   // The last one left needs no more ranking: it goes straight on to the budget.
   const nextRung = going === 1 ? rungs : event.rung + 1;
+
   const finished = [...event.finished];
   const next: SeedTask[] = [];
   for (const s of event.results) {
     if (s.outcome !== 'trained' || last) finished.push(s);
-    else if (promoted.has(s.candidateId)) next.push(nextRungTask(meta.config, event, s, schedule[nextRung - 1]));
-    else finished.push(stoppedSummary(s, event.rung, rungs, steps, meta.config.steps, standings.findIndex((c) => c.candidateId === s.candidateId) + 1, standings.length));
+    else if (promoted.has(s.candidateId)) next.push(nextRungTask(config, event, s, schedule[nextRung - 1]));
+    else finished.push(stoppedSummary(s, event.rung, rungs, steps, config.steps, standings.findIndex((c) => c.candidateId === s.candidateId) + 1, standings.length));
   }
-  return { generation: event.generation, rung: nextRung, rungs, tasks: next, finished, more: next.length > 0 };
+  const record = {
+    base: { generation: event.generation, eta, schedule },
+    rung: {
+      rung: event.rung, steps,
+      standings: standings.map(({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea }) =>
+        ({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea: trainSuccessArea ?? null, promoted: promoted.has(candidateId) })),
+    },
+  };
+  return { state: { generation: event.generation, rung: nextRung, rungs, tasks: next, finished, more: next.length > 0 }, record };
 }
 
 interface Standing extends Score { candidateId: string; generation: number }

@@ -1,0 +1,119 @@
+/**
+ * A seed-run trained in chunks (one TrainSeed invocation each, a checkpoint in the bucket between
+ * them) ends exactly as one trained in one piece on the classic-control tasks: the same parameters
+ * (thetaSha256), curve and grade. Where the environment cannot save itself (planck's LunarLander)
+ * fresh copies start at a chunk, reproducibly. A rung's result stays, and the next rung goes on
+ * from its checkpoint.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import { checkpointKey, rewardKey, rungResultKey, seedResultKey } from '../functions/shared/keys.ts';
+import type { ChunkAnswer, SeedResult, SeedTask } from '../functions/shared/types.ts';
+import { ppoConfigFor } from '../core/ppo-config.ts';
+import { trainSeedChunk } from '../functions/train-seed/seed-task.ts';
+import { runSeed } from '../functions/train-seed/seed-run.ts';
+import { decodeTyped, encodeTyped } from '../functions/train-seed/typed-container.ts';
+import { getTask } from '../tasks/registry.ts';
+
+const CLASSIC = ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
+const UPDATES = 4;
+
+describe('Function: a seed-run in chunks', () => {
+  let dir = '';
+  let blobs: FsBlobStore;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eureka-chunks-'));
+    blobs = new FsBlobStore(dir);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  /** Invokes TrainSeed's chunk until the seed-run reached its target; the invocations it took. */
+  async function trainToTarget(item: SeedTask): Promise<{ answer: Extract<ChunkAnswer, { done: true }>; invocations: number }> {
+    for (let invocations = 1; ; invocations++) {
+      const { answer } = await trainSeedChunk(blobs, item);
+      if (answer.done) return { answer, invocations };
+      assert.ok(invocations < 100, 'the chunks reach the target');
+    }
+  }
+
+  for (const id of CLASSIC) {
+    it(`${id}: one update per chunk ends bit for bit as one piece (thetaSha256, curve, grade)`, async () => {
+      const task = getTask(id);
+      const { numEnvs, numSteps } = ppoConfigFor(task, 0, 0);
+      const budget = { steps: UPDATES * numEnvs * numSteps, evalEpisodes: 3 };
+      const source = task.baselines.human.code;
+      await blobs.put(rewardKey('chunks', 1, id), source);
+      const whole = await runSeed({ task, candidateId: id, source, seed: 5, budget });
+      const item: SeedTask = { searchId: 'chunks', task: id, generation: 1, candidateId: id, seed: 5, budget, targetSteps: budget.steps, chunkSteps: numEnvs * numSteps };
+      const { invocations } = await trainToTarget(item);
+      assert.equal(invocations, UPDATES);
+      const chunked = JSON.parse((await blobs.getText(seedResultKey('chunks', 1, id, 5)))!) as SeedResult;
+      assert.match(chunked.thetaSha256 ?? '', /^[0-9a-f]{64}$/);
+      assert.equal(chunked.thetaSha256, whole.result.thetaSha256);
+      assert.deepEqual(chunked.curve, whole.result.curve);
+      assert.deepEqual([chunked.success, chunked.meanReturn, chunked.stepsTrained, chunked.chunks], [whole.result.success, whole.result.meanReturn, budget.steps, UPDATES]);
+      assert.equal(whole.result.chunks, 1);
+    });
+  }
+
+  it('a rung is graded and stored short of the budget; the next rung goes on from its checkpoint to the same end', async () => {
+    const id = 'MountainCar-v0';
+    const task = getTask(id);
+    const budget = { steps: 3 * 2048, evalEpisodes: 3 };
+    const item: SeedTask = { searchId: 'rungs', task: id, generation: 1, candidateId: 'c', seed: 2, budget, targetSteps: 2048, chunkSteps: 100_000 };
+    await blobs.put(rewardKey('rungs', 1, 'c'), task.baselines.human.code);
+    const rung = await trainToTarget(item);
+    assert.equal(rung.answer.summary.stepsTrained, 2048);
+    assert.ok(await blobs.exists(rungResultKey('rungs', 1, 'c', 2, 2048)));
+    assert.ok(await blobs.exists(checkpointKey('rungs', 1, 'c', 2)));
+    assert.equal(await blobs.exists(seedResultKey('rungs', 1, 'c', 2)), false, 'no result.json short of the budget');
+    // Asked again for the rung (a retry, a redrive): the stored result, nothing trained.
+    assert.equal((await trainSeedChunk(blobs, item)).ran, false);
+    const full = await trainToTarget({ ...item, targetSteps: budget.steps });
+    const whole = await runSeed({ task, candidateId: 'c', source: task.baselines.human.code, seed: 2, budget });
+    const stored = JSON.parse((await blobs.getText(seedResultKey('rungs', 1, 'c', 2)))!) as SeedResult;
+    assert.equal(full.answer.summary.stepsTrained, budget.steps);
+    assert.equal(stored.thetaSha256, whole.result.thetaSha256);
+  });
+
+  it('LunarLander-v3, whose world is not saved: fresh copies at a chunk, the same parameters from one chunked run to the next', async () => {
+    const task = getTask('LunarLander-v3');
+    const { numEnvs, numSteps } = ppoConfigFor(task, 0, 0);
+    const budget = { steps: 2 * numEnvs * numSteps, evalEpisodes: 1 };
+    const hashes: Array<string | null> = [];
+    for (const searchId of ['lander-a', 'lander-b']) {
+      await blobs.put(rewardKey(searchId, 1, 'c'), task.baselines.human.code);
+      const item: SeedTask = { searchId, task: task.id, generation: 1, candidateId: 'c', seed: 0, budget, targetSteps: budget.steps, chunkSteps: numEnvs * numSteps };
+      assert.equal((await trainToTarget(item)).invocations, 2);
+      hashes.push((JSON.parse((await blobs.getText(seedResultKey(searchId, 1, 'c', 0)))!) as SeedResult).thetaSha256);
+    }
+    assert.match(hashes[0] ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(hashes[0], hashes[1]);
+  });
+});
+
+describe('Function: the typed container of a checkpoint', () => {
+  it('brings every typed array back to the last bit, also out of a pooled Node Buffer', () => {
+    const value = {
+      update: 7, name: 'x', nested: [{ a: Float32Array.of(1.5, Math.fround(0.1), -0) }],
+      f64: Float64Array.of(Math.PI, Number.MIN_VALUE, -1e308), i32: Int32Array.of(-1, 2 ** 31 - 1), u32: Uint32Array.of(2 ** 32 - 1, 0), bytes: Uint8Array.of(1, 2, 3),
+    };
+    const encoded = encodeTyped(value);
+    // Buffer.from(...) of a small array lands in Node's shared pool, at an offset: views must not see past it.
+    const pooled = Buffer.concat([Buffer.from('junk'), Buffer.from(encoded)]).subarray(4);
+    for (const bytes of [encoded, pooled]) {
+      const back = decodeTyped<typeof value>(bytes);
+      assert.deepEqual(back, value);
+      assert.ok(Object.is(back.nested[0].a[2], -0));
+      assert.equal(back.f64.length, 3);
+    }
+  });
+
+  it('refuses bytes that are not a container', () => {
+    assert.throws(() => decodeTyped(new TextEncoder().encode('{"update": 1}')), { name: 'MalformedContainer' });
+  });
+});
