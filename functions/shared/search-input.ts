@@ -23,6 +23,7 @@ export const SEARCH_DEFAULTS = {
   feedback: 'none',
   feedbackTimeoutMinutes: 60,
   maxCostUsd: null,
+  racing: RACING_DEFAULTS,
 } as const;
 
 /** `smoke: true`: a small search; its steps are the task's `budget.smokeSteps`. */
@@ -83,7 +84,7 @@ export const SearchInputSchema = z.strictObject({
   racing: z.union([
     z.literal(false),
     z.strictObject({ eta: count(2, 8), rungs: count(2, MAX_RUNGS) }),
-  ]).optional(),
+  ], { error: `must be false (no racing) or {"eta": 2 to 8, "rungs": 2 to ${MAX_RUNGS}}` }).optional(),
   chunkSteps: count(2048, MAX_SEED_RUN_STEPS),
   humanInit: z
     .array(HumanInit)
@@ -140,7 +141,7 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     feedback: input.feedback ?? base.feedback,
     feedbackTimeoutMinutes: input.feedbackTimeoutMinutes ?? base.feedbackTimeoutMinutes,
     maxCostUsd: input.maxCostUsd ?? base.maxCostUsd,
-    racing: input.racing === false ? false : { eta: input.racing?.eta ?? RACING_DEFAULTS.eta, rungs: input.racing?.rungs ?? RACING_DEFAULTS.rungs },
+    racing: input.racing === false ? false : { eta: input.racing?.eta ?? base.racing.eta, rungs: input.racing?.rungs ?? base.racing.rungs },
     ...(input.chunkSteps === undefined ? {} : { chunkSteps: input.chunkSteps }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
@@ -186,6 +187,7 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
     case 'invalid_value':
       return [`${at} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}`];
     case 'invalid_format':
+    case 'invalid_union':
     case 'custom':
       return [`${at} ${issue.message}${issue.code === 'invalid_format' ? got : ''}`];
     default:
