@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { MAX_SEEDS } from '../../infra/config.ts';
+import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/contracts.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
@@ -17,7 +17,11 @@ const SearchFlags = z.object({
   generations: intFlag(1, 20).optional(),
   candidates: intFlag(1, 16).optional(),
   seeds: intFlag(1, MAX_SEEDS).optional(),
-  steps: intFlag(2048, 2_000_000).optional(),
+  steps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
+  racing: z.boolean().default(true),
+  racingEta: intFlag(2, 8).optional(),
+  racingRungs: intFlag(2, MAX_RUNGS).optional(),
+  chunkSteps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
   proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
   model: z.string().min(1).optional(),
   hostile: z.boolean().default(true),
@@ -35,6 +39,9 @@ const SearchFlags = z.object({
 export async function searchCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(SearchFlags, raw);
   if (flags.resume && flags.searchId) throw new UsageError('--resume and --search-id: give one of them');
+  if (!flags.racing && (flags.racingEta !== undefined || flags.racingRungs !== undefined)) {
+    throw new UsageError('--no-racing and --racing-eta/--racing-rungs: give one of them');
+  }
   const searchId = flags.resume ?? flags.searchId ?? newSearchId();
   const input = flags.resume ? { searchId } : await executionInput(flags, searchId);
 
@@ -67,8 +74,16 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
   const pick = Object.fromEntries(Object.entries({
     generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
     proposer: flags.proposer, model: flags.model, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
+    chunkSteps: flags.chunkSteps, racing: racingInput(flags),
   }).filter(([, v]) => v !== undefined));
   return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, repair: flags.repair, ...(humanInit.length ? { humanInit } : {}) };
+}
+
+/** --no-racing is Eureka's way; --racing-eta/--racing-rungs override the defaults. */
+function racingInput(flags: z.infer<typeof SearchFlags>): false | { eta?: number; rungs?: number } | undefined {
+  if (!flags.racing) return false;
+  if (flags.racingEta === undefined && flags.racingRungs === undefined) return undefined;
+  return { ...(flags.racingEta === undefined ? {} : { eta: flags.racingEta }), ...(flags.racingRungs === undefined ? {} : { rungs: flags.racingRungs }) };
 }
 
 function newSearchId(): string {

@@ -3,9 +3,10 @@ import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { runSeed } from '../../functions/train-seed/seed-run.ts';
+import { runSeedChunk, type SeedCheckpoint } from '../../functions/train-seed/seed-run.ts';
+import { decodeTyped, encodeTyped } from '../../functions/train-seed/typed-container.ts';
 import type { Budget, SeedResult } from '../../functions/shared/types.ts';
-import { DEFAULT_STACK_NAME } from '../../infra/config.ts';
+import { DEFAULT_STACK_NAME, MAX_SEED_RUN_STEPS } from '../../infra/config.ts';
 import { trainRemotely } from '../remote-seed-run.ts';
 import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
@@ -16,8 +17,9 @@ const TrainFlags = z.object({
   task: taskFlag(),
   seed: intFlag(0, 2 ** 31 - 1).default(0),
   /** Default: the task's measured budget. */
-  steps: intFlag(2048, 5_000_000).optional(),
+  steps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
   evalEpisodes: intFlag(1, 1000).optional(),
+  chunkSteps: intFlag(1, MAX_SEED_RUN_STEPS).optional(),
   /** Run on the deployed TrainSeed function of --stack instead of here. */
   remote: z.boolean().default(false),
   stack: z.string().min(1).default(DEFAULT_STACK_NAME),
@@ -30,30 +32,37 @@ export async function trainCommand(raw: unknown): Promise<void> {
   const source = await readUserFile(flags.reward);
   const budget = { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes };
   const result = flags.remote
-    ? await trainRemotely(flags.stack, task.id, source, flags.seed, budget)
-    : await trainHere(task, flags.reward, source, flags.seed, budget);
+    ? await trainRemotely(flags.stack, task.id, source, flags.seed, budget, flags.chunkSteps)
+    : await trainHere(task, flags.reward, source, flags.seed, budget, flags.chunkSteps);
   if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(describe(task, result));
 }
 
-async function trainHere(task: Task, file: string, source: string, seed: number, budget: Budget): Promise<SeedResult> {
+/**
+ * Here, in one piece, or with --chunk-steps chunk after chunk as TrainSeed trains them: each
+ * chunk a fresh sandbox, its checkpoint encoded and decoded as the bucket would hold it.
+ */
+async function trainHere(task: Task, file: string, source: string, seed: number, budget: Budget, chunkSteps?: number): Promise<SeedResult> {
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'training [{bar}] {percentage}% | update {value}/{total} | train success {success}', hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
-  const { result } = await runSeed({
-    task,
-    candidateId: file,
-    source,
-    seed,
-    budget,
-    onUpdate: (stats, update, total) => {
-      if (update === 1) bar.start(total, 0, { success: '0.00' });
-      bar.update(update, { success: stats.trainSuccess === null ? '—' : stats.trainSuccess.toFixed(2) });
-    },
-  });
-  bar.stop();
-  return result;
+  let started = false;
+  const onUpdate = (stats: { trainSuccess: number | null }, update: number, total: number) => {
+    if (!started) bar.start(total, update - 1, { success: '—' });
+    started = true;
+    bar.update(update, { success: stats.trainSuccess === null ? '—' : stats.trainSuccess.toFixed(2) });
+  };
+  let resume: SeedCheckpoint | undefined;
+  try {
+    for (;;) {
+      const out = await runSeedChunk({ task, candidateId: file, source, seed, budget, chunkSteps, resume, onUpdate });
+      if (out.done) return out.result;
+      resume = decodeTyped<SeedCheckpoint>(encodeTyped(out.checkpoint));
+    }
+  } finally {
+    bar.stop();
+  }
 }
 
 function describe(task: Task, r: SeedResult): string {
@@ -64,7 +73,8 @@ function describe(task: Task, r: SeedResult): string {
     `mean steps of the successful episodes: ${r.meanSuccessSteps === null ? '-' : r.meanSuccessSteps.toFixed(1)}`,
     `mean return on the environment's reward: ${r.meanReturn === null ? '-' : r.meanReturn.toFixed(2)}`,
     `${task.diagnostic.label}: ${r.diagnostic === null ? '-' : task.diagnostic.format(r.diagnostic)}`,
-    `training: ${r.steps} steps in ${r.wallSeconds.toFixed(1)} s on ${r.backend} (sandbox ${r.sandboxSeconds.toFixed(2)} s)`,
+    `training: ${r.stepsTrained} steps in ${r.wallSeconds.toFixed(1)} s on ${r.backend} (sandbox ${r.sandboxSeconds.toFixed(2)} s), ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}`,
+    `parameters: sha256 ${r.thetaSha256 ?? '-'}`,
     ...Object.entries(r.terms).map(([name, t]) => `term ${name}: early ${t.early.toFixed(4)}, late ${t.late.toFixed(4)}`),
   ];
   return `${lines.join('\n')}\n`;
