@@ -7,7 +7,7 @@
 import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
-import type { StoppedAt } from '../shared/records.ts';
+import type { RaceRecord, StoppedAt } from '../shared/records.ts';
 
 export interface CardSeed {
   seed: number;
@@ -38,6 +38,8 @@ export interface CardReward {
   terms: Record<string, { early: number; late: number; series: number[] }>;
   /** One greedy evaluation episode of a fresh seed (null when none trained). */
   episode: EpisodeRecord | null;
+  /** How early it learned on the fresh seeds: the area under the training success curve, and steps to half its training episodes succeeding. */
+  freshLearning?: { trainSuccessArea: number | null; stepsToHalfSuccess: number | null };
 }
 
 export interface CardCandidate {
@@ -53,6 +55,8 @@ export interface CardCandidate {
   reason: string;
   /** Where the race stopped it (its scores are that rung's), or null. */
   stopped?: StoppedAt | null;
+  /** How early it learned on the search's seeds (the rank's last tie-break). */
+  trainSuccessArea?: number | null;
   /** It never trained: its sandbox check before training failed (reason says why). */
   failedCheck: boolean;
   /** The candidate this one repairs ("Repair rewards"), or null. */
@@ -84,6 +88,13 @@ export interface CardData {
   stopped: { reason: 'budget' | 'feedback'; generation: number; detail: string; spentUsd: number | null } | null;
   /** A card written while the search waits for feedback: the best so far, not yet re-checked on fresh seeds. */
   interim: boolean;
+  /**
+   * Environment steps every seed-run of the search trained (baselines and fresh seeds included),
+   * and what the same search would have trained without racing (each stopped seed-run to the budget).
+   */
+  compute?: { stepsTrained: number; stepsFullBudget: number };
+  /** Each generation's race: the rungs and their standings (empty without racing). */
+  races?: RaceRecord[];
 }
 
 // ---------------------------------------------------------------- colours, shared by every chart
@@ -229,4 +240,38 @@ export function versusWords(v: Versus, first: boolean): { amount: string; relati
   const p = Math.round(v.delta * 100);
   if (p === 0) return { amount: 'level', relation: `with ${v.label}` };
   return { amount: `${points(v.delta)}${first ? ' points' : ''}`, relation: `${p < 0 ? 'under' : 'over'} ${v.label}` };
+}
+
+// ---------------------------------------------------------------- compute and learning speed
+
+/** "trained 1,234,000 environment steps, 31% of the 4,000,000 a search without racing would have". */
+export function computeSentence(data: Pick<CardData, 'compute'>): string | null {
+  const c = data.compute;
+  if (!c || c.stepsFullBudget <= 0) return null;
+  if (c.stepsTrained >= c.stepsFullBudget) return `trained ${int(c.stepsTrained)} environment steps, every candidate to the full budget`;
+  return `trained ${int(c.stepsTrained)} environment steps, ${pct(c.stepsTrained / c.stepsFullBudget)} of the ${int(c.stepsFullBudget)} ` +
+    'the same search would have trained without racing';
+}
+
+/**
+ * How much sooner than the person's shaping the winner learned, on the fresh seeds: the steps at
+ * which half its training episodes first succeeded, and the area under the training success curve.
+ * Null when there is nothing to compare.
+ */
+export function learnedSoonerSentence(data: Pick<CardData, 'winner' | 'baselines'>): string | null {
+  const person = data.baselines.find((b) => b.candidateId === HUMAN_SHAPING_ID);
+  const w = data.winner.freshLearning;
+  const p = person?.freshLearning;
+  if (!w || !p || w.trainSuccessArea === null || p.trainSuccessArea === null) return null;
+  const area = `area under its training success curve ${num(w.trainSuccessArea)} against ${num(p.trainSuccessArea)} for the person's shaping`;
+  const half = (x: number | null) => (x === null ? 'never' : `after ${int(x)} steps`);
+  const halfway = `half its training episodes succeeded ${half(w.stepsToHalfSuccess)} (the person's shaping: ${half(p.stepsToHalfSuccess)})`;
+  const ratio = w.stepsToHalfSuccess !== null && p.stepsToHalfSuccess !== null && w.stepsToHalfSuccess > 0
+    ? p.stepsToHalfSuccess / w.stepsToHalfSuccess : null;
+  const verdict = ratio === null
+    ? (w.stepsToHalfSuccess !== null && p.stepsToHalfSuccess === null ? 'It learned where the person\'s shaping did not'
+      : w.trainSuccessArea > p.trainSuccessArea ? 'It learned sooner than the person\'s shaping' : 'It did not learn sooner than the person\'s shaping')
+    : ratio > 1.05 ? `It learned ${num(ratio)}× sooner than the person's shaping`
+      : ratio < 0.95 ? `It learned ${num(1 / ratio)}× later than the person's shaping` : 'It learned about as soon as the person\'s shaping';
+  return `${verdict} on the fresh seeds: ${halfway}; ${area}.`;
 }

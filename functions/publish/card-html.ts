@@ -6,14 +6,15 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
 import {
-  cardTask, duration, headline, int, timestamp, num, pct, rewardColor, rewardLabel, tieBreakColumn, usd, versusWords, WINNER_COLOR,
+  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, tieBreakColumn, usd, versusWords, WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import type { EpisodeRecord } from '../../tasks/contract.ts';
-import { compareCandidates } from '../reflect/aggregate.ts';
+import { compareRecords } from '../reflect/aggregate.ts';
 import { escapeHtml as h } from '../../core/escape.ts';
 import { barChart, lineChart, sparkline, type Series } from '../../core/svg.ts';
 import { CARD_CSS } from './card-style.ts';
+import { raceSection } from './card-race.ts';
 
 const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
 
@@ -179,8 +180,10 @@ function learningSection(data: CardData): string {
     series: series((p) => p.episodeLength), xLabel: 'environment steps', yLabel: `steps per episode (${task.maxEpisodeSteps} = time limit)`,
     y: [0, Math.ceil(task.maxEpisodeSteps * 1.05)], xFormat: kSteps,
   });
+  const sooner = learnedSoonerSentence(data);
   return `<section><h2>Learning on fresh seeds</h2><p class="lede">Mean over the fresh seeds. Left: the share of training ` +
-    `episodes that ${h(task.success.clause)}. Right: episode length; ${task.maxEpisodeSteps} means the time limit ran out.</p>` +
+    `episodes that ${h(task.success.clause)}. Right: episode length; ${task.maxEpisodeSteps} means the time limit ran out.` +
+    `${sooner === null ? '' : ` <span data-learned="sooner">${h(sooner)}</span>`}</p>` +
     `<div class="grid2"><figure>${success}</figure><figure>${length}</figure></div></section>`;
 }
 
@@ -238,7 +241,7 @@ function candidatesSection(data: CardData): string {
   const byGeneration = new Map<number, CardCandidate[]>();
   for (const c of data.candidates) byGeneration.set(c.generation, [...(byGeneration.get(c.generation) ?? []), c]);
   const groups = [...byGeneration].sort(([a], [b]) => a - b).map(([g, cs]) => {
-    const sorted = [...cs].sort((a, b) => compareCandidates(a, b, task.tieBreak));
+    const sorted = [...cs].sort((a, b) => compareRecords(a, b, task.tieBreak));
     const best = sorted[0];
     const title = g === 0 ? 'Generation 0 · the baselines'
       : `Generation ${g} · ${cs.length} candidate${cs.length === 1 ? '' : 's'} · best <span class="mono">${h(best.name)}</span> ${pct(best.success)}`;
@@ -290,7 +293,7 @@ export function renderCardHtml(data: CardData): string {
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(head.title)}</title>` +
     `<style>${CARD_CSS}</style></head><body><main>${interimBanner(data)}${header(data)}${headlineTable(data)}${searchSection(data)}${loopSection(data)}` +
-    `${learningSection(data)}${episodeSection(data)}${termsSection(data)}${codeSection(data)}${candidatesSection(data)}` +
+    `${raceSection(data)}${learningSection(data)}${episodeSection(data)}${termsSection(data)}${codeSection(data)}${candidatesSection(data)}` +
     `${runSection(data)}<footer>eureka-serverless · search <span class="mono">${h(data.searchId)}</span> · ` +
     `${h(timestamp(data.finishedAt))}</footer></main></body></html>\n`;
 }

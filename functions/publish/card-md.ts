@@ -4,10 +4,11 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, headline, int, timestamp, num, pct, rewardLabel, tieBreakColumn, usd, versusWords,
+  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, tieBreakColumn, usd, versusWords,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { mdCode, mdFence, mdText } from '../../core/escape.ts';
+import { raceMarkdown } from './card-race.ts';
 
 const BLOCKS = '▁▂▃▄▅▆▇█';
 
@@ -79,12 +80,15 @@ export function renderCardMarkdown(data: CardData): string {
   for (const b of data.baselines) out.push(`- ${mdText(rewardLabel(b))} (${mdCode(b.name)}): ${pct(b.searchSuccess)} on the search's seeds`);
   if (data.baselines.length > 0) out.push('');
 
+  out.push(...raceMarkdown(data, mdCode));
   out.push('## Learning on fresh seeds', '');
   out.push(`Training success (share of training episodes that ${mdText(task.success.clause)}), mean over the fresh seeds:`, '');
   out.push(table(['Reward', 'Training success over training', 'At the end'], rewards(data).map((r) => {
     const measured = r.curve.flatMap((p) => (p.trainSuccess === null ? [] : [p.trainSuccess]));
     return [mdCode(r.name), blocks(sample(measured, 24), [0, 1]) || '—', measured.length === 0 ? '—' : pct(measured[measured.length - 1])];
   }), ['l', 'l', 'r']), '');
+  const sooner = learnedSoonerSentence(data);
+  if (sooner !== null) out.push(mdText(sooner), '');
 
   const episode = w.episode;
   out.push('## The winner in action', '');

@@ -13,6 +13,7 @@ import { aggregateCandidate, mean, meanOrNull } from '../reflect/aggregate.ts';
 import { trainedResults } from '../reflect/reflect.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../propose/baselines.ts';
+import { stepsAtBudget } from '../shared/chunk-size.ts';
 import type { CardData, CardReward } from './card-data.ts';
 import { renderCardHtml } from './card-html.ts';
 import { renderCardMarkdown } from './card-md.ts';
@@ -101,12 +102,29 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
       failedCheck: r.check !== null && r.check !== undefined && r.check.verdict !== 'ok', repairOf: r.repairOf ?? null,
       seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
       stopped: r.stopped ?? null,
+      trainSuccessArea: r.trainSuccessArea ?? null,
     })),
     feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
     stopped: meta.stoppedBy ?? null,
     interim: freshResults.length === 0,
+    compute: computeOf(records, freshResults, stepsAtBudget(getTask(meta.config.task), meta.config.steps)),
+    races: (await store.races(searchId)).filter((race) => race.schedule.length > 1),
   };
   return { card, winnerRecord };
+}
+
+/**
+ * What the search trained, every seed-run of it (the baselines' and the fresh seeds' included), and
+ * what it would have without racing: the same, each seed-run the race stopped counted to the budget.
+ */
+export function computeOf(records: CandidateRecord[], fresh: SeedSummary[], budget: number): { stepsTrained: number; stepsFullBudget: number } {
+  // budget: the steps a seed-run trains to the full budget (whole rollouts: stepsAtBudget).
+  const seeds = [...records.flatMap((r) => r.seeds), ...fresh];
+  const trained = (s: { stepsTrained?: number }) => s.stepsTrained ?? budget;
+  return {
+    stepsTrained: seeds.reduce((n, s) => n + trained(s), 0),
+    stepsFullBudget: seeds.reduce((n, s) => n + (s.outcome === 'stopped' ? budget : trained(s)), 0),
+  };
 }
 
 async function allCandidates(store: SearchStore, searchId: string, meta: MetaRecord): Promise<CandidateRecord[]> {
@@ -137,6 +155,7 @@ async function cardReward(store: SearchStore, searchId: string, record: Candidat
     curve: meanCurve(results),
     terms: agg.terms,
     episode: best?.episode ?? null,
+    freshLearning: { trainSuccessArea: agg.trainSuccessArea, stepsToHalfSuccess: agg.stepsToHalfSuccess },
   };
 }
 

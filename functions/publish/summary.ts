@@ -4,7 +4,7 @@
  */
 import type { CardData, CardReward } from './card-data.ts';
 
-export const SUMMARY_SCHEMA = 'eureka-serverless/summary@2';
+export const SUMMARY_SCHEMA = 'eureka-serverless/summary@3';
 
 export interface RewardSummary {
   candidateId: string;
@@ -23,6 +23,8 @@ export interface RewardSummary {
   freshSuccessSteps: number | null;
   freshReturn: number | null;
   freshSeeds: CardReward['freshSeeds'];
+  /** How early it learned on the fresh seeds (area under the training success curve in [0, 1]; steps to half its episodes succeeding). */
+  freshLearning: { trainSuccessArea: number | null; stepsToHalfSuccess: number | null } | null;
 }
 
 export interface SearchSummary {
@@ -43,6 +45,12 @@ export interface SearchSummary {
   };
   baselines: RewardSummary[];
   bestByGeneration: CardData['bestByGeneration'];
+  /**
+   * Environment steps every seed-run of the search trained (baselines and fresh seeds included), and
+   * what the same search would have trained without racing; equal with racing off.
+   */
+  stepsTrained: number;
+  stepsFullBudget: number;
   /** Bucket keys of the artifacts. */
   artifacts: { reward: string; cardHtml: string; cardMd: string; summary: string; policy: string };
 }
@@ -63,11 +71,16 @@ export function buildSummary(
     winner: { ...rewardSummary(card.winner), rewardKey: artifacts.reward, policyPrefix: artifacts.policy, policySeed },
     baselines: card.baselines.map(rewardSummary),
     bestByGeneration: card.bestByGeneration,
+    stepsTrained: card.compute?.stepsTrained ?? 0,
+    stepsFullBudget: card.compute?.stepsFullBudget ?? 0,
     artifacts,
   };
 }
 
 function rewardSummary(r: CardReward): RewardSummary {
   const { candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds } = r;
-  return { candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds };
+  return {
+    candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds,
+    freshLearning: r.freshLearning ?? null,
+  };
 }

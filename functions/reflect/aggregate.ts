@@ -30,7 +30,7 @@ export function aggregateCandidate(
     diagnostic: meanOrNull(trained.map((r) => r.diagnostic)),
     outcome: (failed?.outcome ?? stoppedSeed?.outcome ?? 'trained') as Outcome,
     reason: failed ? `seed ${failed.seed}: ${failed.reason}` : stoppedSeed?.reason ?? '',
-    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn })),
+    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained })),
     terms: averageTerms(trained.map((r) => r.terms)),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),
     trainSuccessArea: meanOrNull(trained.map((r) => r.trainSuccessArea ?? null)),
@@ -92,13 +92,15 @@ export function pointerOf(c: CandidateRecord): BestPointer {
  * How far a candidate got, for the generation's order: those trained to the budget first, then
  * those the race stopped (the later the rung, the better), then those that never trained.
  */
-export function stageOf(c: Pick<CandidateRecord, 'seeds' | 'stopped'>): number {
+export function stageOf(c: { seeds: Array<{ outcome: string }>; stopped?: StoppedAt | null }): number {
   if (c.seeds.some((s) => s.outcome === 'trained')) return 0;
   return c.stopped ? 1 / (1 + c.stopped.rung) : 1;
 }
 
 /** The generation's order: the stage, then the score (compareCandidates). */
-export function compareRecords(a: CandidateRecord, b: CandidateRecord, tieBreak: TieBreak): number {
+type Ranked = Score & { generation: number; candidateId: string; seeds: Array<{ outcome: string }>; stopped?: StoppedAt | null };
+
+export function compareRecords(a: Ranked, b: Ranked, tieBreak: TieBreak): number {
   return stageOf(a) - stageOf(b) || compareCandidates(a, b, tieBreak);
 }
 

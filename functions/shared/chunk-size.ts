@@ -16,3 +16,10 @@ export function defaultChunkSteps(task: Pick<Task, 'budget' | 'ppo'>): number {
   const steps = (CHUNK_SECONDS * (task.budget.stepsPerSecond ?? DEFAULT_STEPS_PER_SECOND)) / LAMBDA_VCPU_SLOWDOWN;
   return Math.max(1, Math.floor(steps / rollout)) * rollout;
 }
+
+/** The steps a seed-run of budget `steps` trains: whole rollouts, at least one. */
+export function stepsAtBudget(task: Pick<Task, 'ppo'>, steps: number): number {
+  const { numEnvs, numSteps } = ppoConfigFor(task, 0, 0);
+  const rollout = numEnvs * numSteps;
+  return Math.max(1, Math.floor(steps / rollout)) * rollout;
+}

@@ -100,7 +100,7 @@ export interface CandidateRecord extends ProposedCandidate {
   diagnostic: number | null;
   outcome: Outcome;
   reason: string;
-  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'>>;
+  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'> & { stepsTrained?: number }>;
   /** Its sandbox check before training (null for the baselines, which are not checked). */
   check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;

@@ -5,6 +5,10 @@ import { z } from 'zod';
 import { winnerPrefix } from '../../functions/shared/keys.ts';
 import { FAILED_CHECK, proposerUsage, type StopRecord } from '../../functions/shared/records.ts';
 import type { SearchStore } from '../../functions/shared/search-store.ts';
+import type { SearchSettings } from '../../functions/shared/contracts.ts';
+import { computeOf } from '../../functions/publish/publish.ts';
+import { stepsAtBudget } from '../../functions/shared/chunk-size.ts';
+import { getTask } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
 
@@ -41,6 +45,9 @@ export interface ScoreboardReport {
   /** Each pause for a person's feedback: answered, waiting, or timed out. */
   feedback: Array<{ generation: number; state: 'answered' | 'waiting' | 'timed out'; action: string | null; text: string | null; deadline: string; cardPath: string | null }>;
   cardPath: string | null;
+  /** Environment steps the search trained so far, and what it would have without racing (summary.json's, once published). */
+  stepsTrained: number;
+  stepsFullBudget: number;
 }
 
 /** Reads a search's records and, when asked, prints them as a table on stdout. */
@@ -83,7 +90,19 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
       cardPath: f.cardKey === '' ? null : bucketPath(f.cardKey),
     })),
     cardPath: (await store.blobs.exists(cardKey)) ? bucketPath(cardKey) : null,
+    ...(await stepsOf(store, searchId, meta.config)),
   };
+}
+
+/** summary.json's count once the search is published; until then, what its records say so far. */
+async function stepsOf(store: SearchStore, searchId: string, config: SearchSettings): Promise<{ stepsTrained: number; stepsFullBudget: number }> {
+  const summary = await store.blobs.getText(`${winnerPrefix(searchId)}/summary.json`);
+  if (summary !== undefined) {
+    const { stepsTrained, stepsFullBudget } = JSON.parse(summary) as { stepsTrained?: number; stepsFullBudget?: number };
+    if (stepsTrained !== undefined && stepsFullBudget !== undefined) return { stepsTrained, stepsFullBudget };
+  }
+  const records = (await Promise.all(Array.from({ length: config.generations + 1 }, (_, g) => store.candidates(searchId, g)))).flat();
+  return computeOf(records, [], stepsAtBudget(getTask(config.task), config.steps));
 }
 
 function formatReport(r: ScoreboardReport): string {
@@ -108,6 +127,10 @@ function formatReport(r: ScoreboardReport): string {
     if (f.state === 'waiting') lines.push(`waiting for feedback after generation ${f.generation} until ${f.deadline}: eureka feedback ${r.searchId} --text "..." | --continue | --stop (interim card: ${f.cardPath ?? '-'})`);
     else if (f.state === 'timed out') lines.push(`feedback after generation ${f.generation}: nobody answered by ${f.deadline}; the search went on`);
     else lines.push(`feedback after generation ${f.generation}: ${f.action}${f.text ? ` "${f.text}"` : ''}`);
+  }
+  if (r.stepsFullBudget > 0) {
+    const share = r.stepsTrained / r.stepsFullBudget;
+    lines.push(`steps trained: ${r.stepsTrained.toLocaleString('en-US')} of the ${r.stepsFullBudget.toLocaleString('en-US')} a search without racing would have (${(share * 100).toFixed(0)}%)`);
   }
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   return `${lines.join('\n')}\n`;
