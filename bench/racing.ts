@@ -1,0 +1,70 @@
+/**
+ * `npm run bench:racing`: the same search raced and not (DESIGN §8: racing trains at most 0.4 of the
+ * full search's steps, its winner's fresh success within 5 points of the full search's). Each search
+ * runs end to end through the local runtime, offline proposer, the same randomSeed, into its own data
+ * directory. Prints per task: the winner and its fresh success, stepsTrained / stepsFullBudget, wall
+ * time, and how early the winner learned against the person's shaping (on the fresh seeds).
+ * Flags: --task ID (repeatable; default the classic-control tasks), --generations 3 --candidates 6
+ * --seeds 3, --racing eta,rungs (repeatable; default the defaults), --random-seed 0, --json.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PublishResult } from '../functions/shared/contracts.ts';
+import type { SearchSummary } from '../functions/publish/summary.ts';
+import { RACING_DEFAULTS } from '../infra/config.ts';
+import { runLocalSearch } from '../local/runtime.ts';
+
+const argv = process.argv.slice(2);
+const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+const number = (name: string, fallback: number): number => Number(values(name)[0] ?? fallback);
+const tasks = values('task').length > 0 ? values('task') : ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
+const racings: Array<{ eta: number; rungs: number } | false> = [
+  ...(values('racing').length > 0 ? values('racing').map((v) => { const [eta, rungs] = v.split(',').map(Number); return { eta, rungs }; }) : [RACING_DEFAULTS]),
+  false,
+];
+const shape = { generations: number('generations', 3), candidates: number('candidates', 6), seeds: number('seeds', 3), randomSeed: number('random-seed', 0) };
+const json = argv.includes('--json');
+
+interface Row {
+  task: string; racing: string; winner: string; freshSuccess: number | null; freshReturn: number | null;
+  stepsTrained: number; stepsFullBudget: number; seconds: number;
+  winnerLearning: SearchSummary['winner']['freshLearning']; personLearning: SearchSummary['winner']['freshLearning'];
+}
+const rows: Row[] = [];
+
+for (const task of tasks) {
+  for (const racing of racings) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-racing-'));
+    const started = performance.now();
+    try {
+      const { output } = await runLocalSearch({
+        dataDir, executionName: `racing-${racing === false ? 'off' : `${racing.eta}-${racing.rungs}`}`,
+        input: { task, ...shape, proposer: 'offline', racing },
+      });
+      const published = output as PublishResult;
+      const summary = JSON.parse(await readFile(join(dataDir, 'bucket', published.cardKey.replace(/card\.html$/, 'summary.json')), 'utf8')) as SearchSummary;
+      const person = summary.baselines.find((b) => b.candidateId === 'human_shaping');
+      const row: Row = {
+        task, racing: racing === false ? 'off' : `eta ${racing.eta}, ${racing.rungs} rungs`, winner: summary.winner.name,
+        freshSuccess: summary.winner.freshSuccess, freshReturn: summary.winner.freshReturn,
+        stepsTrained: summary.stepsTrained, stepsFullBudget: summary.stepsFullBudget, seconds: (performance.now() - started) / 1000,
+        winnerLearning: summary.winner.freshLearning, personLearning: person?.freshLearning ?? null,
+      };
+      rows.push(row);
+      if (!json) process.stdout.write(`${line(row)}\n`);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+if (json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+
+function line(r: Row): string {
+  const pct = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
+  const learn = (l: Row['winnerLearning']) => (l === null ? '-' : `area ${l.trainSuccessArea?.toFixed(2) ?? '-'}, half at ${l.stepsToHalfSuccess ?? 'never'}`);
+  return `${r.task.padEnd(26)} racing ${r.racing.padEnd(16)} winner ${r.winner.padEnd(28)} fresh ${pct(r.freshSuccess).padStart(4)} ` +
+    `(return ${r.freshReturn?.toFixed(1) ?? '-'})  steps ${(r.stepsTrained / r.stepsFullBudget).toFixed(2)} of full ` +
+    `(${r.stepsTrained.toLocaleString('en-US')} / ${r.stepsFullBudget.toLocaleString('en-US')})  ${r.seconds.toFixed(0)} s  ` +
+    `winner ${learn(r.winnerLearning)}; person ${learn(r.personLearning)}`;
+}

@@ -1,0 +1,115 @@
+/**
+ * Racing (functions/reflect/race.ts): the rungs' schedule, Promote's decision at each rung, and the
+ * order a generation ranks its candidates in once raced; the learning-speed measures it ranks on
+ * last (functions/train-seed/term-stats.ts).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PromoteEvent } from '../functions/shared/contracts.ts';
+import type { SeedSummary } from '../functions/shared/types.ts';
+import { parseSearchInput } from '../functions/shared/search-input.ts';
+import { compareRecords } from '../functions/reflect/aggregate.ts';
+import { promoteRung, raceSchedule } from '../functions/reflect/race.ts';
+import type { UpdateStats } from '../functions/train-seed/ppo.ts';
+import { stepsToHalfSuccess, trainSuccessArea, trainSuccessSeries } from '../functions/train-seed/term-stats.ts';
+import { getTask } from '../tasks/registry.ts';
+
+const MOUNTAIN_CAR = getTask('MountainCar-v0');
+const config = (racing: unknown, steps = 150_000) => parseSearchInput({ steps, seeds: 2, racing }, { proposer: 'offline' });
+
+function summary(candidateId: string, seed: number, success: number, extra: Partial<SeedSummary> = {}): SeedSummary {
+  return { candidateId, seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 150 : null, meanReturn: -150, stepsTrained: 16_384, trainSuccessArea: 0.2, ...extra };
+}
+
+const event = (rung: number, results: SeedSummary[], finished: SeedSummary[] = []): PromoteEvent =>
+  ({ kind: 'promote', searchId: 's', generation: 1, rung, results, finished });
+
+describe('Function: raceSchedule', () => {
+  it('puts rungs at budget / eta^k in whole rollouts, the last at the budget', () => {
+    assert.deepEqual(raceSchedule(config({ eta: 3, rungs: 3 }), MOUNTAIN_CAR), [16_384, 49_152, 150_000]);
+    assert.deepEqual(raceSchedule(config({ eta: 2, rungs: 4 }), MOUNTAIN_CAR), [18_432, 36_864, 75_776, 150_000]);
+    assert.deepEqual(raceSchedule(config(false), MOUNTAIN_CAR), [150_000]);
+  });
+
+  it('races fewer rungs when the budget is too small to tell them apart', () => {
+    assert.deepEqual(raceSchedule(config({ eta: 3, rungs: 5 }, 6144), MOUNTAIN_CAR), [2048, 6144]);
+  });
+});
+
+describe('Function: promoteRung', () => {
+  const three = config({ eta: 3, rungs: 3 });
+
+  it('hands the top 1/eta (rounded up) on to the next rung and stops the rest with their rung scores', () => {
+    const results = ['a', 'b', 'c', 'd', 'e', 'f'].flatMap((id, k) => [summary(id, 0, 0.9 - k / 10), summary(id, 1, 0.8 - k / 10)]);
+    const { state, record } = promoteRung(three, MOUNTAIN_CAR, event(1, results));
+    assert.deepEqual([...new Set(state.tasks.map((t) => t.candidateId))], ['a', 'b']);
+    assert.ok(state.tasks.every((t) => t.targetSteps === 49_152 && t.budget.steps === 150_000));
+    assert.equal(state.rung, 2);
+    assert.equal(state.more, true);
+    assert.deepEqual(state.finished.map((s) => [s.candidateId, s.outcome]), ['c', 'c', 'd', 'd', 'e', 'e', 'f', 'f'].map((id) => [id, 'stopped']));
+    assert.equal(state.finished[0].success, 0.7, 'a stopped seed-run keeps its rung score');
+    assert.match(state.finished[0].reason, /^stopped by the race at rung 1 of 3 \(16,384 of 150,000 steps, 11% of the budget\), ranked 3 of 6 there/);
+    assert.deepEqual(record.rung.standings.map((s) => [s.candidateId, s.promoted]), [['a', true], ['b', true], ['c', false], ['d', false], ['e', false], ['f', false]]);
+  });
+
+  it('sends the last one left straight on to the budget, and at the last rung finishes everything', () => {
+    const { state } = promoteRung(three, MOUNTAIN_CAR, event(2, [summary('a', 0, 0.9), summary('b', 0, 0.5)]));
+    assert.deepEqual(state.tasks.map((t) => [t.candidateId, t.targetSteps]), [['a', 150_000]]);
+    assert.equal(state.rung, 3);
+    const done = promoteRung(three, MOUNTAIN_CAR, event(3, [summary('a', 0, 1, { stepsTrained: 149_504 })], state.finished));
+    assert.equal(done.state.more, false);
+    assert.deepEqual(done.state.finished.map((s) => [s.candidateId, s.outcome]), [['b', 'stopped'], ['a', 'trained']]);
+  });
+
+  it('finishes a faulted seed-run as it is, counts it 0 in its candidate\'s score, and ranks ties by how early they learned', () => {
+    const results = [
+      summary('faulty', 0, 0, { outcome: 'error', reason: 'reward threw at step 4096' }), summary('faulty', 1, 1),
+      summary('slow', 0, 0.5, { trainSuccessArea: 0.1 }), summary('slow', 1, 0.5, { trainSuccessArea: 0.1 }),
+      summary('quick', 0, 0.5, { trainSuccessArea: 0.4 }), summary('quick', 1, 0.5, { trainSuccessArea: 0.4 }),
+    ];
+    const { state, record } = promoteRung(config({ eta: 3, rungs: 3 }), MOUNTAIN_CAR, event(1, results));
+    // faulty scores (0 + 1) / 2 = 0.5 too; quick learned earliest.
+    assert.deepEqual(record.rung.standings.map((s) => s.candidateId), ['quick', 'faulty', 'slow']);
+    assert.deepEqual(state.tasks.map((t) => t.candidateId), ['quick', 'quick']);
+    assert.deepEqual(state.finished.find((s) => s.candidateId === 'faulty' && s.seed === 0)?.outcome, 'error');
+  });
+
+  it('without racing hands every seed-run on as finished at the budget', () => {
+    const { state } = promoteRung(config(false), MOUNTAIN_CAR, event(1, [summary('a', 0, 0.2), summary('b', 0, 0.9)]));
+    assert.deepEqual([state.more, state.tasks.length, state.finished.map((s) => s.outcome)], [false, 0, ['trained', 'trained']]);
+  });
+});
+
+describe('Function: compareRecords', () => {
+  const record = (candidateId: string, success: number, outcome: 'trained' | 'stopped', rung?: number) => ({
+    candidateId, generation: 1, success, meanSuccessSteps: 120, meanReturn: -120, seeds: [{ outcome }],
+    stopped: rung === undefined ? null : { rung, rungs: 3, steps: 16_384, share: 0.11 },
+  });
+  it('ranks those trained to the budget first, then the stopped by the rung they reached, whatever their scores', () => {
+    const order = [record('early', 0.95, 'stopped', 1), record('full', 0.4, 'trained'), record('later', 0.6, 'stopped', 2)]
+      .sort((a, b) => compareRecords(a, b, 'fewer-steps')).map((r) => r.candidateId);
+    assert.deepEqual(order, ['full', 'later', 'early']);
+  });
+});
+
+describe('Function: how early a reward learned', () => {
+  const update = (step: number, ended: number, succeeded: number): UpdateStats => ({
+    step, meanReward: 0, trainSuccess: ended > 0 ? succeeded / ended : null, episodeLength: ended > 0 ? 100 : null, terms: {}, episodesEnded: ended, episodesSucceeded: succeeded,
+  });
+
+  it('measures only the episodes that ended: a rollout where none did borrows its neighbours\', never a 0', () => {
+    const updates = [update(1, 4, 0), update(2, 0, 0), update(3, 4, 4), update(4, 0, 0)];
+    assert.equal(trainSuccessArea(updates), (0 + 0.5 + 1 + 1) / 4);
+    assert.equal(stepsToHalfSuccess(updates), 3);
+    const series = trainSuccessSeries(Array.from({ length: 20 }, (_, k) => (k % 2 === 0 ? update(k, 2, 2) : update(k, 0, 0))));
+    assert.equal(series.length, 10);
+    assert.ok(series.every((x) => x === 1), `no made-up 0 where nothing ended: ${series.join(', ')}`);
+  });
+
+  it('says nothing when no training episode ended at all', () => {
+    const updates = [update(1, 0, 0), update(2, 0, 0)];
+    assert.equal(trainSuccessArea(updates), null);
+    assert.equal(stepsToHalfSuccess(updates), null);
+    assert.deepEqual(trainSuccessSeries(updates), []);
+  });
+});
