@@ -122,8 +122,8 @@ export const SANDBOX_CAPS = {
   stackLimitBytes: 128 * 1024,
   /** Interrupt deadline of one batched call into the sandbox. */
   callDeadlineMs: 250,
-  /** Total sandbox time of one seed-run, well under the trainSeed timeout. */
-  seedRunBudgetSeconds: 120,
+  /** Total sandbox time of one seed-run: grows with its budget (functions/train-seed/seed-run.ts sandboxBudgetMs), at least 30 s. */
+  seedRunBudgetSeconds: 30,
 } as const;
 
 /** Caps of one local seed-run child process: the same as its Lambda (DESIGN §4). */

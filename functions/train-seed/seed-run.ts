@@ -18,7 +18,7 @@ import { initBackend } from './backend.ts';
 import { grade } from './grade.ts';
 import type { Network } from './network.ts';
 import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
-import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
+import { DEFAULT_SANDBOX_LIMITS, layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
 import { stepsToHalfSuccess, termStatistics, trainSuccessArea, trainSuccessSeries } from './term-stats.ts';
 
 export interface SeedRunInput {
@@ -86,7 +86,8 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
 
   let sandbox;
   try {
-    sandbox = await openRewardSandbox(input.source, layoutOf(task), input.limits, before.sandbox * 1000);
+    const limits = { totalBudgetMs: sandboxBudgetMs(input.budget.steps), ...input.limits };
+    sandbox = await openRewardSandbox(input.source, layoutOf(task), limits, before.sandbox * 1000);
   } catch (err) {
     if (err instanceof RewardFault) return fault(err, before.sandbox);
     throw err;
@@ -130,6 +131,16 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
     sandbox.dispose();
   }
 }
+
+/**
+ * A seed-run's whole time in the sandbox grows with its budget, so a benign reward never runs out
+ * on a long run: 20 µs per transition (the baselines take about 5), never under the default 30 s.
+ */
+export function sandboxBudgetMs(steps: number): number {
+  return Math.max(DEFAULT_SANDBOX_LIMITS.totalBudgetMs, steps * SANDBOX_MS_PER_STEP);
+}
+
+const SANDBOX_MS_PER_STEP = 0.02;
 
 /** SHA-256 of the parameters' float32 bytes: two seed-runs that end the same end with the same hash. */
 export function thetaSha256(theta: Float32Array): string {
