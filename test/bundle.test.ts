@@ -48,13 +48,14 @@ describe('Bundles: the Lambda artifacts', () => {
     assert.ok(files.filter((f) => f.endsWith('.wasm')).length >= 2, files.join(', '));
   });
 
+  // A budget within one chunk: TrainSeed answers {done: true, summary} at once.
   it('TrainSeed runs a real seed-run from its bundle', async () => {
     const dataDir = join(work, 'data');
     const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, 'energy'));
     await mkdir(dirname(reward), { recursive: true });
     await writeFile(reward, await readFile(join(ROOT, 'examples', 'energy.js'), 'utf8'));
     const task = { searchId: 'bundle', task: 'MountainCar-v0', generation: 1, candidateId: 'energy', seed: 0, budget: { steps: 4096, evalEpisodes: 5 } };
-    const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))}); process.stdout.write(JSON.stringify(await handler(${JSON.stringify(task)})));`;
+    const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))}); process.stdout.write(JSON.stringify((await handler(${JSON.stringify(task)})).summary));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
       cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
     });
@@ -76,7 +77,7 @@ describe('Bundles: the Lambda artifacts', () => {
       const check = { kind: 'check', searchId: 'bundle-s3', task: 'MountainCar-v0', generation: 1, candidateId: 'energy' };
       const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))});
         const checked = await handler(${JSON.stringify(check)});
-        const trained = await handler(${JSON.stringify(task)});
+        const trained = (await handler(${JSON.stringify(task)})).summary;
         process.stdout.write(JSON.stringify({ checked, trained }));`;
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
         cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_BUCKET: s3.bucket, EUREKA_TFJS_BACKEND: 'wasm', ...aws },
@@ -104,7 +105,7 @@ describe('Bundles: the Lambda artifacts', () => {
     const task = { searchId: 'bundle', task: 'Pendulum-v1', generation: 1, candidateId: 'pendulum', seed: 0, budget: { steps: 4096, evalEpisodes: 2 } };
     const unknown = { ...task, task: 'Pong-v5', candidateId: 'nobody' };
     const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))});
-      const trained = await handler(${JSON.stringify(task)});
+      const trained = (await handler(${JSON.stringify(task)})).summary;
       let message = '';
       try { await handler(${JSON.stringify(unknown)}); } catch (error) { message = error.message; }
       process.stdout.write(JSON.stringify({ trained, message }));`;
@@ -130,7 +131,7 @@ describe('Bundles: the Lambda artifacts', () => {
     const item = (candidateId: string) => ({ searchId: 'bundle', task: 'MountainCar-v0', generation: 1, candidateId, seed: 0, budget: { steps: 4096, evalEpisodes: 2 } });
     const container = (...candidates: string[]) => run(process.execPath, ['--input-type=module', '-e',
       `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))});
-      for (const item of ${JSON.stringify(candidates.map(item))}) process.stdout.write(JSON.stringify(await handler(item)) + '\\n');`], {
+      for (const item of ${JSON.stringify(candidates.map(item))}) process.stdout.write(JSON.stringify((await handler(item)).summary) + '\\n');`], {
       cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
     }).then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (error: { code: number; stdout: string; stderr: string }) => error);
 

@@ -175,7 +175,7 @@ describe('CLI: eureka', () => {
       await withLocalStore(dataDir, async (store) => {
         const human = (await store.candidates('claude', 1)).find((c) => c.origin === 'human');
         assert.equal(human?.name, 'energy', '--human-init joins generation 1');
-        assert.equal(human?.outcome, 'trained');
+        assert.ok(human?.outcome === 'trained' || human?.outcome === 'stopped', `it trained (to the budget, or to where the race stopped it): ${human?.outcome}`);
       });
 
       const resumed = await eureka(['search', '--resume', 'claude', '--json', '--data-dir', dataDir], env);

@@ -43,7 +43,7 @@ describe('Local: seed-runs killed for memory and for time during training', () =
     const result = await runLocalSearch({
       dataDir, executionName: 'killed', onEvent, trainSeedCaps: CAPS,
       input: {
-        task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 200_000, evalEpisodes: 5, includeHostile: false, proposer: 'offline',
+        task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 200_000, evalEpisodes: 5, includeHostile: false, proposer: 'offline', racing: false,
         humanInit: [{ name: 'hoarder', idea: 'hoards memory', code: HOARDER }],
       },
     });

@@ -19,13 +19,16 @@ async function resultFiles(dir: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   for (const e of entries) {
-    if (e.isFile() && (e.name === 'result.json' || /^proposal-/.test(e.name))) {
+    // A seed-run's result: at its budget (result.json) or at a rung of the race (rungs/<steps>.json).
+    if (e.isFile() && (e.name === 'result.json' || e.parentPath.endsWith('/rungs') || /^proposal-/.test(e.name))) {
       const path = join(e.parentPath, e.name);
       out.set(path, (await stat(path)).mtimeMs);
     }
   }
   return out;
 }
+
+const isSeedResult = (path: string): boolean => !/proposal-[^/]*$/.test(path);
 
 describe('Search: killed and resumed', () => {
   const dirs: string[] = [];
@@ -43,13 +46,13 @@ describe('Search: killed and resumed', () => {
     let done = new Map<string, number>();
     while (Date.now() < deadline) {
       done = await resultFiles(join(bucket, 'generations', '1'));
-      if ([...done.keys()].filter((p) => p.endsWith('result.json')).length >= 3) break;
+      if ([...done.keys()].filter(isSeedResult).length >= 3) break;
       await sleep(100);
     }
     process.kill(-first.pid!, 'SIGKILL');
     await sleep(500);
     const beforeResume = await resultFiles(bucket);
-    assert.ok([...beforeResume.keys()].filter((p) => p.endsWith('result.json')).length >= 3, 'killed mid-search');
+    assert.ok([...beforeResume.keys()].filter(isSeedResult).length >= 3, 'killed mid-search');
     assert.deepEqual(await readdir(join(bucket, 'winner')).catch(() => []), [], 'not finished when killed: nothing published');
     assert.deepEqual(await readdir(join(bucket, 'generations', '2')).catch(() => []), [], 'generation 2 had not started');
 
