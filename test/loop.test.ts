@@ -17,7 +17,8 @@ import { eureka, start } from './support/eureka-cli.ts';
 
 const MODEL = 'claude-sonnet-5-5';
 /** Small seed-runs: the loop is under test here, not learning. */
-const SMALL = ['--seeds', '1', '--steps', '4096'];
+/** Small and not raced: these tests count which candidates trained, to the budget. */
+const SMALL = ['--seeds', '1', '--steps', '4096', '--no-racing'];
 
 const energy = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
   const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
