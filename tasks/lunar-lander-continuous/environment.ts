@@ -62,13 +62,13 @@
  *    0.01 m/s and 2°/s for 0.5 s; the velocities in that observation are exactly 0.
  * 3. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import { LunarLanderEnv, type Throttle } from '../lunar-lander/physics.ts';
+import { LunarLanderEnv, type EngineFactory, type Throttle } from '../lunar-lander/physics.ts';
 
 export const ACTION_NAMES = ['main engine', 'lateral engine'] as const;
 
 export class LunarLanderContinuousEnv extends LunarLanderEnv {
-  constructor(n: number, seed: number) {
-    super(n, seed, 2);
+  constructor(n: number, seed: number, engine?: EngineFactory) {
+    super(n, seed, 2, engine);
   }
 
   protected throttle(action: Float64Array, out: Throttle): void {

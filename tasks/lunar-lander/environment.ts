@@ -61,13 +61,13 @@
  *    0.01 m/s and 2°/s for 0.5 s; the velocities in that observation are exactly 0.
  * 3. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import { LunarLanderEnv, type Throttle } from './physics.ts';
+import { LunarLanderEnv, type EngineFactory, type Throttle } from './physics.ts';
 
 export const ACTION_NAMES = ['do nothing', 'fire left engine', 'fire main engine', 'fire right engine'] as const;
 
 export class LunarLanderDiscreteEnv extends LunarLanderEnv {
-  constructor(n: number, seed: number) {
-    super(n, seed, 1);
+  constructor(n: number, seed: number, engine?: EngineFactory) {
+    super(n, seed, 1, engine);
   }
 
   protected throttle(action: Float64Array, out: Throttle): void {
