@@ -160,23 +160,25 @@ export class Body {
   }
 }
 
-/** b2Shape::ComputeAABB(xf) into out[0..3]. */
+/** b2Mul(xf, (x, y)). */
+const mulX = (xf: Transform, x: number, y: number): number => f(f(f(xf.c * x) - f(xf.s * y)) + xf.px);
+const mulY = (xf: Transform, x: number, y: number): number => f(f(f(xf.s * x) + f(xf.c * y)) + xf.py);
+
+/** b2Shape::ComputeAABB(xf) into out[at..at+3]. */
 export function computeAABB(shape: Shape, xf: Transform, out: Float64Array, at: number): void {
   const r = shape.kind === 'polygon' ? shape.radius : POLYGON_RADIUS;
   let lx: number, ly: number, ux: number, uy: number;
-  const tx = (x: number, y: number): number => f(f(f(xf.c * x) - f(xf.s * y)) + xf.px);
-  const ty = (x: number, y: number): number => f(f(f(xf.s * x) + f(xf.c * y)) + xf.py);
   if (shape.kind === 'edge') {
-    const x1 = tx(shape.x1, shape.y1), y1 = ty(shape.x1, shape.y1);
-    const x2 = tx(shape.x2, shape.y2), y2 = ty(shape.x2, shape.y2);
+    const x1 = mulX(xf, shape.x1, shape.y1), y1 = mulY(xf, shape.x1, shape.y1);
+    const x2 = mulX(xf, shape.x2, shape.y2), y2 = mulY(xf, shape.x2, shape.y2);
     lx = x1 < x2 ? x1 : x2; ly = y1 < y2 ? y1 : y2;
     ux = x1 < x2 ? x2 : x1; uy = y1 < y2 ? y2 : y1;
   } else {
     const v = shape.vertices;
-    lx = ux = tx(v[0], v[1]);
-    ly = uy = ty(v[0], v[1]);
+    lx = ux = mulX(xf, v[0], v[1]);
+    ly = uy = mulY(xf, v[0], v[1]);
     for (let i = 1; i < shape.count; i++) {
-      const x = tx(v[2 * i], v[2 * i + 1]), y = ty(v[2 * i], v[2 * i + 1]);
+      const x = mulX(xf, v[2 * i], v[2 * i + 1]), y = mulY(xf, v[2 * i], v[2 * i + 1]);
       lx = lx < x ? lx : x; ly = ly < y ? ly : y;
       ux = ux < x ? x : ux; uy = uy < y ? y : uy;
     }

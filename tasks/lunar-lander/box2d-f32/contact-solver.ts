@@ -94,7 +94,7 @@ export class ContactSolver {
       const pAx = f(cAx - f(f(qcA * c.lcAx) - f(sA * c.lcAy))), pAy = f(cAy - f(f(sA * c.lcAx) + f(qcA * c.lcAy)));
       const pBx = f(cBx - f(f(qcB * c.lcBx) - f(sB * c.lcBy))), pBy = f(cBy - f(f(sB * c.lcBx) + f(qcB * c.lcBy)));
       worldManifold(m, pAx, pAy, sA, qcA, c.radiusA, pBx, pBy, sB, qcB, c.radiusB);
-      c.nx = wmNx; c.ny = wmNy;
+      c.nx = WM[0]; c.ny = WM[1];
       const nx = c.nx, ny = c.ny;
       for (let j = 0; j < c.pointCount; j++) {
         const p = c.points[j];
@@ -197,9 +197,9 @@ export class ContactSolver {
         const xAx = f(cAx - f(f(qcA * c.lcAx) - f(sA * c.lcAy))), xAy = f(cAy - f(f(sA * c.lcAx) + f(qcA * c.lcAy)));
         const xBx = f(cBx - f(f(qcB * c.lcBx) - f(sB * c.lcBy))), xBy = f(cBy - f(f(sB * c.lcBx) + f(qcB * c.lcBy)));
         positionManifold(c, j, xAx, xAy, sA, qcA, xBx, xBy, sB, qcB);
-        const nx = psmNx, ny = psmNy, separation = psmSeparation;
-        const rAx = f(psmPx - cAx), rAy = f(psmPy - cAy);
-        const rBx = f(psmPx - cBx), rBy = f(psmPy - cBy);
+        const nx = PSM[0], ny = PSM[1], separation = PSM[4];
+        const rAx = f(PSM[2] - cAx), rAy = f(PSM[3] - cAy);
+        const rBx = f(PSM[2] - cBx), rBy = f(PSM[3] - cBy);
         minSeparation = minSeparation < separation ? minSeparation : separation;
         const C = clamp(f((toi ? TOI_BAUMGARTE : BAUMGARTE) * f(separation + LINEAR_SLOP)), -MAX_LINEAR_CORRECTION, 0);
         const rnA = f(f(rAx * ny) - f(rAy * nx));
@@ -220,18 +220,18 @@ export class ContactSolver {
 }
 
 // b2WorldManifold and b2PositionSolverManifold results (scratch).
-let wmNx = 0, wmNy = 0;
+const WM = new Float64Array(2);
 const wmPoints = new Float64Array(4);
-let psmNx = 0, psmNy = 0, psmPx = 0, psmPy = 0, psmSeparation = 0;
+const PSM = new Float64Array(5);
 
 /** b2WorldManifold::Initialize for the face manifolds the edge-polygon collider makes. */
 function worldManifold(m: Manifold, pAx: number, pAy: number, sA: number, cA: number, radiusA: number, pBx: number, pBy: number, sB: number, cB: number, radiusB: number): void {
   if (m.pointCount === 0) return;
   const faceA = m.type === FACE_A;
   // The reference frame (A for faceA) holds the normal and plane point; the other one the clip points.
-  const [rPx, rPy, rS, rC, oPx, oPy, oS, oC, rRadius, oRadius] = faceA
-    ? [pAx, pAy, sA, cA, pBx, pBy, sB, cB, radiusA, radiusB]
-    : [pBx, pBy, sB, cB, pAx, pAy, sA, cA, radiusB, radiusA];
+  const rPx = faceA ? pAx : pBx, rPy = faceA ? pAy : pBy, rS = faceA ? sA : sB, rC = faceA ? cA : cB;
+  const oPx = faceA ? pBx : pAx, oPy = faceA ? pBy : pAy, oS = faceA ? sB : sA, oC = faceA ? cB : cA;
+  const rRadius = faceA ? radiusA : radiusB, oRadius = faceA ? radiusB : radiusA;
   const nx = f(f(rC * m.localNormalX) - f(rS * m.localNormalY));
   const ny = f(f(rS * m.localNormalX) + f(rC * m.localNormalY));
   const planeX = f(f(f(rC * m.localPointX) - f(rS * m.localPointY)) + rPx);
@@ -247,14 +247,15 @@ function worldManifold(m: Manifold, pAx: number, pAy: number, sA: number, cA: nu
     wmPoints[2 * i] = faceA ? f(0.5 * f(rX + oX)) : f(0.5 * f(oX + rX));
     wmPoints[2 * i + 1] = faceA ? f(0.5 * f(rY + oY)) : f(0.5 * f(oY + rY));
   }
-  wmNx = faceA ? nx : -nx;
-  wmNy = faceA ? ny : -ny;
+  WM[0] = faceA ? nx : -nx;
+  WM[1] = faceA ? ny : -ny;
 }
 
 /** b2PositionSolverManifold::Initialize for point j. */
 function positionManifold(c: Constraint, j: number, xAx: number, xAy: number, sA: number, cA: number, xBx: number, xBy: number, sB: number, cB: number): void {
   const faceA = c.type === FACE_A;
-  const [rPx, rPy, rS, rC, oPx, oPy, oS, oC] = faceA ? [xAx, xAy, sA, cA, xBx, xBy, sB, cB] : [xBx, xBy, sB, cB, xAx, xAy, sA, cA];
+  const rPx = faceA ? xAx : xBx, rPy = faceA ? xAy : xBy, rS = faceA ? sA : sB, rC = faceA ? cA : cB;
+  const oPx = faceA ? xBx : xAx, oPy = faceA ? xBy : xAy, oS = faceA ? sB : sA, oC = faceA ? cB : cA;
   const nx = f(f(rC * c.localNormalX) - f(rS * c.localNormalY));
   const ny = f(f(rS * c.localNormalX) + f(rC * c.localNormalY));
   const planeX = f(f(f(rC * c.localPointX) - f(rS * c.localPointY)) + rPx);
@@ -262,88 +263,90 @@ function positionManifold(c: Constraint, j: number, xAx: number, xAy: number, sA
   const lx = c.points[j].localX, ly = c.points[j].localY;
   const clipX = f(f(f(oC * lx) - f(oS * ly)) + oPx);
   const clipY = f(f(f(oS * lx) + f(oC * ly)) + oPy);
-  psmSeparation = f(f(f(f(f(clipX - planeX) * nx) + f(f(clipY - planeY) * ny)) - c.radiusA) - c.radiusB);
-  psmPx = clipX;
-  psmPy = clipY;
-  psmNx = faceA ? nx : -nx;
-  psmNy = faceA ? ny : -ny;
+  PSM[4] = f(f(f(f(f(clipX - planeX) * nx) + f(f(clipY - planeY) * ny)) - c.radiusA) - c.radiusB);
+  PSM[2] = clipX;
+  PSM[3] = clipY;
+  PSM[0] = faceA ? nx : -nx;
+  PSM[1] = faceA ? ny : -ny;
+}
+
+// The two bodies' velocities while one constraint is solved (module state: no closures per call).
+const VEL = new Float64Array(6);
+
+/** vB + b2Cross(VEL[5], rB) - vA - b2Cross(VEL[2], rA), dotted with (dx, dy). */
+function relativeVelocity(p: Point, dx: number, dy: number): number {
+  const x = f(f(f(VEL[3] + f(-VEL[5] * p.rBy)) - VEL[0]) - f(-VEL[2] * p.rAy));
+  const y = f(f(f(VEL[4] + f(VEL[5] * p.rBx)) - VEL[1]) - f(VEL[2] * p.rAx));
+  return f(f(x * dx) + f(y * dy));
+}
+
+function applyImpulse(c: Constraint, p: Point, Px: number, Py: number): void {
+  VEL[0] = f(VEL[0] - f(c.mA * Px)); VEL[1] = f(VEL[1] - f(c.mA * Py));
+  VEL[2] = f(VEL[2] - f(c.iA * f(f(p.rAx * Py) - f(p.rAy * Px))));
+  VEL[3] = f(VEL[3] + f(c.mB * Px)); VEL[4] = f(VEL[4] + f(c.mB * Py));
+  VEL[5] = f(VEL[5] + f(c.iB * f(f(p.rBx * Py) - f(p.rBy * Px))));
+}
+
+/** The block solver's outcome: impulses (xx, xy) on both points at once. */
+function applyBoth(c: Constraint, xx: number, xy: number, ax: number, ay: number): void {
+  const cp1 = c.points[0], cp2 = c.points[1];
+  const nx = c.nx, ny = c.ny;
+  const dx = f(xx - ax), dy = f(xy - ay);
+  const P1x = f(dx * nx), P1y = f(dx * ny), P2x = f(dy * nx), P2y = f(dy * ny);
+  const Sx = f(P1x + P2x), Sy = f(P1y + P2y);
+  VEL[0] = f(VEL[0] - f(c.mA * Sx)); VEL[1] = f(VEL[1] - f(c.mA * Sy));
+  VEL[2] = f(VEL[2] - f(c.iA * f(f(f(cp1.rAx * P1y) - f(cp1.rAy * P1x)) + f(f(cp2.rAx * P2y) - f(cp2.rAy * P2x)))));
+  VEL[3] = f(VEL[3] + f(c.mB * Sx)); VEL[4] = f(VEL[4] + f(c.mB * Sy));
+  VEL[5] = f(VEL[5] + f(c.iB * f(f(f(cp1.rBx * P1y) - f(cp1.rBy * P1x)) + f(f(cp2.rBx * P2y) - f(cp2.rBy * P2x)))));
+  cp1.normalImpulse = xx;
+  cp2.normalImpulse = xy;
 }
 
 function solveVelocity(c: Constraint, V: Float64Array): void {
   const ia = 3 * c.indexA, ib = 3 * c.indexB;
-  const mA = c.mA, mB = c.mB, iA = c.iA, iB = c.iB;
-  let vAx = V[ia], vAy = V[ia + 1], wA = V[ia + 2];
-  let vBx = V[ib], vBy = V[ib + 1], wB = V[ib + 2];
+  VEL[0] = V[ia]; VEL[1] = V[ia + 1]; VEL[2] = V[ia + 2];
+  VEL[3] = V[ib]; VEL[4] = V[ib + 1]; VEL[5] = V[ib + 2];
   const nx = c.nx, ny = c.ny, tx = f(1 * ny), ty = f(-1 * nx);
   const friction = c.friction;
-  const dvX = (p: Point): number => f(f(f(vBx + f(-wB * p.rBy)) - vAx) - f(-wA * p.rAy));
-  const dvY = (p: Point): number => f(f(f(vBy + f(wB * p.rBx)) - vAy) - f(wA * p.rAx));
-  const apply = (Px: number, Py: number, p: Point): void => {
-    vAx = f(vAx - f(mA * Px)); vAy = f(vAy - f(mA * Py));
-    wA = f(wA - f(iA * f(f(p.rAx * Py) - f(p.rAy * Px))));
-    vBx = f(vBx + f(mB * Px)); vBy = f(vBy + f(mB * Py));
-    wB = f(wB + f(iB * f(f(p.rBx * Py) - f(p.rBy * Px))));
-  };
   for (let j = 0; j < c.pointCount; j++) {
     const p = c.points[j];
-    const vt = f(f(f(dvX(p) * tx) + f(dvY(p) * ty)) - 0);
+    const vt = f(relativeVelocity(p, tx, ty) - 0);
     let lambda = f(p.tangentMass * -vt);
     const maxFriction = f(friction * p.normalImpulse);
     const newImpulse = clamp(f(p.tangentImpulse + lambda), -maxFriction, maxFriction);
     lambda = f(newImpulse - p.tangentImpulse);
     p.tangentImpulse = newImpulse;
-    apply(f(lambda * tx), f(lambda * ty), p);
+    applyImpulse(c, p, f(lambda * tx), f(lambda * ty));
   }
   if (c.pointCount === 1) {
     const p = c.points[0];
-    const vn = f(f(dvX(p) * nx) + f(dvY(p) * ny));
+    const vn = relativeVelocity(p, nx, ny);
     let lambda = f(-p.normalMass * f(vn - p.velocityBias));
     const sum = f(p.normalImpulse + lambda);
     const newImpulse = sum < 0 ? 0 : sum;
     lambda = f(newImpulse - p.normalImpulse);
     p.normalImpulse = newImpulse;
-    apply(f(lambda * nx), f(lambda * ny), p);
+    applyImpulse(c, p, f(lambda * nx), f(lambda * ny));
   } else {
     const cp1 = c.points[0], cp2 = c.points[1];
     const ax = cp1.normalImpulse, ay = cp2.normalImpulse;
-    const vn1 = f(f(dvX(cp1) * nx) + f(dvY(cp1) * ny));
-    const vn2 = f(f(dvX(cp2) * nx) + f(dvY(cp2) * ny));
+    const vn1 = relativeVelocity(cp1, nx, ny);
+    const vn2 = relativeVelocity(cp2, nx, ny);
     let bx = f(vn1 - cp1.velocityBias);
     let by = f(vn2 - cp2.velocityBias);
     // b -= b2Mul(K, a): K.ex = (k11, k12), K.ey = (k12, k22)
     bx = f(bx - f(f(c.k11 * ax) + f(c.k12 * ay)));
     by = f(by - f(f(c.k12 * ax) + f(c.k22 * ay)));
-    const both = (xx: number, xy: number): void => {
-      const dx = f(xx - ax), dy = f(xy - ay);
-      const P1x = f(dx * nx), P1y = f(dx * ny), P2x = f(dy * nx), P2y = f(dy * ny);
-      const Sx = f(P1x + P2x), Sy = f(P1y + P2y);
-      vAx = f(vAx - f(mA * Sx)); vAy = f(vAy - f(mA * Sy));
-      wA = f(wA - f(iA * f(f(f(cp1.rAx * P1y) - f(cp1.rAy * P1x)) + f(f(cp2.rAx * P2y) - f(cp2.rAy * P2x)))));
-      vBx = f(vBx + f(mB * Sx)); vBy = f(vBy + f(mB * Sy));
-      wB = f(wB + f(iB * f(f(f(cp1.rBx * P1y) - f(cp1.rBy * P1x)) + f(f(cp2.rBx * P2y) - f(cp2.rBy * P2x)))));
-      cp1.normalImpulse = xx;
-      cp2.normalImpulse = xy;
-    };
-    for (;;) {
-      // x = -b2Mul(normalMass, b): normalMass.ex = (nm11, nm21), ey = (nm12, nm22)
-      let xx = -f(f(c.nm11 * bx) + f(c.nm12 * by));
-      let xy = -f(f(c.nm21 * bx) + f(c.nm22 * by));
-      if (xx >= 0 && xy >= 0) { both(xx, xy); break; }
-      xx = f(-cp1.normalMass * bx);
-      xy = 0;
-      let v2 = f(f(c.k12 * xx) + by);
-      if (xx >= 0 && v2 >= 0) { both(xx, xy); break; }
-      xx = 0;
-      xy = f(-cp2.normalMass * by);
-      const v1 = f(f(c.k12 * xy) + bx);
-      if (xy >= 0 && v1 >= 0) { both(xx, xy); break; }
-      xx = 0;
-      xy = 0;
-      v2 = by;
-      if (bx >= 0 && v2 >= 0) { both(xx, xy); break; }
-      break;
-    }
+    // x = -b2Mul(normalMass, b): normalMass.ex = (nm11, nm21), ey = (nm12, nm22)
+    const x1 = -f(f(c.nm11 * bx) + f(c.nm12 * by));
+    const y1 = -f(f(c.nm21 * bx) + f(c.nm22 * by));
+    const x2 = f(-cp1.normalMass * bx);
+    const y3 = f(-cp2.normalMass * by);
+    if (x1 >= 0 && y1 >= 0) applyBoth(c, x1, y1, ax, ay);
+    else if (x2 >= 0 && f(f(c.k12 * x2) + by) >= 0) applyBoth(c, x2, 0, ax, ay);
+    else if (y3 >= 0 && f(f(c.k12 * y3) + bx) >= 0) applyBoth(c, 0, y3, ax, ay);
+    else if (bx >= 0 && by >= 0) applyBoth(c, 0, 0, ax, ay);
   }
-  V[ia] = vAx; V[ia + 1] = vAy; V[ia + 2] = wA;
-  V[ib] = vBx; V[ib + 1] = vBy; V[ib + 2] = wB;
+  V[ia] = VEL[0]; V[ia + 1] = VEL[1]; V[ia + 2] = VEL[2];
+  V[ib] = VEL[3]; V[ib + 1] = VEL[4]; V[ib + 2] = VEL[5];
 }

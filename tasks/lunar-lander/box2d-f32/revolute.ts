@@ -152,7 +152,7 @@ export class RevoluteJoint {
       const c2 = f(wB - wA);
       // -m_mass.Solve33(Cdot)
       this.solve33(c1x, c1y, c2);
-      let jx = -s33x, jy = -s33y, jz = -s33z;
+      let jx = -OUT[0], jy = -OUT[1], jz = -OUT[2];
       if (this.limitState === EQUAL) {
         this.ix = f(this.ix + jx); this.iy = f(this.iy + jy); this.iz = f(this.iz + jz);
       } else {
@@ -161,8 +161,8 @@ export class RevoluteJoint {
           const rhsX = f(-c1x + f(this.iz * this.m13));
           const rhsY = f(-c1y + f(this.iz * this.m23));
           this.solve22(rhsX, rhsY);
-          jx = s22x; jy = s22y; jz = -this.iz;
-          this.ix = f(this.ix + s22x); this.iy = f(this.iy + s22y); this.iz = 0;
+          jx = OUT[3]; jy = OUT[4]; jz = -this.iz;
+          this.ix = f(this.ix + OUT[3]); this.iy = f(this.iy + OUT[4]); this.iz = 0;
         } else {
           this.ix = f(this.ix + jx); this.iy = f(this.iy + jy); this.iz = f(this.iz + jz);
         }
@@ -174,7 +174,7 @@ export class RevoluteJoint {
       wB = f(wB + f(iB * f(f(f(rBx * Py) - f(rBy * Px)) + jz)));
     } else {
       this.solve22(-c1x, -c1y);
-      Px = s22x; Py = s22y;
+      Px = OUT[3]; Py = OUT[4];
       this.ix = f(this.ix + Px); this.iy = f(this.iy + Py);
       vAx = f(vAx - f(mA * Px)); vAy = f(vAy - f(mA * Py));
       wA = f(wA - f(iA * f(f(rAx * Py) - f(rAy * Px))));
@@ -185,27 +185,36 @@ export class RevoluteJoint {
     V[ib] = vBx; V[ib + 1] = vBy; V[ib + 2] = wB;
   }
 
-  /** b2Mat33::Solve33 on m_mass: sets s33x, s33y, s33z. */
+  /** b2Mat33::Solve33 on m_mass (ex, ey, ez its columns): sets OUT[0], OUT[1], OUT[2]. */
   private solve33(bx: number, by: number, bz: number): void {
-    const { m11, m12, m13, m22, m23, m33 } = this;
-    // ex = (m11, m12, m13), ey = (m12, m22, m23), ez = (m13, m23, m33)
-    const cross = (ax: number, ay: number, az: number, cx: number, cy: number, cz: number): [number, number, number] =>
-      [f(f(ay * cz) - f(az * cy)), f(f(az * cx) - f(ax * cz)), f(f(ax * cy) - f(ay * cx))];
-    const dot = (ax: number, ay: number, az: number, c: [number, number, number]): number => f(f(f(ax * c[0]) + f(ay * c[1])) + f(az * c[2]));
-    let det = dot(m11, m12, m13, cross(m12, m22, m23, m13, m23, m33));
+    const m11 = this.m11, m12 = this.m12, m13 = this.m13, m22 = this.m22, m23 = this.m23, m33 = this.m33;
+    // b2Cross(ey, ez), ey = (m12, m22, m23), ez = (m13, m23, m33)
+    const yz0 = f(f(m22 * m33) - f(m23 * m23));
+    const yz1 = f(f(m23 * m13) - f(m12 * m33));
+    const yz2 = f(f(m12 * m23) - f(m22 * m13));
+    // det = b2Dot(ex, b2Cross(ey, ez)), ex = (m11, m12, m13)
+    let det = f(f(f(m11 * yz0) + f(m12 * yz1)) + f(m13 * yz2));
     if (det !== 0) det = f(1 / det);
-    s33x = f(det * dot(bx, by, bz, cross(m12, m22, m23, m13, m23, m33)));
-    s33y = f(det * dot(m11, m12, m13, cross(bx, by, bz, m13, m23, m33)));
-    s33z = f(det * dot(m11, m12, m13, cross(m12, m22, m23, bx, by, bz)));
+    OUT[0] = f(det * f(f(f(bx * yz0) + f(by * yz1)) + f(bz * yz2)));
+    // b2Cross(b, ez)
+    const bz0 = f(f(by * m33) - f(bz * m23));
+    const bz1 = f(f(bz * m13) - f(bx * m33));
+    const bz2 = f(f(bx * m23) - f(by * m13));
+    OUT[1] = f(det * f(f(f(m11 * bz0) + f(m12 * bz1)) + f(m13 * bz2)));
+    // b2Cross(ey, b)
+    const yb0 = f(f(m22 * bz) - f(m23 * by));
+    const yb1 = f(f(m23 * bx) - f(m12 * bz));
+    const yb2 = f(f(m12 * by) - f(m22 * bx));
+    OUT[2] = f(det * f(f(f(m11 * yb0) + f(m12 * yb1)) + f(m13 * yb2)));
   }
 
-  /** b2Mat33::Solve22 on m_mass: sets s22x, s22y. */
+  /** b2Mat33::Solve22 on m_mass: sets OUT[3], OUT[4]. */
   private solve22(bx: number, by: number): void {
     const a11 = this.m11, a12 = this.m12, a21 = this.m12, a22 = this.m22;
     let det = f(f(a11 * a22) - f(a12 * a21));
     if (det !== 0) det = f(1 / det);
-    s22x = f(det * f(f(a22 * bx) - f(a12 * by)));
-    s22y = f(det * f(f(a11 * by) - f(a21 * bx)));
+    OUT[3] = f(det * f(f(a22 * bx) - f(a12 * by)));
+    OUT[4] = f(det * f(f(a11 * by) - f(a21 * bx)));
   }
 
   solvePositionConstraints(data: SolverData): boolean {
@@ -263,4 +272,5 @@ export class RevoluteJoint {
   }
 }
 
-let s33x = 0, s33y = 0, s33z = 0, s22x = 0, s22y = 0;
+/** Solve33's and Solve22's results (a typed array: no boxed numbers). */
+const OUT = new Float64Array(5);

@@ -94,9 +94,10 @@ function initialize(t1: number): number {
     return normalizeAxis();
   }
   const faceB = cache.indexA[0] === cache.indexA[1];
-  const [P, Q, xfP, xfQ, iP0, iP1, iQ] = faceB
-    ? [pB, pA, xfB, xfA, cache.indexB[0], cache.indexB[1], cache.indexA[0]] as const
-    : [pA, pB, xfA, xfB, cache.indexA[0], cache.indexA[1], cache.indexB[0]] as const;
+  // The face's proxy P (B for faceB) and the other one, Q.
+  const P = faceB ? pB : pA, Q = faceB ? pA : pB, xfP = faceB ? xfB : xfA, xfQ = faceB ? xfA : xfB;
+  const iP0 = faceB ? cache.indexB[0] : cache.indexA[0], iP1 = faceB ? cache.indexB[1] : cache.indexA[1];
+  const iQ = faceB ? cache.indexA[0] : cache.indexB[0];
   fnType = faceB ? FACE_B : FACE_A;
   const p1x = P.vertices[2 * iP0], p1y = P.vertices[2 * iP0 + 1];
   const p2x = P.vertices[2 * iP1], p2y = P.vertices[2 * iP1 + 1];

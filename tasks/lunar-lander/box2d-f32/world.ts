@@ -14,7 +14,7 @@ import {
   MAX_ROTATION_SQUARED, MAX_SUB_STEPS, MAX_TRANSLATION, MAX_TRANSLATION_SQUARED, sinf, cosf, sqrtf, TIME_TO_SLEEP,
 } from './settings.ts';
 import type { Shape } from './shapes.ts';
-import { sweepAdvance, timeOfImpact, toiOutput, TOI_TOUCHING } from './toi.ts';
+import { newSweep, sweepAdvance, timeOfImpact, toiOutput, TOI_TOUCHING } from './toi.ts';
 
 export interface FixtureDef {
   shape: Shape;
@@ -118,7 +118,7 @@ export class World {
       }
     }
     this.moveBuffer.length = 0;
-    pairs.sort((a, b) => a - b);
+    pairs.sort(ascending);
     for (let i = 0; i < pairs.length; i++) {
       if (i > 0 && pairs[i] === pairs[i - 1]) continue;
       this.addPair(this.proxies[Math.floor(pairs[i] / 4096)], this.proxies[pairs[i] % 4096]);
@@ -291,10 +291,7 @@ export class World {
     solver.initializeVelocityConstraints();
     solver.warmStart();
     for (const j of this.islandJoints) j.initVelocityConstraints(data);
-    for (let i = 0; i < velocityIterations; i++) {
-      for (const j of this.islandJoints) j.solveVelocityConstraints(data);
-      solver.solveVelocityConstraints();
-    }
+    this.iterateVelocities(velocityIterations);
     solver.storeImpulses();
     integrate(bodies.length, h, P, V);
     let positionSolved = false;
@@ -331,6 +328,15 @@ export class World {
       }
     }
     if (minSleepTime >= TIME_TO_SLEEP && positionSolved) for (const b of bodies) b.setAwake(false);
+  }
+
+  /** The island's velocity iterations: the joints, then the contacts, each time. */
+  private iterateVelocities(iterations: number): void {
+    const data = this.data, solver = this.solver, joints = this.islandJoints, n = joints.length;
+    for (let i = 0; i < iterations; i++) {
+      for (let k = 0; k < n; k++) joints[k].solveVelocityConstraints(data);
+      solver.solveVelocityConstraints();
+    }
   }
 
   // ---- b2World::SolveTOI and b2Island::SolveTOI.
@@ -392,7 +398,7 @@ export class World {
         break;
       }
       const bA = minContact.bodyA, bB = minContact.bodyB;
-      const backup1 = { ...bA.sweep }, backup2 = { ...bB.sweep };
+      const backup1 = Object.assign(BACKUP_A, bA.sweep), backup2 = Object.assign(BACKUP_B, bB.sweep);
       bA.advance(minAlpha);
       bB.advance(minAlpha);
       minContact.update(this.listener);
@@ -417,7 +423,9 @@ export class World {
       bA.islandFlag = true;
       bB.islandFlag = true;
       minContact.islandFlag = true;
-      for (const body of [bA, bB]) {
+      PAIR[0] = bA;
+      PAIR[1] = bB;
+      for (const body of PAIR) {
         if (!body.dynamic) continue;
         for (const ce of body.contactEdges) {
           if (bodies.length === 64 || contacts.length === 32) break;
@@ -425,7 +433,7 @@ export class World {
           if (contact.islandFlag) continue;
           const other = ce.other;
           if (other.dynamic) continue;
-          const backup = { ...other.sweep };
+          const backup = Object.assign(BACKUP, other.sweep);
           if (!other.islandFlag) other.advance(minAlpha);
           contact.update(this.listener);
           if (!contact.enabled || !contact.touching) {
@@ -508,6 +516,11 @@ function integrate(n: number, h: number, P: Float64Array, V: Float64Array): void
 }
 
 const STACK: Body[] = [];
+const ascending = (a: number, b: number): number => a - b;
+const BACKUP_A = newSweep();
+const BACKUP_B = newSweep();
+const BACKUP = newSweep();
+const PAIR: Body[] = [];
 const SYNC_XF = { px: 0, py: 0, s: 0, c: 1 };
 const SYNC_AABB = new Float64Array(8);
 const PROXY_A: Proxy = { vertices: new Float64Array(32), count: 0, radius: 0 };
