@@ -52,6 +52,10 @@ export class RevoluteJoint {
   // m_mass (3x3, symmetric): ex = (m11, m12, m13), ey = (m12, m22, m23), ez = (m13, m23, m33).
   private m11 = 0; private m12 = 0; private m13 = 0; private m22 = 0; private m23 = 0; private m33 = 0;
   private motorMass = 0;
+  // Solve33's and Solve22's parts that depend on m_mass alone (the same every iteration): b2Cross(ey, ez) and the inverse determinants.
+  private yz0 = 0; private yz1 = 0; private yz2 = 0; private det33 = 0; private det22 = 0;
+  private maxImpulse = 0;
+  private fixedRotation = false;
 
   constructor(def: RevoluteDef) {
     this.bodyA = def.bodyA;
@@ -90,6 +94,7 @@ export class RevoluteJoint {
     this.m33 = f(iA + iB);
     this.motorMass = f(iA + iB);
     if (this.motorMass > 0) this.motorMass = f(1 / this.motorMass);
+    this.precompute(data.dt, fixedRotation);
     if (fixedRotation) this.motorImpulse = 0;
     if (!fixedRotation) {
       const jointAngle = f(f(aB - aA) - this.referenceAngle);
@@ -133,13 +138,16 @@ export class RevoluteJoint {
     let vBx = V[ib], vBy = V[ib + 1], wB = V[ib + 2];
     const mA = this.mA, mB = this.mB, iA = this.iA, iB = this.iB;
     const rAx = this.rAx, rAy = this.rAy, rBx = this.rBx, rBy = this.rBy;
-    const fixedRotation = f(iA + iB) === 0;
+    const fixedRotation = this.fixedRotation;
     if (this.limitState !== EQUAL && !fixedRotation) {
       const Cdot = f(f(wB - wA) - this.motorSpeed);
       let impulse = f(-this.motorMass * Cdot);
       const oldImpulse = this.motorImpulse;
-      const maxImpulse = f(data.dt * this.maxMotorTorque);
-      this.motorImpulse = clamp(f(this.motorImpulse + impulse), -maxImpulse, maxImpulse);
+      const maxImpulse = this.maxImpulse;
+      // b2Clamp(a, low, high) = b2Max(low, b2Min(a, high)), inline.
+      const sum = f(this.motorImpulse + impulse);
+      const m = sum < maxImpulse ? sum : maxImpulse;
+      this.motorImpulse = -maxImpulse < m ? m : -maxImpulse;
       impulse = f(this.motorImpulse - oldImpulse);
       wA = f(wA - f(iA * impulse));
       wB = f(wB + f(iB * impulse));
@@ -151,8 +159,21 @@ export class RevoluteJoint {
     if (this.limitState !== INACTIVE && !fixedRotation) {
       const c2 = f(wB - wA);
       // -m_mass.Solve33(Cdot)
-      this.solve33(c1x, c1y, c2);
-      let jx = -OUT[0], jy = -OUT[1], jz = -OUT[2];
+      // Solve33, inline (a call would box its three arguments).
+      const m11 = this.m11, m12 = this.m12, m13 = this.m13, m22 = this.m22, m23 = this.m23, m33 = this.m33;
+      const det = this.det33;
+      const x33 = f(det * f(f(f(c1x * this.yz0) + f(c1y * this.yz1)) + f(c2 * this.yz2)));
+      // b2Cross(b, ez)
+      const bz0 = f(f(c1y * m33) - f(c2 * m23));
+      const bz1 = f(f(c2 * m13) - f(c1x * m33));
+      const bz2 = f(f(c1x * m23) - f(c1y * m13));
+      const y33 = f(det * f(f(f(m11 * bz0) + f(m12 * bz1)) + f(m13 * bz2)));
+      // b2Cross(ey, b)
+      const yb0 = f(f(m22 * c2) - f(m23 * c1y));
+      const yb1 = f(f(m23 * c1x) - f(m12 * c2));
+      const yb2 = f(f(m12 * c1y) - f(m22 * c1x));
+      const z33 = f(det * f(f(f(m11 * yb0) + f(m12 * yb1)) + f(m13 * yb2)));
+      let jx = -x33, jy = -y33, jz = -z33;
       if (this.limitState === EQUAL) {
         this.ix = f(this.ix + jx); this.iy = f(this.iy + jy); this.iz = f(this.iz + jz);
       } else {
@@ -185,34 +206,28 @@ export class RevoluteJoint {
     V[ib] = vBx; V[ib + 1] = vBy; V[ib + 2] = wB;
   }
 
-  /** b2Mat33::Solve33 on m_mass (ex, ey, ez its columns): sets OUT[0], OUT[1], OUT[2]. */
-  private solve33(bx: number, by: number, bz: number): void {
+  /** What Solve33 and Solve22 compute from m_mass alone, and the motor's largest impulse. */
+  private precompute(dt: number, fixedRotation: boolean): void {
     const m11 = this.m11, m12 = this.m12, m13 = this.m13, m22 = this.m22, m23 = this.m23, m33 = this.m33;
-    // b2Cross(ey, ez), ey = (m12, m22, m23), ez = (m13, m23, m33)
-    const yz0 = f(f(m22 * m33) - f(m23 * m23));
-    const yz1 = f(f(m23 * m13) - f(m12 * m33));
-    const yz2 = f(f(m12 * m23) - f(m22 * m13));
-    // det = b2Dot(ex, b2Cross(ey, ez)), ex = (m11, m12, m13)
-    let det = f(f(f(m11 * yz0) + f(m12 * yz1)) + f(m13 * yz2));
+    // b2Cross(ey, ez), ey = (m12, m22, m23), ez = (m13, m23, m33); det = b2Dot(ex, b2Cross(ey, ez)), ex = (m11, m12, m13)
+    this.yz0 = f(f(m22 * m33) - f(m23 * m23));
+    this.yz1 = f(f(m23 * m13) - f(m12 * m33));
+    this.yz2 = f(f(m12 * m23) - f(m22 * m13));
+    let det = f(f(f(m11 * this.yz0) + f(m12 * this.yz1)) + f(m13 * this.yz2));
     if (det !== 0) det = f(1 / det);
-    OUT[0] = f(det * f(f(f(bx * yz0) + f(by * yz1)) + f(bz * yz2)));
-    // b2Cross(b, ez)
-    const bz0 = f(f(by * m33) - f(bz * m23));
-    const bz1 = f(f(bz * m13) - f(bx * m33));
-    const bz2 = f(f(bx * m23) - f(by * m13));
-    OUT[1] = f(det * f(f(f(m11 * bz0) + f(m12 * bz1)) + f(m13 * bz2)));
-    // b2Cross(ey, b)
-    const yb0 = f(f(m22 * bz) - f(m23 * by));
-    const yb1 = f(f(m23 * bx) - f(m12 * bz));
-    const yb2 = f(f(m12 * by) - f(m22 * bx));
-    OUT[2] = f(det * f(f(f(m11 * yb0) + f(m12 * yb1)) + f(m13 * yb2)));
+    this.det33 = det;
+    // Solve22: a11 = ex.x, a12 = ey.x, a21 = ex.y, a22 = ey.y
+    let det2 = f(f(m11 * m22) - f(m12 * m12));
+    if (det2 !== 0) det2 = f(1 / det2);
+    this.det22 = det2;
+    this.maxImpulse = f(dt * this.maxMotorTorque);
+    this.fixedRotation = fixedRotation;
   }
 
-  /** b2Mat33::Solve22 on m_mass: sets OUT[3], OUT[4]. */
+  /** b2Mat33::Solve22 on m_mass: sets OUT[3..4]. */
   private solve22(bx: number, by: number): void {
     const a11 = this.m11, a12 = this.m12, a21 = this.m12, a22 = this.m22;
-    let det = f(f(a11 * a22) - f(a12 * a21));
-    if (det !== 0) det = f(1 / det);
+    const det = this.det22;
     OUT[3] = f(det * f(f(a22 * bx) - f(a12 * by)));
     OUT[4] = f(det * f(f(a11 * by) - f(a21 * bx)));
   }
