@@ -22,7 +22,7 @@
  */
 import type { Random } from '../../core/random.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
-import { PlanckLanderWorld } from './planck-world.ts';
+import { Float32LanderWorld } from './box2d-f32-world.ts';
 import { CHUNKS, FPS, H, HELIPAD_Y, INITIAL_RANDOM, LEG_DOWN, MAIN_ENGINE_POWER, MAIN_ENGINE_Y_LOCATION, MAX_EPISODE_STEPS, OBS_SIZE, SCALE, SIDE_ENGINE_AWAY, SIDE_ENGINE_HEIGHT, SIDE_ENGINE_POWER, VIEWPORT_H, VIEWPORT_W, W } from './constants.ts';
 import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from './engine.ts';
 
@@ -251,7 +251,7 @@ export abstract class LunarLanderEnv extends VectorEnv<LanderState> {
 }
 
 /** The engine LunarLander runs on. */
-const defaultEngine: EngineFactory = () => new PlanckLanderWorld();
+const defaultEngine: EngineFactory = () => new Float32LanderWorld();
 /** VectorEnv creates the states inside super(): the engine is handed to createState through here. */
 let engineForNextStates: EngineFactory = defaultEngine;
 

@@ -4,9 +4,9 @@
  * per reset. The definitions (b2BodyDef, b2FixtureDef, shapes, b2Vec2) are made once per process
  * and refilled: Box2D copies them, so nothing is allocated per step.
  */
-import { b2 } from './box2d.ts';
-import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from './engine.ts';
-import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from './constants.ts';
+import { b2 } from './box2d-wasm.ts';
+import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from '../../tasks/lunar-lander/engine.ts';
+import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from '../../tasks/lunar-lander/constants.ts';
 
 /** The glue's raw bindings: a contact's fixtures and a fixture's body as pointers, without wrapper objects. */
 interface RawBindings {
