@@ -1,6 +1,7 @@
 /**
  * LunarLanderContinuous-v3, as Gymnasium 1.4.0 defines it (gymnasium/envs/box2d/lunar_lander.py,
- * continuous=True), simulated with Box2D (planck). The physics it shares with LunarLander-v3 is in
+ * continuous=True), simulated with Box2D 2.3 in float32 (a port of the pybox2d build Gymnasium
+ * runs: recorded episodes replay bit for bit). The physics it shares with LunarLander-v3 is in
  * ../lunar-lander/physics.ts; this file gives the actions: two throttles.
  *
  * ## Description

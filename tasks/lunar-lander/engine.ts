@@ -38,6 +38,6 @@ export interface LanderWorld {
   /** Gymnasium's ContactDetector: leg k's ground_contact, and game_over (the body touched the moon). */
   readonly legContact: Uint8Array;
   gameOver: boolean;
-  /** Frees what the engine holds outside the JavaScript heap (nothing for planck). */
+  /** Frees what the engine holds outside the JavaScript heap (box2d-wasm's worlds; nothing for the others). */
   dispose(): void;
 }

@@ -1,7 +1,8 @@
 /**
  * LunarLander-v3 (discrete actions), as Gymnasium 1.4.0 defines it
- * (gymnasium/envs/box2d/lunar_lander.py), simulated with Box2D (planck). The physics it shares
- * with LunarLanderContinuous-v3 is in physics.ts; this file gives the actions.
+ * (gymnasium/envs/box2d/lunar_lander.py), simulated with Box2D 2.3 in float32 (a port of the
+ * pybox2d build Gymnasium runs: recorded episodes replay bit for bit). The physics it shares with
+ * LunarLanderContinuous-v3 is in physics.ts; this file gives the actions.
  *
  * ## Description
  * A rocket-trajectory problem: a lander starts at the top centre of a 20 x 13.3 m world with a

@@ -1,19 +1,25 @@
 /**
  * LunarLander's physics, shared by LunarLander-v3 (tasks/lunar-lander) and
  * LunarLanderContinuous-v3 (tasks/lunar-lander-continuous): a port of Gymnasium 1.4.0's
- * gymnasium/envs/box2d/lunar_lander.py (no wind, its default) onto planck, the TypeScript
- * rewrite of Box2D. Each variant's environment.ts maps its action to engine throttles
- * (`throttle`); everything else is here, in Gymnasium's order.
+ * gymnasium/envs/box2d/lunar_lander.py (no wind, its default). Each variant's environment.ts
+ * maps its action to engine throttles (`throttle`); everything else is here, in Gymnasium's
+ * order, and the engine (engine.ts: build the world, push, step, read) simulates.
+ *
+ * The engine is box2d-f32/: the Box2D 2.3 that pybox2d 2.3.10 compiles, ported operation by
+ * operation in float32, with glibc's sinf and cosf. Fed the recorded draws, it replays every
+ * recorded Gymnasium episode (the 12 of shared/golden and 120 more on other seeds) bit for bit:
+ * the lander's state, the observation, the reward and the ending of every step, through the
+ * landings. planck (float64) drifted from the first step and ended 7 of those 120 episodes
+ * differently; box2d-wasm (Box2D 2.4.1, another solver) ended 76 differently
+ * (bench/lunar-engines/compare.ts).
  *
  * Random numbers: every value the environment draws goes through one `Uniform` source per copy,
  * in Gymnasium's call order (reset: 12 terrain heights, the 2 components of the initial force,
  * then the 2 dispersions of reset's no-op step; every step: its 2 dispersions). In normal use the
  * source is the VectorEnv's seeded generator; a replay injects the draws a recording made.
  *
- * Box2D 2.3.10 computes in float32, planck in float64: fed the recorded draws, a replay follows
- * Gymnasium's free flight to within 1e-4 in the observation (test/task-lunar-lander.test.ts);
- * contacts can amplify the difference, though the 12 recorded episodes also land (or crash) on
- * the same step with the same ending.
+ * Engine flames: Gymnasium makes them Box2D bodies (colliding with the ground only) only when it
+ * renders (`render_mode` set); training and the recordings run without, and so does this port.
  *
  * Two details that matter: pybox2d's revoluteJointDef sets referenceAngle to bodyB.angle -
  * bodyA.angle when it is not given (Box2D's C++ default is 0; the legs start at ±0.05 rad, so
