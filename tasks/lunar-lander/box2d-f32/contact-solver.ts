@@ -270,83 +270,96 @@ function positionManifold(c: Constraint, j: number, xAx: number, xAy: number, sA
   PSM[1] = faceA ? ny : -ny;
 }
 
-// The two bodies' velocities while one constraint is solved (module state: no closures per call).
-const VEL = new Float64Array(6);
-
-/** vB + b2Cross(VEL[5], rB) - vA - b2Cross(VEL[2], rA), dotted with (dx, dy). */
-function relativeVelocity(p: Point, dx: number, dy: number): number {
-  const x = f(f(f(VEL[3] + f(-VEL[5] * p.rBy)) - VEL[0]) - f(-VEL[2] * p.rAy));
-  const y = f(f(f(VEL[4] + f(VEL[5] * p.rBx)) - VEL[1]) - f(VEL[2] * p.rAx));
-  return f(f(x * dx) + f(y * dy));
-}
-
-function applyImpulse(c: Constraint, p: Point, Px: number, Py: number): void {
-  VEL[0] = f(VEL[0] - f(c.mA * Px)); VEL[1] = f(VEL[1] - f(c.mA * Py));
-  VEL[2] = f(VEL[2] - f(c.iA * f(f(p.rAx * Py) - f(p.rAy * Px))));
-  VEL[3] = f(VEL[3] + f(c.mB * Px)); VEL[4] = f(VEL[4] + f(c.mB * Py));
-  VEL[5] = f(VEL[5] + f(c.iB * f(f(p.rBx * Py) - f(p.rBy * Px))));
-}
-
-/** The block solver's outcome: impulses (xx, xy) on both points at once. */
-function applyBoth(c: Constraint, xx: number, xy: number, ax: number, ay: number): void {
-  const cp1 = c.points[0], cp2 = c.points[1];
-  const nx = c.nx, ny = c.ny;
-  const dx = f(xx - ax), dy = f(xy - ay);
-  const P1x = f(dx * nx), P1y = f(dx * ny), P2x = f(dy * nx), P2y = f(dy * ny);
-  const Sx = f(P1x + P2x), Sy = f(P1y + P2y);
-  VEL[0] = f(VEL[0] - f(c.mA * Sx)); VEL[1] = f(VEL[1] - f(c.mA * Sy));
-  VEL[2] = f(VEL[2] - f(c.iA * f(f(f(cp1.rAx * P1y) - f(cp1.rAy * P1x)) + f(f(cp2.rAx * P2y) - f(cp2.rAy * P2x)))));
-  VEL[3] = f(VEL[3] + f(c.mB * Sx)); VEL[4] = f(VEL[4] + f(c.mB * Sy));
-  VEL[5] = f(VEL[5] + f(c.iB * f(f(f(cp1.rBx * P1y) - f(cp1.rBy * P1x)) + f(f(cp2.rBx * P2y) - f(cp2.rBy * P2x)))));
-  cp1.normalImpulse = xx;
-  cp2.normalImpulse = xy;
-}
-
+/**
+ * One velocity pass over a contact: friction at each point, then the normal impulses (one point,
+ * or Box2D's two-point block solver). Written out in one function: helper calls would box their
+ * number arguments, an allocation per call.
+ */
 function solveVelocity(c: Constraint, V: Float64Array): void {
   const ia = 3 * c.indexA, ib = 3 * c.indexB;
-  VEL[0] = V[ia]; VEL[1] = V[ia + 1]; VEL[2] = V[ia + 2];
-  VEL[3] = V[ib]; VEL[4] = V[ib + 1]; VEL[5] = V[ib + 2];
+  let vAx = V[ia], vAy = V[ia + 1], wA = V[ia + 2];
+  let vBx = V[ib], vBy = V[ib + 1], wB = V[ib + 2];
+  const mA = c.mA, mB = c.mB, iA = c.iA, iB = c.iB;
   const nx = c.nx, ny = c.ny, tx = f(1 * ny), ty = f(-1 * nx);
   const friction = c.friction;
   for (let j = 0; j < c.pointCount; j++) {
     const p = c.points[j];
-    const vt = f(relativeVelocity(p, tx, ty) - 0);
+    // dv = vB + b2Cross(wB, rB) - vA - b2Cross(wA, rA); vt = b2Dot(dv, tangent) - tangentSpeed (0)
+    const dvx = f(f(f(vBx + f(-wB * p.rBy)) - vAx) - f(-wA * p.rAy));
+    const dvy = f(f(f(vBy + f(wB * p.rBx)) - vAy) - f(wA * p.rAx));
+    const vt = f(f(f(dvx * tx) + f(dvy * ty)) - 0);
     let lambda = f(p.tangentMass * -vt);
     const maxFriction = f(friction * p.normalImpulse);
     const newImpulse = clamp(f(p.tangentImpulse + lambda), -maxFriction, maxFriction);
     lambda = f(newImpulse - p.tangentImpulse);
     p.tangentImpulse = newImpulse;
-    applyImpulse(c, p, f(lambda * tx), f(lambda * ty));
+    const Px = f(lambda * tx), Py = f(lambda * ty);
+    vAx = f(vAx - f(mA * Px)); vAy = f(vAy - f(mA * Py));
+    wA = f(wA - f(iA * f(f(p.rAx * Py) - f(p.rAy * Px))));
+    vBx = f(vBx + f(mB * Px)); vBy = f(vBy + f(mB * Py));
+    wB = f(wB + f(iB * f(f(p.rBx * Py) - f(p.rBy * Px))));
   }
   if (c.pointCount === 1) {
     const p = c.points[0];
-    const vn = relativeVelocity(p, nx, ny);
+    const dvx = f(f(f(vBx + f(-wB * p.rBy)) - vAx) - f(-wA * p.rAy));
+    const dvy = f(f(f(vBy + f(wB * p.rBx)) - vAy) - f(wA * p.rAx));
+    const vn = f(f(dvx * nx) + f(dvy * ny));
     let lambda = f(-p.normalMass * f(vn - p.velocityBias));
     const sum = f(p.normalImpulse + lambda);
     const newImpulse = sum < 0 ? 0 : sum;
     lambda = f(newImpulse - p.normalImpulse);
     p.normalImpulse = newImpulse;
-    applyImpulse(c, p, f(lambda * nx), f(lambda * ny));
+    const Px = f(lambda * nx), Py = f(lambda * ny);
+    vAx = f(vAx - f(mA * Px)); vAy = f(vAy - f(mA * Py));
+    wA = f(wA - f(iA * f(f(p.rAx * Py) - f(p.rAy * Px))));
+    vBx = f(vBx + f(mB * Px)); vBy = f(vBy + f(mB * Py));
+    wB = f(wB + f(iB * f(f(p.rBx * Py) - f(p.rBy * Px))));
   } else {
     const cp1 = c.points[0], cp2 = c.points[1];
     const ax = cp1.normalImpulse, ay = cp2.normalImpulse;
-    const vn1 = relativeVelocity(cp1, nx, ny);
-    const vn2 = relativeVelocity(cp2, nx, ny);
+    const dv1x = f(f(f(vBx + f(-wB * cp1.rBy)) - vAx) - f(-wA * cp1.rAy));
+    const dv1y = f(f(f(vBy + f(wB * cp1.rBx)) - vAy) - f(wA * cp1.rAx));
+    const dv2x = f(f(f(vBx + f(-wB * cp2.rBy)) - vAx) - f(-wA * cp2.rAy));
+    const dv2y = f(f(f(vBy + f(wB * cp2.rBx)) - vAy) - f(wA * cp2.rAx));
+    const vn1 = f(f(dv1x * nx) + f(dv1y * ny));
+    const vn2 = f(f(dv2x * nx) + f(dv2y * ny));
     let bx = f(vn1 - cp1.velocityBias);
     let by = f(vn2 - cp2.velocityBias);
     // b -= b2Mul(K, a): K.ex = (k11, k12), K.ey = (k12, k22)
     bx = f(bx - f(f(c.k11 * ax) + f(c.k12 * ay)));
     by = f(by - f(f(c.k12 * ax) + f(c.k22 * ay)));
+    // The first of Box2D's four cases that holds: both points, the first alone, the second alone, none.
     // x = -b2Mul(normalMass, b): normalMass.ex = (nm11, nm21), ey = (nm12, nm22)
-    const x1 = -f(f(c.nm11 * bx) + f(c.nm12 * by));
-    const y1 = -f(f(c.nm21 * bx) + f(c.nm22 * by));
-    const x2 = f(-cp1.normalMass * bx);
-    const y3 = f(-cp2.normalMass * by);
-    if (x1 >= 0 && y1 >= 0) applyBoth(c, x1, y1, ax, ay);
-    else if (x2 >= 0 && f(f(c.k12 * x2) + by) >= 0) applyBoth(c, x2, 0, ax, ay);
-    else if (y3 >= 0 && f(f(c.k12 * y3) + bx) >= 0) applyBoth(c, 0, y3, ax, ay);
-    else if (bx >= 0 && by >= 0) applyBoth(c, 0, 0, ax, ay);
+    let xx = -f(f(c.nm11 * bx) + f(c.nm12 * by));
+    let xy = -f(f(c.nm21 * bx) + f(c.nm22 * by));
+    let solved = xx >= 0 && xy >= 0;
+    if (!solved) {
+      xx = f(-cp1.normalMass * bx);
+      xy = 0;
+      solved = xx >= 0 && f(f(c.k12 * xx) + by) >= 0;
+    }
+    if (!solved) {
+      xx = 0;
+      xy = f(-cp2.normalMass * by);
+      solved = xy >= 0 && f(f(c.k12 * xy) + bx) >= 0;
+    }
+    if (!solved) {
+      xx = 0;
+      xy = 0;
+      solved = bx >= 0 && by >= 0;
+    }
+    if (solved) {
+      const dx = f(xx - ax), dy = f(xy - ay);
+      const P1x = f(dx * nx), P1y = f(dx * ny), P2x = f(dy * nx), P2y = f(dy * ny);
+      const Sx = f(P1x + P2x), Sy = f(P1y + P2y);
+      vAx = f(vAx - f(mA * Sx)); vAy = f(vAy - f(mA * Sy));
+      wA = f(wA - f(iA * f(f(f(cp1.rAx * P1y) - f(cp1.rAy * P1x)) + f(f(cp2.rAx * P2y) - f(cp2.rAy * P2x)))));
+      vBx = f(vBx + f(mB * Sx)); vBy = f(vBy + f(mB * Sy));
+      wB = f(wB + f(iB * f(f(f(cp1.rBx * P1y) - f(cp1.rBy * P1x)) + f(f(cp2.rBx * P2y) - f(cp2.rBy * P2x)))));
+      cp1.normalImpulse = xx;
+      cp2.normalImpulse = xy;
+    }
   }
-  V[ia] = VEL[0]; V[ia + 1] = VEL[1]; V[ia + 2] = VEL[2];
-  V[ib] = VEL[3]; V[ib + 1] = VEL[4]; V[ib + 2] = VEL[5];
+  V[ia] = vAx; V[ia + 1] = vAy; V[ia + 2] = wA;
+  V[ib] = vBx; V[ib + 1] = vBy; V[ib + 2] = wB;
 }

@@ -100,7 +100,8 @@ export class World {
     if (this.stepComplete && dt > 0) this.solve(dt, dtRatio, velocityIterations, positionIterations);
     if (dt > 0) this.solveTOI(dt, velocityIterations);
     if (dt > 0) this.invDt0 = invDt;
-    for (const b of this.bodies) {
+    for (let i1 = 0, a1 = this.bodies; i1 < a1.length; i1++) {
+      const b = a1[i1];
       b.forceX = 0; b.forceY = 0; b.torque = 0;
     }
   }
@@ -110,15 +111,26 @@ export class World {
   private findNewContacts(): void {
     const pairs = this.pairs;
     pairs.length = 0;
-    for (const id of this.moveBuffer) {
+    for (let i2 = 0, a2 = this.moveBuffer; i2 < a2.length; i2++) {
+      const id = a2[i2];
       const q = this.proxies[id];
-      for (const other of this.proxies) {
+      for (let i3 = 0, a3 = this.proxies; i3 < a3.length; i3++) {
+        const other = a3[i3];
         if (other.proxy === id || !overlap(q.fat, other.fat)) continue;
         pairs.push(Math.min(id, other.proxy) * 4096 + Math.max(id, other.proxy));
       }
     }
     this.moveBuffer.length = 0;
-    pairs.sort(ascending);
+    // Insertion sort (a handful of pairs; Array.prototype.sort allocates).
+    for (let i = 1; i < pairs.length; i++) {
+      const v = pairs[i];
+      let k = i - 1;
+      while (k >= 0 && pairs[k] > v) {
+        pairs[k + 1] = pairs[k];
+        k--;
+      }
+      pairs[k + 1] = v;
+    }
     for (let i = 0; i < pairs.length; i++) {
       if (i > 0 && pairs[i] === pairs[i - 1]) continue;
       this.addPair(this.proxies[Math.floor(pairs[i] / 4096)], this.proxies[pairs[i] % 4096]);
@@ -128,7 +140,8 @@ export class World {
   private addPair(fixtureA: Fixture, fixtureB: Fixture): void {
     const bodyA = fixtureA.body, bodyB = fixtureB.body;
     if (bodyA === bodyB) return;
-    for (const edge of bodyB.contactEdges) {
+    for (let i4 = 0, a4 = bodyB.contactEdges; i4 < a4.length; i4++) {
+      const edge = a4[i4];
       if (edge.other !== bodyA) continue;
       const c = edge.contact;
       if ((c.fixtureA === fixtureA && c.fixtureB === fixtureB) || (c.fixtureA === fixtureB && c.fixtureB === fixtureA)) return;
@@ -183,7 +196,8 @@ export class World {
     xf1.c = cosf(s.a0);
     xf1.px = f(s.c0x - f(f(xf1.c * s.lcx) - f(xf1.s * s.lcy)));
     xf1.py = f(s.c0y - f(f(xf1.s * s.lcx) + f(xf1.c * s.lcy)));
-    for (const fixture of b.fixtures) {
+    for (let i5 = 0, a5 = b.fixtures; i5 < a5.length; i5++) {
+      const fixture = a5[i5];
       computeAABB(fixture.shape, xf1, SYNC_AABB, 0);
       computeAABB(fixture.shape, b.xf, SYNC_AABB, 4);
       const a = fixture.aabb;
@@ -215,11 +229,21 @@ export class World {
   }
 
   private solve(dt: number, dtRatio: number, velocityIterations: number, positionIterations: number): void {
-    for (const b of this.bodies) b.islandFlag = false;
-    for (const c of this.contacts) c.islandFlag = false;
-    for (const j of this.joints) j.islandFlag = false;
+    for (let i6 = 0, a6 = this.bodies; i6 < a6.length; i6++) {
+      const b = a6[i6];
+      b.islandFlag = false;
+    }
+    for (let i7 = 0, a7 = this.contacts; i7 < a7.length; i7++) {
+      const c = a7[i7];
+      c.islandFlag = false;
+    }
+    for (let i8 = 0, a8 = this.joints; i8 < a8.length; i8++) {
+      const j = a8[i8];
+      j.islandFlag = false;
+    }
     const stack: Body[] = STACK;
-    for (const seed of this.bodies) {
+    for (let i9 = 0, a9 = this.bodies; i9 < a9.length; i9++) {
+      const seed = a9[i9];
       if (seed.islandFlag || !seed.awake || !seed.dynamic) continue;
       this.islandBodies.length = 0;
       this.islandContacts.length = 0;
@@ -233,7 +257,8 @@ export class World {
         this.islandBodies.push(b);
         b.setAwake(true);
         if (!b.dynamic) continue;
-        for (const ce of b.contactEdges) {
+        for (let i10 = 0, a10 = b.contactEdges; i10 < a10.length; i10++) {
+          const ce = a10[i10];
           const contact = ce.contact;
           if (contact.islandFlag || !contact.enabled || !contact.touching) continue;
           this.islandContacts.push(contact);
@@ -243,7 +268,8 @@ export class World {
           stack.push(other);
           other.islandFlag = true;
         }
-        for (const je of b.jointEdges) {
+        for (let i11 = 0, a11 = b.jointEdges; i11 < a11.length; i11++) {
+          const je = a11[i11];
           if (je.joint.islandFlag) continue;
           this.islandJoints.push(je.joint);
           je.joint.islandFlag = true;
@@ -254,9 +280,13 @@ export class World {
         }
       }
       this.solveIsland(dt, dtRatio, velocityIterations, positionIterations);
-      for (const b of this.islandBodies) if (!b.dynamic) b.islandFlag = false;
+      for (let i12 = 0, a12 = this.islandBodies; i12 < a12.length; i12++) {
+        const b = a12[i12];
+        if (!b.dynamic) b.islandFlag = false;
+      }
     }
-    for (const b of this.bodies) {
+    for (let i13 = 0, a13 = this.bodies; i13 < a13.length; i13++) {
+      const b = a13[i13];
       if (!b.islandFlag || !b.dynamic) continue;
       this.synchronizeFixtures(b);
     }
@@ -290,7 +320,10 @@ export class World {
     solver.init(this.islandContacts, this.islandContacts.length, dtRatio, true, P, V);
     solver.initializeVelocityConstraints();
     solver.warmStart();
-    for (const j of this.islandJoints) j.initVelocityConstraints(data);
+    for (let i14 = 0, a14 = this.islandJoints; i14 < a14.length; i14++) {
+      const j = a14[i14];
+      j.initVelocityConstraints(data);
+    }
     this.iterateVelocities(velocityIterations);
     solver.storeImpulses();
     integrate(bodies.length, h, P, V);
@@ -298,7 +331,8 @@ export class World {
     for (let i = 0; i < positionIterations; i++) {
       const contactsOkay = solver.solvePositionConstraints();
       let jointsOkay = true;
-      for (const j of this.islandJoints) {
+      for (let i15 = 0, a15 = this.islandJoints; i15 < a15.length; i15++) {
+        const j = a15[i15];
         const jointOkay = j.solvePositionConstraints(data);
         jointsOkay = jointsOkay && jointOkay;
       }
@@ -317,7 +351,8 @@ export class World {
     let minSleepTime = FLT_MAX;
     const linTolSqr = f(LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE);
     const angTolSqr = f(ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE);
-    for (const b of bodies) {
+    for (let i16 = 0, a16 = bodies; i16 < a16.length; i16++) {
+      const b = a16[i16];
       if (!b.dynamic) continue;
       if (f(b.w * b.w) > angTolSqr || f(f(b.vx * b.vx) + f(b.vy * b.vy)) > linTolSqr) {
         b.sleepTime = 0;
@@ -343,11 +378,13 @@ export class World {
 
   private solveTOI(dt: number, velocityIterations: number): void {
     if (this.stepComplete) {
-      for (const b of this.bodies) {
+      for (let i17 = 0, a17 = this.bodies; i17 < a17.length; i17++) {
+        const b = a17[i17];
         b.islandFlag = false;
         b.sweep.alpha0 = 0;
       }
-      for (const c of this.contacts) {
+      for (let i18 = 0, a18 = this.contacts; i18 < a18.length; i18++) {
+        const c = a18[i18];
         c.toiFlag = false;
         c.islandFlag = false;
         c.toiCount = 0;
@@ -357,7 +394,8 @@ export class World {
     for (;;) {
       let minContact: Contact | null = null;
       let minAlpha = 1;
-      for (const c of this.contacts) {
+      for (let i19 = 0, a19 = this.contacts; i19 < a19.length; i19++) {
+        const c = a19[i19];
         if (!c.enabled || c.toiCount > MAX_SUB_STEPS) continue;
         let alpha = 1;
         if (c.toiFlag) {
@@ -425,9 +463,11 @@ export class World {
       minContact.islandFlag = true;
       PAIR[0] = bA;
       PAIR[1] = bB;
-      for (const body of PAIR) {
+      for (let i20 = 0, a20 = PAIR; i20 < a20.length; i20++) {
+        const body = a20[i20];
         if (!body.dynamic) continue;
-        for (const ce of body.contactEdges) {
+        for (let i21 = 0, a21 = body.contactEdges; i21 < a21.length; i21++) {
+          const ce = a21[i21];
           if (bodies.length === 64 || contacts.length === 32) break;
           const contact = ce.contact;
           if (contact.islandFlag) continue;
@@ -452,11 +492,13 @@ export class World {
       }
       const subDt = f(f(1 - minAlpha) * dt);
       this.solveTOIIsland(subDt, velocityIterations, bA.islandIndex, bB.islandIndex);
-      for (const body of bodies) {
+      for (let i22 = 0, a22 = bodies; i22 < a22.length; i22++) {
+        const body = a22[i22];
         body.islandFlag = false;
         if (!body.dynamic) continue;
         this.synchronizeFixtures(body);
-        for (const ce of body.contactEdges) {
+        for (let i23 = 0, a23 = body.contactEdges; i23 < a23.length; i23++) {
+          const ce = a23[i23];
           ce.contact.toiFlag = false;
           ce.contact.islandFlag = false;
         }
@@ -477,7 +519,8 @@ export class World {
     const solver = this.toiSolver;
     solver.init(this.islandContacts, this.islandContacts.length, 1, false, P, V);
     for (let i = 0; i < 20; i++) if (solver.solvePositionConstraints(toiA, toiB)) break;
-    for (const k of [toiA, toiB]) {
+    for (let t = 0; t < 2; t++) {
+      const k = t === 0 ? toiA : toiB;
       const s = bodies[k].sweep;
       s.c0x = P[3 * k]; s.c0y = P[3 * k + 1]; s.a0 = P[3 * k + 2];
     }
@@ -516,7 +559,6 @@ function integrate(n: number, h: number, P: Float64Array, V: Float64Array): void
 }
 
 const STACK: Body[] = [];
-const ascending = (a: number, b: number): number => a - b;
 const BACKUP_A = newSweep();
 const BACKUP_B = newSweep();
 const BACKUP = newSweep();
