@@ -1,20 +1,16 @@
 /**
- * Box2D 2.3's world step (b2World::Step, Solve, SolveTOI; b2ContactManager; b2BroadPhase's pair
- * finding; b2Island::Solve and SolveTOI) for one static body of edges and dynamic polygon bodies
- * on revolute joints, in float32. The broad phase keeps Box2D's fat AABBs and its pair order
+ * Box2D 2.3's world step (b2World::Step and Solve, b2ContactManager, b2BroadPhase's pair finding)
+ * for one static body of edges and dynamic polygon bodies on revolute joints, in float32; the
+ * islands are solved in island.ts, the times of impact in toi-step.ts. The broad phase keeps Box2D's fat AABBs and its pair order
  * (pairs sorted by proxy id, ids growing with creation order) without the tree itself.
  */
 import { Body, computeAABB, type Fixture } from './body.ts';
 import { Contact, type ContactListener } from './contact.ts';
-import { ContactSolver } from './contact-solver.ts';
-import type { Proxy } from './distance.ts';
-import { RevoluteJoint, type RevoluteDef, type SolverData } from './revolute.ts';
-import {
-  AABB_EXTENSION, AABB_MULTIPLIER, ANGULAR_SLEEP_TOLERANCE, f, FLT_EPSILON, FLT_MAX, LINEAR_SLEEP_TOLERANCE, MAX_ROTATION,
-  MAX_ROTATION_SQUARED, MAX_SUB_STEPS, MAX_TRANSLATION, MAX_TRANSLATION_SQUARED, sinf, cosf, sqrtf, TIME_TO_SLEEP,
-} from './settings.ts';
+import { Island } from './island.ts';
+import { RevoluteJoint, type RevoluteDef } from './revolute.ts';
+import { AABB_EXTENSION, AABB_MULTIPLIER, cosf, f, sinf } from './settings.ts';
 import type { Shape } from './shapes.ts';
-import { newSweep, sweepAdvance, timeOfImpact, toiOutput, TOI_TOUCHING } from './toi.ts';
+import { solveTOI } from './toi-step.ts';
 
 export interface FixtureDef {
   shape: Shape;
@@ -36,22 +32,16 @@ export class World {
   private readonly proxies: Fixture[] = [];
   private moveBuffer: number[] = [];
   private newFixture = false;
-  private stepComplete = true;
+  /** b2World's m_stepComplete (toi-step.ts sets it). */
+  stepComplete = true;
   private invDt0 = 0;
   private readonly gravityX: number;
   private readonly gravityY: number;
-  private readonly solver = new ContactSolver();
-  private readonly toiSolver = new ContactSolver();
   private readonly pairs: number[] = [];
-  // The island (sized as needed, reused).
-  private islandBodies: Body[] = [];
-  private islandContacts: Contact[] = [];
-  private islandJoints: RevoluteJoint[] = [];
-  private positions = new Float64Array(24);
-  private velocities = new Float64Array(24);
-  private readonly data: SolverData = { dt: 0, dtRatio: 0, warmStarting: true, positions: this.positions, velocities: this.velocities };
+  /** The island being solved (reused). */
+  readonly island = new Island();
 
-  constructor(gravityX: number, gravityY: number, private readonly listener: ContactListener) {
+  constructor(gravityX: number, gravityY: number, readonly listener: ContactListener) {
     this.gravityX = f(gravityX);
     this.gravityY = f(gravityY);
   }
@@ -98,7 +88,7 @@ export class World {
     const dtRatio = f(this.invDt0 * dt);
     this.collide();
     if (this.stepComplete && dt > 0) this.solve(dt, dtRatio, velocityIterations, positionIterations);
-    if (dt > 0) this.solveTOI(dt, velocityIterations);
+    if (dt > 0) solveTOI(this, dt, velocityIterations);
     if (dt > 0) this.invDt0 = invDt;
     for (let i1 = 0, a1 = this.bodies; i1 < a1.length; i1++) {
       const b = a1[i1];
@@ -108,7 +98,8 @@ export class World {
 
   // ---- Contacts: b2ContactManager and b2BroadPhase::UpdatePairs.
 
-  private findNewContacts(): void {
+  /** b2ContactManager::FindNewContacts (toi-step.ts calls it too). */
+  findNewContacts(): void {
     const pairs = this.pairs;
     pairs.length = 0;
     for (let i2 = 0, a2 = this.moveBuffer; i2 < a2.length; i2++) {
@@ -189,7 +180,7 @@ export class World {
   }
 
   /** b2Body::SynchronizeFixtures: each proxy's swept AABB, moved in the broad phase if it left its fat AABB. */
-  private synchronizeFixtures(b: Body): void {
+  synchronizeFixtures(b: Body): void {
     const s = b.sweep;
     const xf1 = SYNC_XF;
     xf1.s = sinf(s.a0);
@@ -220,13 +211,6 @@ export class World {
 
   // ---- b2World::Solve and b2Island::Solve.
 
-  private ensureIsland(n: number): void {
-    if (this.positions.length >= 3 * n) return;
-    this.positions = new Float64Array(6 * n);
-    this.velocities = new Float64Array(6 * n);
-    this.data.positions = this.positions;
-    this.data.velocities = this.velocities;
-  }
 
   private solve(dt: number, dtRatio: number, velocityIterations: number, positionIterations: number): void {
     for (let i6 = 0, a6 = this.bodies; i6 < a6.length; i6++) {
@@ -245,23 +229,21 @@ export class World {
     for (let i9 = 0, a9 = this.bodies; i9 < a9.length; i9++) {
       const seed = a9[i9];
       if (seed.islandFlag || !seed.awake || !seed.dynamic) continue;
-      this.islandBodies.length = 0;
-      this.islandContacts.length = 0;
-      this.islandJoints.length = 0;
+      const island = this.island;
+      island.clear();
       stack.length = 0;
       stack.push(seed);
       seed.islandFlag = true;
       while (stack.length > 0) {
         const b = stack.pop() as Body;
-        b.islandIndex = this.islandBodies.length;
-        this.islandBodies.push(b);
+        island.add(b);
         b.setAwake(true);
         if (!b.dynamic) continue;
         for (let i10 = 0, a10 = b.contactEdges; i10 < a10.length; i10++) {
           const ce = a10[i10];
           const contact = ce.contact;
           if (contact.islandFlag || !contact.enabled || !contact.touching) continue;
-          this.islandContacts.push(contact);
+          island.contacts.push(contact);
           contact.islandFlag = true;
           const other = ce.other;
           if (other.islandFlag) continue;
@@ -271,7 +253,7 @@ export class World {
         for (let i11 = 0, a11 = b.jointEdges; i11 < a11.length; i11++) {
           const je = a11[i11];
           if (je.joint.islandFlag) continue;
-          this.islandJoints.push(je.joint);
+          island.joints.push(je.joint);
           je.joint.islandFlag = true;
           const other = je.other;
           if (other.islandFlag) continue;
@@ -279,8 +261,8 @@ export class World {
           other.islandFlag = true;
         }
       }
-      this.solveIsland(dt, dtRatio, velocityIterations, positionIterations);
-      for (let i12 = 0, a12 = this.islandBodies; i12 < a12.length; i12++) {
+      island.solve(dt, dtRatio, velocityIterations, positionIterations, this.gravityX, this.gravityY);
+      for (let i12 = 0, a12 = island.bodies; i12 < a12.length; i12++) {
         const b = a12[i12];
         if (!b.dynamic) b.islandFlag = false;
       }
@@ -293,291 +275,15 @@ export class World {
     this.findNewContacts();
   }
 
-  private solveIsland(h: number, dtRatio: number, velocityIterations: number, positionIterations: number): void {
-    const bodies = this.islandBodies;
-    this.ensureIsland(bodies.length);
-    const P = this.positions, V = this.velocities;
-    for (let i = 0; i < bodies.length; i++) {
-      const b = bodies[i];
-      let vx = b.vx, vy = b.vy, w = b.w;
-      b.sweep.c0x = b.sweep.cx; b.sweep.c0y = b.sweep.cy; b.sweep.a0 = b.sweep.a;
-      if (b.dynamic) {
-        // v += h * (gravityScale * gravity + invMass * force); w += h * invI * torque; damping 0.
-        vx = f(vx + f(h * f(f(1 * this.gravityX) + f(b.invMass * b.forceX))));
-        vy = f(vy + f(h * f(f(1 * this.gravityY) + f(b.invMass * b.forceY))));
-        w = f(w + f(f(h * b.invI) * b.torque));
-        const damp = 1; // b2Clamp(1.0f - h * 0.0f, 0.0f, 1.0f)
-        vx = f(vx * damp); vy = f(vy * damp); w = f(w * damp);
-      }
-      P[3 * i] = b.sweep.cx; P[3 * i + 1] = b.sweep.cy; P[3 * i + 2] = b.sweep.a;
-      V[3 * i] = vx; V[3 * i + 1] = vy; V[3 * i + 2] = w;
-    }
-    const data = this.data;
-    data.dt = h;
-    data.dtRatio = dtRatio;
-    data.warmStarting = true;
-    const solver = this.solver;
-    solver.init(this.islandContacts, this.islandContacts.length, dtRatio, true, P, V);
-    solver.initializeVelocityConstraints();
-    solver.warmStart();
-    for (let i14 = 0, a14 = this.islandJoints; i14 < a14.length; i14++) {
-      const j = a14[i14];
-      j.initVelocityConstraints(data);
-    }
-    this.iterateVelocities(velocityIterations);
-    solver.storeImpulses();
-    integrate(bodies.length, h, P, V);
-    let positionSolved = false;
-    for (let i = 0; i < positionIterations; i++) {
-      const contactsOkay = solver.solvePositionConstraints();
-      let jointsOkay = true;
-      for (let i15 = 0, a15 = this.islandJoints; i15 < a15.length; i15++) {
-        const j = a15[i15];
-        const jointOkay = j.solvePositionConstraints(data);
-        jointsOkay = jointsOkay && jointOkay;
-      }
-      if (contactsOkay && jointsOkay) {
-        positionSolved = true;
-        break;
-      }
-    }
-    for (let i = 0; i < bodies.length; i++) {
-      const b = bodies[i];
-      b.sweep.cx = P[3 * i]; b.sweep.cy = P[3 * i + 1]; b.sweep.a = P[3 * i + 2];
-      b.vx = V[3 * i]; b.vy = V[3 * i + 1]; b.w = V[3 * i + 2];
-      b.synchronizeTransform();
-    }
-    // Sleep.
-    let minSleepTime = FLT_MAX;
-    const linTolSqr = f(LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE);
-    const angTolSqr = f(ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE);
-    for (let i16 = 0, a16 = bodies; i16 < a16.length; i16++) {
-      const b = a16[i16];
-      if (!b.dynamic) continue;
-      if (f(b.w * b.w) > angTolSqr || f(f(b.vx * b.vx) + f(b.vy * b.vy)) > linTolSqr) {
-        b.sleepTime = 0;
-        minSleepTime = 0;
-      } else {
-        b.sleepTime = f(b.sleepTime + h);
-        minSleepTime = minSleepTime < b.sleepTime ? minSleepTime : b.sleepTime;
-      }
-    }
-    if (minSleepTime >= TIME_TO_SLEEP && positionSolved) for (const b of bodies) b.setAwake(false);
-  }
 
-  /** The island's velocity iterations: the joints, then the contacts, each time. */
-  private iterateVelocities(iterations: number): void {
-    const data = this.data, solver = this.solver, joints = this.islandJoints, n = joints.length;
-    for (let i = 0; i < iterations; i++) {
-      for (let k = 0; k < n; k++) joints[k].solveVelocityConstraints(data);
-      solver.solveVelocityConstraints();
-    }
-  }
 
   // ---- b2World::SolveTOI and b2Island::SolveTOI.
 
-  private solveTOI(dt: number, velocityIterations: number): void {
-    if (this.stepComplete) {
-      for (let i17 = 0, a17 = this.bodies; i17 < a17.length; i17++) {
-        const b = a17[i17];
-        b.islandFlag = false;
-        b.sweep.alpha0 = 0;
-      }
-      for (let i18 = 0, a18 = this.contacts; i18 < a18.length; i18++) {
-        const c = a18[i18];
-        c.toiFlag = false;
-        c.islandFlag = false;
-        c.toiCount = 0;
-        c.toi = 1;
-      }
-    }
-    for (;;) {
-      let minContact: Contact | null = null;
-      let minAlpha = 1;
-      for (let i19 = 0, a19 = this.contacts; i19 < a19.length; i19++) {
-        const c = a19[i19];
-        if (!c.enabled || c.toiCount > MAX_SUB_STEPS) continue;
-        let alpha = 1;
-        if (c.toiFlag) {
-          alpha = c.toi;
-        } else {
-          const bA = c.bodyA, bB = c.bodyB;
-          const activeA = bA.awake && bA.dynamic;
-          const activeB = bB.awake && bB.dynamic;
-          if (!activeA && !activeB) continue;
-          // collideA/B: a non-bullet dynamic body collides continuously only with static ones.
-          if (bA.dynamic && bB.dynamic) continue;
-          let alpha0 = bA.sweep.alpha0;
-          if (bA.sweep.alpha0 < bB.sweep.alpha0) {
-            alpha0 = bB.sweep.alpha0;
-            sweepAdvance(bA.sweep, alpha0);
-          } else if (bB.sweep.alpha0 < bA.sweep.alpha0) {
-            alpha0 = bA.sweep.alpha0;
-            sweepAdvance(bB.sweep, alpha0);
-          }
-          timeOfImpact(proxyOf(c.fixtureA, PROXY_A), bA.sweep, proxyOf(c.fixtureB, PROXY_B), bB.sweep);
-          const beta = toiOutput.t;
-          if (toiOutput.state === TOI_TOUCHING) {
-            const a = f(alpha0 + f(f(1 - alpha0) * beta));
-            alpha = a < 1 ? a : 1;
-          } else {
-            alpha = 1;
-          }
-          c.toi = alpha;
-          c.toiFlag = true;
-        }
-        if (alpha < minAlpha) {
-          minContact = c;
-          minAlpha = alpha;
-        }
-      }
-      if (minContact === null || f(1 - f(10 * FLT_EPSILON)) < minAlpha) {
-        this.stepComplete = true;
-        break;
-      }
-      const bA = minContact.bodyA, bB = minContact.bodyB;
-      const backup1 = Object.assign(BACKUP_A, bA.sweep), backup2 = Object.assign(BACKUP_B, bB.sweep);
-      bA.advance(minAlpha);
-      bB.advance(minAlpha);
-      minContact.update(this.listener);
-      minContact.toiFlag = false;
-      ++minContact.toiCount;
-      if (!minContact.enabled || !minContact.touching) {
-        minContact.enabled = false;
-        Object.assign(bA.sweep, backup1);
-        Object.assign(bB.sweep, backup2);
-        bA.synchronizeTransform();
-        bB.synchronizeTransform();
-        continue;
-      }
-      bA.setAwake(true);
-      bB.setAwake(true);
-      const bodies = this.islandBodies, contacts = this.islandContacts;
-      bodies.length = 0;
-      contacts.length = 0;
-      bA.islandIndex = 0; bodies.push(bA);
-      bB.islandIndex = 1; bodies.push(bB);
-      contacts.push(minContact);
-      bA.islandFlag = true;
-      bB.islandFlag = true;
-      minContact.islandFlag = true;
-      PAIR[0] = bA;
-      PAIR[1] = bB;
-      for (let i20 = 0, a20 = PAIR; i20 < a20.length; i20++) {
-        const body = a20[i20];
-        if (!body.dynamic) continue;
-        for (let i21 = 0, a21 = body.contactEdges; i21 < a21.length; i21++) {
-          const ce = a21[i21];
-          if (bodies.length === 64 || contacts.length === 32) break;
-          const contact = ce.contact;
-          if (contact.islandFlag) continue;
-          const other = ce.other;
-          if (other.dynamic) continue;
-          const backup = Object.assign(BACKUP, other.sweep);
-          if (!other.islandFlag) other.advance(minAlpha);
-          contact.update(this.listener);
-          if (!contact.enabled || !contact.touching) {
-            Object.assign(other.sweep, backup);
-            other.synchronizeTransform();
-            continue;
-          }
-          contact.islandFlag = true;
-          contacts.push(contact);
-          if (other.islandFlag) continue;
-          other.islandFlag = true;
-          if (other.dynamic) other.setAwake(true);
-          other.islandIndex = bodies.length;
-          bodies.push(other);
-        }
-      }
-      const subDt = f(f(1 - minAlpha) * dt);
-      this.solveTOIIsland(subDt, velocityIterations, bA.islandIndex, bB.islandIndex);
-      for (let i22 = 0, a22 = bodies; i22 < a22.length; i22++) {
-        const body = a22[i22];
-        body.islandFlag = false;
-        if (!body.dynamic) continue;
-        this.synchronizeFixtures(body);
-        for (let i23 = 0, a23 = body.contactEdges; i23 < a23.length; i23++) {
-          const ce = a23[i23];
-          ce.contact.toiFlag = false;
-          ce.contact.islandFlag = false;
-        }
-      }
-      this.findNewContacts();
-    }
-  }
 
-  private solveTOIIsland(h: number, velocityIterations: number, toiA: number, toiB: number): void {
-    const bodies = this.islandBodies;
-    this.ensureIsland(bodies.length);
-    const P = this.positions, V = this.velocities;
-    for (let i = 0; i < bodies.length; i++) {
-      const b = bodies[i];
-      P[3 * i] = b.sweep.cx; P[3 * i + 1] = b.sweep.cy; P[3 * i + 2] = b.sweep.a;
-      V[3 * i] = b.vx; V[3 * i + 1] = b.vy; V[3 * i + 2] = b.w;
-    }
-    const solver = this.toiSolver;
-    solver.init(this.islandContacts, this.islandContacts.length, 1, false, P, V);
-    for (let i = 0; i < 20; i++) if (solver.solvePositionConstraints(toiA, toiB)) break;
-    for (let t = 0; t < 2; t++) {
-      const k = t === 0 ? toiA : toiB;
-      const s = bodies[k].sweep;
-      s.c0x = P[3 * k]; s.c0y = P[3 * k + 1]; s.a0 = P[3 * k + 2];
-    }
-    solver.initializeVelocityConstraints();
-    for (let i = 0; i < velocityIterations; i++) solver.solveVelocityConstraints();
-    integrate(bodies.length, h, P, V);
-    for (let i = 0; i < bodies.length; i++) {
-      const b = bodies[i];
-      b.sweep.cx = P[3 * i]; b.sweep.cy = P[3 * i + 1]; b.sweep.a = P[3 * i + 2];
-      b.vx = V[3 * i]; b.vy = V[3 * i + 1]; b.w = V[3 * i + 2];
-      b.synchronizeTransform();
-    }
-  }
 }
 
-/** Integrate positions, with Box2D's limits on translation and rotation per step. */
-function integrate(n: number, h: number, P: Float64Array, V: Float64Array): void {
-  for (let i = 0; i < n; i++) {
-    let vx = V[3 * i], vy = V[3 * i + 1], w = V[3 * i + 2];
-    const tx = f(h * vx), ty = f(h * vy);
-    if (f(f(tx * tx) + f(ty * ty)) > MAX_TRANSLATION_SQUARED) {
-      const ratio = f(MAX_TRANSLATION / sqrtf(f(f(tx * tx) + f(ty * ty))));
-      vx = f(vx * ratio);
-      vy = f(vy * ratio);
-    }
-    const rotation = f(h * w);
-    if (f(rotation * rotation) > MAX_ROTATION_SQUARED) {
-      const ratio = f(MAX_ROTATION / Math.abs(rotation));
-      w = f(w * ratio);
-    }
-    P[3 * i] = f(P[3 * i] + f(h * vx));
-    P[3 * i + 1] = f(P[3 * i + 1] + f(h * vy));
-    P[3 * i + 2] = f(P[3 * i + 2] + f(h * w));
-    V[3 * i] = vx; V[3 * i + 1] = vy; V[3 * i + 2] = w;
-  }
-}
 
 const STACK: Body[] = [];
-const BACKUP_A = newSweep();
-const BACKUP_B = newSweep();
-const BACKUP = newSweep();
-const PAIR: Body[] = [];
 const SYNC_XF = { px: 0, py: 0, s: 0, c: 1 };
 const SYNC_AABB = new Float64Array(8);
-const PROXY_A: Proxy = { vertices: new Float64Array(32), count: 0, radius: 0 };
-const PROXY_B: Proxy = { vertices: new Float64Array(32), count: 0, radius: 0 };
 
-/** b2DistanceProxy::Set for a fixture's shape. */
-function proxyOf(fixture: Fixture, out: Proxy): Proxy {
-  const s = fixture.shape;
-  if (s.kind === 'edge') {
-    out.vertices[0] = s.x1; out.vertices[1] = s.y1; out.vertices[2] = s.x2; out.vertices[3] = s.y2;
-    out.count = 2;
-  } else {
-    out.vertices.set(s.vertices);
-    out.count = s.count;
-  }
-  out.radius = s.radius;
-  return out;
-}
