@@ -6,8 +6,9 @@
  *    when /usr/bin/python3 has torch (apt-get install -y python3-torch python3-numpy): the ratio.
  * 2. The continuous trainer: Pendulum-v1 with the task's own PPO settings, against the reference's
  *    continuous PPO with the same settings: the ratio.
- * 3. Every task: its environment's steps per second (16 copies, random actions) and one seed-run
- *    of the person's shaping at the task's default budget (skipped with --quick).
+ * 3. Every task: its environment's steps per CPU-second (16 copies, random actions; the LunarLanders
+ *    beside planck, the engine they ran on before) and one seed-run of the person's shaping at the
+ *    task's default budget (skipped with --quick).
  * 4. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, and how
  *    long it takes to stop a reward that never returns and one that eats memory.
  *
@@ -22,7 +23,8 @@ import { sampleTransitions } from '../functions/train-seed/check-reward.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
-import type { Task } from '../tasks/contract.ts';
+import type { Task, VecEnv } from '../tasks/contract.ts';
+import { planckLander } from './lunar-engines/planck-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,23 +73,54 @@ async function versus(task: Task, steps: number, source?: string) {
   return { task: task.id, steps, ours, reference: ref, ratio };
 }
 
-/** Steps per second of a task's environment alone: 16 copies, uniformly random actions. */
-function environmentSpeed(task: Task): number {
-  const env = task.makeEnv(16, seed);
+/**
+ * Steps per CPU-second of an environment alone (16 copies, uniformly random actions), over `ms`
+ * of this process's CPU time: on a shared machine the wall clock also counts the other
+ * processes' turns, the CPU time only this one's work.
+ */
+function stepsPerSecond(task: Task, env: VecEnv, ms: number): number {
   const actions = new Float64Array(16 * task.actionSize);
   const a = task.action;
   let x = 12345;
   const next = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const started = performance.now();
+  const cpuMs = (since: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1000;
+  };
+  const started = process.cpuUsage();
   let steps = 0;
-  while (performance.now() - started < 1500) {
-    for (let i = 0; i < actions.length; i++) {
-      actions[i] = a.kind === 'discrete' ? Math.floor(next() * a.names.length) : a.low[i % a.low.length] + next() * (a.high[i % a.high.length] - a.low[i % a.low.length]);
+  while (cpuMs(started) < ms) {
+    for (let k = 0; k < 10; k++) {
+      for (let i = 0; i < actions.length; i++) {
+        actions[i] = a.kind === 'discrete' ? Math.floor(next() * a.names.length) : a.low[i % a.low.length] + next() * (a.high[i % a.high.length] - a.low[i % a.low.length]);
+      }
+      env.step(actions);
+      steps += 16;
     }
-    env.step(actions);
-    steps += 16;
   }
-  return steps / ((performance.now() - started) / 1000);
+  return steps / (cpuMs(started) / 1000);
+}
+
+/**
+ * A task's environment speed; for the LunarLanders also planck's, the engine they ran on before
+ * box2d-f32 (bench/lunar-engines/), measured in alternating rounds so that the machine's load
+ * falls on both alike: the medians of three rounds each.
+ */
+function environmentSpeed(task: Task): { ours: number; planck: number | null } {
+  const reference = planckLander(task.id, 16, seed);
+  if (reference === null) return { ours: stepsPerSecond(task, task.makeEnv(16, seed), 1500), planck: null };
+  const env = task.makeEnv(16, seed);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  // A first round each to compile both (not counted).
+  stepsPerSecond(task, env, 200);
+  stepsPerSecond(task, reference, 200);
+  for (let round = 0; round < 3; round++) {
+    ours.push(stepsPerSecond(task, env, 500));
+    theirs.push(stepsPerSecond(task, reference, 500));
+  }
+  const median = (v: number[]): number => v.sort((p, q) => p - q)[1];
+  return { ours: median(ours), planck: median(theirs) };
 }
 
 /** Milliseconds per evaluate() of 2048 MountainCar transitions (73 calls: one 150,000-step seed-run). */
@@ -126,13 +159,15 @@ log(`  sandbox:   ${(mountainCar.ours.sandboxShare * 100).toFixed(1)}% of the se
 const pendulum = getTask('Pendulum-v1');
 const continuous = await versus(pendulum, pendulum.budget.steps);
 
-log('\nenvironments: steps per second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
+log('\nenvironments: steps per CPU-second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
 const tasks = [];
 for (const task of TASKS) {
-  const envStepsPerSecond = environmentSpeed(task);
+  const speed = environmentSpeed(task);
+  const envStepsPerSecond = speed.ours;
   const run = quick ? null : await seedRun(task, task.budget.steps);
-  tasks.push({ task: task.id, envStepsPerSecond, defaultSteps: task.budget.steps, seedRun: run });
-  log(`  ${task.id.padEnd(26)} env ${envStepsPerSecond.toFixed(0).padStart(7)} steps/s` + (run === null ? '' :
+  tasks.push({ task: task.id, envStepsPerSecond, planckStepsPerSecond: speed.planck, defaultSteps: task.budget.steps, seedRun: run });
+  log(`  ${task.id.padEnd(26)} env ${envStepsPerSecond.toFixed(0).padStart(7)} steps/s` +
+    (speed.planck === null ? '' : ` (planck ${speed.planck.toFixed(0)} steps/s: ${(envStepsPerSecond / speed.planck).toFixed(2)}x)`) + (run === null ? '' :
     `   seed-run ${String(task.budget.steps).padStart(9)} steps: ${run.seconds.toFixed(1).padStart(6)} s (${run.stepsPerSecond.toFixed(0)} steps/s, success ${run.success})`));
 }
 

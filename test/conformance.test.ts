@@ -158,10 +158,8 @@ describe('Conformance: the LunarLanders against Box2D 2.3.10', () => {
       }
     });
 
-    // planck (float64) is not Box2D (float32): it ends some held-out landings a few steps off (the
-    // body falls asleep later); the engine (issue 18, item 2) is tasks/lunar-lander's to choose.
-    it(`${id}: every held-out episode passes at the default, ending on the same step and the same way`,
-      { todo: 'planck ends some held-out landings on another step than Box2D (issue 18: the engine)' }, () => {
+    // box2d-f32 is Box2D 2.3's float32 arithmetic in pybox2d's order: landings included, every step.
+    it(`${id}: every held-out episode passes at the default, ending on the same step and the same way`, () => {
         const task = getTask(id);
         const tolerance = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
         for (const episode of recordings(id, 'heldOut')) {
@@ -229,7 +227,7 @@ describe('Conformance: how a replay is judged', () => {
     assert.match(acrobot.stdout, /30 episodes, \d+ steps; .*endings differ in 0 episodes\n/);
     assert.match(acrobot.stdout, /Acrobot-v1: within tolerance \(state 1e-13, observation 0\.00001, reward 1e-15; each step from the recorded state\)/);
     const lander = await eureka(['conformance', '--task', 'LunarLander-v3', new URL('golden/LunarLander-v3.json', FIXTURES).pathname]);
-    assert.match(lander.stdout, /\(before the first contact\); after it: state \d\.\d\de-\d+/);
+    assert.match(lander.stdout, /\(before the first contact\); after it: state \d\.\d\de[-+]\d+/);
     const own = await eureka(['conformance', '--task', 'PointGoal-v0', new URL('tasks/point-goal/recorded.json', FIXTURES).pathname, '--json'],
       { EUREKA_TASK_PATH: new URL('tasks', FIXTURES).pathname });
     assert.equal(own.code, 0, own.stderr);

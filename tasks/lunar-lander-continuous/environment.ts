@@ -1,6 +1,7 @@
 /**
  * LunarLanderContinuous-v3, as Gymnasium 1.4.0 defines it (gymnasium/envs/box2d/lunar_lander.py,
- * continuous=True), simulated with Box2D (planck). The physics it shares with LunarLander-v3 is in
+ * continuous=True), simulated with Box2D 2.3 in float32 (a port of the pybox2d build Gymnasium
+ * runs: recorded episodes replay bit for bit). The physics it shares with LunarLander-v3 is in
  * ../lunar-lander/physics.ts; this file gives the actions: two throttles.
  *
  * ## Description
@@ -62,13 +63,13 @@
  *    0.01 m/s and 2°/s for 0.5 s; the velocities in that observation are exactly 0.
  * 3. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import { LunarLanderEnv, type Throttle } from '../lunar-lander/physics.ts';
+import { LunarLanderEnv, type EngineFactory, type Throttle } from '../lunar-lander/physics.ts';
 
 export const ACTION_NAMES = ['main engine', 'lateral engine'] as const;
 
 export class LunarLanderContinuousEnv extends LunarLanderEnv {
-  constructor(n: number, seed: number) {
-    super(n, seed, 2);
+  constructor(n: number, seed: number, engine?: EngineFactory) {
+    super(n, seed, 2, engine);
   }
 
   protected throttle(action: Float64Array, out: Throttle): void {
