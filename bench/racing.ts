@@ -5,15 +5,18 @@
  * directory. Prints per task: the winner and its fresh success, stepsTrained / stepsFullBudget, wall
  * time, and how early the winner learned against the person's shaping (on the fresh seeds).
  * Flags: --task ID (repeatable; default the classic-control tasks), --generations 3 --candidates 6
- * --seeds 3, --racing eta,rungs (repeatable; default the defaults), --random-seed 0, --json.
+ * --seeds 3, --racing eta,rungs (repeatable; default the defaults), --random-seed 0, --no-full (only
+ * the raced searches), --json. Each search is `eureka search` in a process of its own, as a user runs it.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PublishResult } from '../functions/shared/contracts.ts';
+import { promisify } from 'node:util';
 import type { SearchSummary } from '../functions/publish/summary.ts';
 import { RACING_DEFAULTS } from '../infra/config.ts';
-import { runLocalSearch } from '../local/runtime.ts';
+
+const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
 
 const argv = process.argv.slice(2);
 const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
@@ -21,7 +24,7 @@ const number = (name: string, fallback: number): number => Number(values(name)[0
 const tasks = values('task').length > 0 ? values('task') : ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
 const racings: Array<{ eta: number; rungs: number } | false> = [
   ...(values('racing').length > 0 ? values('racing').map((v) => { const [eta, rungs] = v.split(',').map(Number); return { eta, rungs }; }) : [RACING_DEFAULTS]),
-  false,
+  ...(argv.includes('--no-full') ? [] : [false as const]),
 ];
 const shape = { generations: number('generations', 3), candidates: number('candidates', 6), seeds: number('seeds', 3), randomSeed: number('random-seed', 0) };
 const json = argv.includes('--json');
@@ -38,12 +41,12 @@ for (const task of tasks) {
     const dataDir = await mkdtemp(join(tmpdir(), 'eureka-racing-'));
     const started = performance.now();
     try {
-      const { output } = await runLocalSearch({
-        dataDir, executionName: `racing-${racing === false ? 'off' : `${racing.eta}-${racing.rungs}`}`,
-        input: { task, ...shape, proposer: 'offline', racing },
-      });
-      const published = output as PublishResult;
-      const summary = JSON.parse(await readFile(join(dataDir, 'bucket', published.cardKey.replace(/card\.html$/, 'summary.json')), 'utf8')) as SearchSummary;
+      const racingFlags = racing === false ? ['--no-racing'] : ['--racing-eta', String(racing.eta), '--racing-rungs', String(racing.rungs)];
+      const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--task', task, '--proposer', 'offline',
+        '--generations', String(shape.generations), '--candidates', String(shape.candidates), '--seeds', String(shape.seeds),
+        '--random-seed', String(shape.randomSeed), ...racingFlags, '--data-dir', dataDir, '--json'], { maxBuffer: 1 << 26, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+      const { cardPath } = JSON.parse(stdout) as { cardPath: string };
+      const summary = JSON.parse(await readFile(cardPath.replace(/card\.html$/, 'summary.json'), 'utf8')) as SearchSummary;
       const person = summary.baselines.find((b) => b.candidateId === 'human_shaping');
       const row: Row = {
         task, racing: racing === false ? 'off' : `eta ${racing.eta}, ${racing.rungs} rungs`, winner: summary.winner.name,

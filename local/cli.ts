@@ -57,6 +57,7 @@ program
   .option('--racing-eta <n>', 'racing: the top 1/eta of the candidates go on from each rung (default 3)')
   .option('--racing-rungs <n>', 'racing: rungs per generation, the last the full budget (default 3)')
   .option('--chunk-steps <n>', 'environment steps per TrainSeed invocation (default: the task\'s measured size)')
+  .option('--random-seed <n>', 'seeds the offline proposer and everything random the search decides (default 0)')
   .option('--proposer <name>', 'offline, anthropic or bedrock (default: anthropic with ANTHROPIC_API_KEY, else offline)')
   .option('--model <id>', 'model id for the anthropic or bedrock proposer')
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')

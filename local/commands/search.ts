@@ -22,6 +22,7 @@ const SearchFlags = z.object({
   racingEta: intFlag(2, 8).optional(),
   racingRungs: intFlag(2, MAX_RUNGS).optional(),
   chunkSteps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
+  randomSeed: intFlag(0, 2 ** 32 - 1).optional(),
   proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
   model: z.string().min(1).optional(),
   hostile: z.boolean().default(true),
@@ -74,7 +75,7 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
   const pick = Object.fromEntries(Object.entries({
     generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
     proposer: flags.proposer, model: flags.model, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
-    chunkSteps: flags.chunkSteps, racing: racingInput(flags),
+    chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed,
   }).filter(([, v]) => v !== undefined));
   return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, repair: flags.repair, ...(humanInit.length ? { humanInit } : {}) };
 }
