@@ -50,6 +50,18 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const repair = invoke(scope, STATE.repair, targets, 'repair', {
     kind: 'repair', searchId: searchId(), generation: generation(), checks: sfn.JsonPath.listAt('$.checks'),
   }, { resultPath: '$.repair' });
+  // Repair is optional: whatever fails it (the function catches and records the model's failures
+  // itself; this catches its own: a timeout, a crash) leaves the failed candidates failed, and the
+  // search goes on. The error lands at $.repair and is replaced by a small RepairResult.
+  const repairFailed = new sfn.Pass(scope, STATE.repairFailed, {
+    parameters: {
+      'generation.$': '$.proposal.generation',
+      'checks.$': 'States.Array()',
+      'failure.$': "States.Format('repair request failed: {} (its Cause is in the execution history)', $.repair.Error)",
+    },
+    resultPath: '$.repair',
+  });
+  repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
 
   const checkRepaired = checkMap(scope, STATE.checkRepaired, '$.repair.checks', '$.repairChecks', CHECK_STATES.repaired, targets);
 
@@ -127,6 +139,7 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const outOfBudget = new sfn.Choice(scope, STATE.outOfBudget)
     .when(sfn.Condition.stringEquals('$.proposal.stopped', 'budget'), finish)
     .otherwise(checkCandidates.next(repair).next(checkRepaired).next(plan).next(baselinesTrained));
+  repairFailed.next(checkRepaired);
 
   const chain = sfn.Chain.start(start).next(propose).next(outOfBudget);
   return { chain };

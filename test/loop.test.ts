@@ -126,6 +126,48 @@ describe('Loop: checks before training and one repair request', () => {
   });
 });
 
+describe('Loop: a repair request that fails', () => {
+  let server: MessagesApiServer;
+  let dir = '';
+  let ran = { code: 0, stdout: '', stderr: '' };
+  const refusal = answer('', { stopReason: 'refusal', stopDetails: { type: 'refusal', category: 'cyber', explanation: 'This looks like an exploit.' } });
+
+  before(async () => {
+    // A weak (or wary) model: it writes one broken candidate, then refuses to repair it.
+    server = await startMessagesApiServer([reply([...good(1, 1), broken()[1]]), refusal, reply(good(2, 2))]);
+    dir = await dataDir();
+    ran = await eureka(['search', '--generations', '2', '--candidates', '2', ...SMALL, '--proposer', 'anthropic', '--model', MODEL, '--no-hostile',
+      '--json', '--data-dir', dir, '--search-id', 'refused'], modelEnv(server));
+  });
+  after(() => server.close());
+
+  it('goes on: the search finishes with exit 0 and a card, generation 2 asked as usual', async () => {
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(server.requests.length, 3, 'generation 1, its refused repair, generation 2');
+    const out = JSON.parse(ran.stdout);
+    assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1, 2]);
+    assert.match(await readFile(out.cardPath, 'utf8'), /<!doctype html>/);
+  });
+
+  it('leaves the broken candidate failed, with why the repair failed on the scoreboard and the card', async () => {
+    const gen1 = await withLocalStore(dir, (store) => store.candidates('refused', 1));
+    const typo = gen1.find((c) => c.name === 'typo-name');
+    assert.equal(typo?.outcome, 'error');
+    assert.match(typo?.reason ?? '', /^failed its check: .*'velocty' is not defined.*; repair request failed: The model refused to write the reward functions \(category cyber\)/);
+    assert.ok(!gen1.some((c) => c.repairOf !== undefined), 'nothing was repaired');
+    const shown = await eureka(['show', 'refused', '--data-dir', dir]);
+    assert.match(shown.stdout, /repair request failed: The model refused/);
+    const card = await readFile(join(dir, 'bucket', 'searches', 'refused', 'winner', 'card.html'), 'utf8');
+    assert.match(card, /repair request failed: The model refused/);
+  });
+
+  it('does not ask for the repair again on a resume', async () => {
+    const resumed = await eureka(['search', '--resume', 'refused', '--json', '--data-dir', dir], modelEnv(server));
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(server.requests.length, 3);
+  });
+});
+
 describe('Loop: a spending ceiling', () => {
   let server: MessagesApiServer;
   let dir = '';

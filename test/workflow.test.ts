@@ -87,6 +87,10 @@ describe('Workflow: shape of the deployed definition', () => {
     // Nothing trains before its check: check, repair once, check the repairs, plan what passed.
     assert.equal(next(STATE.checkCandidates), STATE.repair);
     assert.equal(next(STATE.repair), STATE.checkRepaired);
+    // Repair is optional: a failure the function could not catch goes on without repairs.
+    assert.deepEqual(state(STATE.repair).Catch, [{ ErrorEquals: ['States.ALL'], ResultPath: '$.repair', Next: STATE.repairFailed }]);
+    assert.equal(next(STATE.repairFailed), STATE.checkRepaired);
+    assert.equal(state(STATE.repairFailed).ResultPath, '$.repair');
     assert.equal(next(STATE.checkRepaired), STATE.plan);
     assert.equal(next(STATE.plan), STATE.baselinesTrained);
     // The baselines train once, after the first Propose; later generations go straight on.
@@ -504,6 +508,19 @@ describe('Workflow: behaviour, run locally', () => {
     });
     assert.ok(run.retries >= 2);
     assert.ok(run.calls.reflect[0].seedResults.every((summary) => summary.outcome === 'trained'));
+  });
+
+  it('goes on when "Repair rewards" fails in a way its function cannot catch, the failure at $.repair', async () => {
+    const stub = stubs({ generations: 2, candidates: 2, seeds: 1 });
+    const repairs: unknown[] = [];
+    stub.handlers[STATE.repair] = () => { throw new LambdaError('Sandbox.Timedout', 'Task timed out after 600.00 seconds'); };
+    const checkRepaired = stub.handlers[CHECK_STATES.repaired.train];
+    stub.handlers[CHECK_STATES.repaired.train] = (input) => { repairs.push(input); return checkRepaired(input); };
+    const run = await runLocally<PublishResult>(stub);
+    assert.equal(run.calls.reflect.length, 2, 'both generations trained and reflected');
+    assert.deepEqual(run.calls.reflect.map((r) => r.repairChecks), [[], []]);
+    assert.deepEqual(repairs, [], 'nothing to check again');
+    assert.equal(run.calls.publish.length, 1);
   });
 
   it('keeps every state under 200 KiB at the largest search the input accepts', async (t) => {

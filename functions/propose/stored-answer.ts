@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rewardKey, searchPrefix } from '../shared/keys.ts';
-import type { AnswerKind, ProposalRecord, ProposedCandidate } from '../shared/records.ts';
+import type { AnswerKind, ProposalRecord, ProposedCandidate, RequestFailure } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
@@ -32,6 +32,22 @@ export async function storeAnswer(
   };
   const kept = await store.storeAnswer(searchId, generation, kind, record);
   recordAnswer(kind, answer, candidates.length);
+  return kept;
+}
+
+/**
+ * A request that gave no answer, stored like one (the first record wins), so a retried, redriven or
+ * resumed search takes the failure as the answer and never pays for the request again.
+ */
+export async function storeFailure(
+  store: SearchStore, searchId: string, generation: number, kind: AnswerKind, proposer: { proposer: string; model: string }, failure: RequestFailure,
+): Promise<ProposalRecord> {
+  const record: ProposalRecord = {
+    proposer: proposer.proposer, model: proposer.model, usage: null, costUsd: 0, promptHash: '', notes: [], raw: '', answerKey: '',
+    candidates: [], createdAt: new Date().toISOString(), failure,
+  };
+  const kept = await store.storeAnswer(searchId, generation, kind, record);
+  logger.warn(kind === 'proposal' ? 'proposal failed' : 'repair failed', { reason: failure.reason, candidates: failure.candidateIds.length });
   return kept;
 }
 

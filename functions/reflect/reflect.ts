@@ -4,7 +4,7 @@
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate } from '../shared/records.ts';
+import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RequestFailure } from '../shared/records.ts';
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
@@ -31,9 +31,10 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const task = getTask(meta.config.task);
   const baselines = baselinesOf(task).map((b) => proposedCandidate(b.name, b, 'baseline'));
   await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
-  const repaired = (await store.answer(searchId, generation, 'repair'))?.candidates ?? [];
+  const repairAnswer = await store.answer(searchId, generation, 'repair');
+  const repaired = repairAnswer?.candidates ?? [];
   const checks = new Map([...event.checks, ...event.repairChecks].map((c) => [c.candidateId, c]));
-  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks))
+  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, repairAnswer?.failure))
     .sort((a, b) => compareCandidates(a, b, task.tieBreak));
 
   const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
@@ -65,29 +66,29 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
 
 /**
  * Aggregates and stores each candidate's seed-runs of one generation. A candidate that failed its
- * check never trained: its outcome is the check's, its score 0.
+ * check never trained: its outcome is the check's, its score 0 (and, if its repair request failed, why).
  */
 async function recordCandidates(
   store: SearchStore, searchId: string, generation: number, candidates: ProposedCandidate[], summaries: SeedSummary[],
-  checks: Map<string, CheckSummary> = new Map(),
+  checks: Map<string, CheckSummary> = new Map(), repairFailure?: RequestFailure,
 ): Promise<CandidateRecord[]> {
   return Promise.all(candidates.map(async (candidate) => {
     const check = checks.get(candidate.candidateId);
     const mine = summaries.filter((s) => s.candidateId === candidate.candidateId);
     const results = await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey)));
     const record = check !== undefined && check.verdict !== 'ok'
-      ? failedCheck(candidate, generation, check)
+      ? failedCheck(candidate, generation, check, repairFailure?.candidateIds.includes(candidate.candidateId) ? repairFailure.reason : undefined)
       : aggregateCandidate(candidate, generation, mine, results.filter((r): r is SeedResult => r !== undefined), check ?? null);
     await store.putCandidate(searchId, record);
     return record;
   }));
 }
 
-function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary): CandidateRecord {
+function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary, repairFailure?: string): CandidateRecord {
   return {
     ...aggregateCandidate(candidate, generation, [], [], check),
     outcome: check.verdict === 'ok' ? 'error' : check.verdict,
-    reason: `${FAILED_CHECK}: ${check.reason}`,
+    reason: `${FAILED_CHECK}: ${check.reason}${repairFailure === undefined ? '' : `; ${repairFailure}`}`,
   };
 }
 

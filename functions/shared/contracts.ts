@@ -6,7 +6,8 @@
  *   $.proposal      ProposeResult     "Propose rewards"       (propose function)
  *                                     "Out of budget?"        Choice: $.proposal.stopped == 'budget' -> Finish early
  *   $.checks        CheckSummary[]    "Check the candidates"  (Map over $.proposal.checks, TrainSeed kind 'check')
- *   $.repair        RepairResult      "Repair rewards"        (propose function, kind 'repair')
+ *   $.repair        RepairResult      "Repair rewards"        (propose function, kind 'repair'), or "Repair request
+ *                                                              failed" (Pass, after a failure the function could not catch)
  *   $.repairChecks  CheckSummary[]    "Check the repaired rewards" (Map over $.repair.checks)
  *   $.seedRuns      PlanResult        "Plan the seed-runs"    (reflect function, kind 'plan')
  *                                     "Baselines trained?"    Choice: is $.baselines present?
@@ -99,6 +100,8 @@ export interface RepairResult {
   generation: number;
   /** One sandbox check per repaired candidate (none when nothing failed, repair is off or the budget is spent). */
   checks: CheckItem[];
+  /** "repair request failed: ..." when the request gave no answer; the failed candidates stay failed. */
+  failure?: string;
 }
 
 export interface PlanEvent {

@@ -82,6 +82,15 @@ export interface ProposalRecord {
   answerKey: string;
   candidates: ProposedCandidate[];
   createdAt: string;
+  /** The request failed (a refusal, an answer that failed its schema twice, no usable candidate, an API error): no candidates. */
+  failure?: RequestFailure;
+}
+
+/** Why a request to the proposer gave no answer, and which candidates it was about (a repair's failed ones). */
+export interface RequestFailure {
+  /** One line: "repair request failed: The model refused ...". */
+  reason: string;
+  candidateIds: string[];
 }
 
 /** A candidate's results aggregated over its seeds. */
