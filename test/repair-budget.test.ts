@@ -11,7 +11,11 @@ import { checkBudget } from '../functions/propose/budget.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
 import { offlineProposer } from '../functions/propose/proposers.ts';
-import { repaired } from '../functions/propose/repair.ts';
+import { repair, repaired } from '../functions/propose/repair.ts';
+import { propose } from '../functions/propose/propose.ts';
+import { createProposer } from '../functions/propose/proposers.ts';
+import { checkKey } from '../functions/shared/keys.ts';
+import type { CheckRecord, CheckSummary } from '../functions/shared/types.ts';
 import { initSearch } from '../functions/reflect/init.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
@@ -115,5 +119,46 @@ describe('Function: checkBudget on a real table', () => {
     assert.deepEqual((await store.meta('later')).stoppedBy, stop);
     const again = await checkBudget(store, 'later', config, 4, 'propose', 0.6);
     assert.deepEqual(again, stop, 'the first stop stands');
+  });
+});
+
+describe('Function: repair on a real table', () => {
+  let dir = '';
+  let local: LocalTable;
+  let store: SearchStore;
+  const saved = { ...process.env };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eureka-repair-'));
+    local = await startLocalTable({ dir: join(dir, 'table') });
+    Object.assign(process.env, localAwsEnv(local));
+    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
+  });
+  after(async () => {
+    await local.close();
+    await rm(dir, { recursive: true, force: true });
+    process.env = saved;
+  });
+
+  it('sends only the failures the code caused, never a check that failed for an infrastructure reason', async () => {
+    const searchId = 'infra-faults';
+    await initSearch(store, { kind: 'init', executionName: searchId, input: { proposer: 'offline', candidates: 5, includeHostile: false } }, 'offline');
+    const ids = (await propose(store, { searchId, generation: 1 }, createProposer)).checks.map((c) => c.candidateId);
+    const sandbox = async (id: string, verdict: CheckRecord['verdict'], reason: string): Promise<CheckSummary> => {
+      await store.blobs.put(checkKey(searchId, 1, id), JSON.stringify({ candidateId: id, verdict, reason, terms: {} }), 'application/json');
+      return { candidateId: id, verdict, reason };
+    };
+    // The sandbox judged the first two (check.json); the others' process failed before it could
+    // say (what the Map's Catch states make): out of memory, the function's timeout, a retired container.
+    const checks: CheckSummary[] = [
+      await sandbox(ids[0], 'error', 'reward threw at step 0: ReferenceError: \'velocty\' is not defined'),
+      await sandbox(ids[1], 'timeout', 'reward call exceeded its 250 ms deadline at step 0'),
+      { candidateId: ids[2], verdict: 'memory', reason: 'the check exceeded its 1769 MB memory cap (Runtime.OutOfMemory)' },
+      { candidateId: ids[3], verdict: 'timeout', reason: 'the check did not finish within its 600 s time cap (States.Timeout)' },
+      { candidateId: ids[4], verdict: 'error', reason: 'the check failed with Runtime.ExitError (its Cause is in the execution history)' },
+    ];
+    const out = await repair(store, { kind: 'repair', searchId, generation: 1, checks }, createProposer);
+    const repairedIds = out.checks.map((c) => c.candidateId).sort();
+    assert.deepEqual(repairedIds, [ids[0], ids[1], ids[2]].map((id) => `${id}-repaired`).sort());
   });
 });
