@@ -12,6 +12,7 @@ import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckItem } from '../shared/types.ts';
 import { proposedCandidate } from '../reflect/init.ts';
 import { checkBudget } from './budget.ts';
+import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';
 import type { ProposeContext, Proposer } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
@@ -28,7 +29,7 @@ export async function propose(store: SearchStore, event: ProposeEvent, makePropo
     const proposer = await makeProposer(meta.config);
     const stop = await checkBudget(store, searchId, meta.config, generation, 'propose', proposer.worstCaseCostUsd(context));
     if (stop !== null) return { generation, checks: [], stopped: 'budget' };
-    const answer = await proposer.propose(context);
+    const answer = await proposer.propose(context, searchLedger(store, searchId, generation, 'proposal', meta.config.model));
     record = await storeAnswer(store, searchId, generation, 'proposal', answer, withIds(generation, answer.candidates, meta.config));
   }
   await materialize(store, searchId, generation, record.answerKey);

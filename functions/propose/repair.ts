@@ -18,6 +18,7 @@ import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckRecord, CheckSummary } from '../shared/types.ts';
 import { proposedCandidate } from '../reflect/init.ts';
 import { checkBudget } from './budget.ts';
+import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
 import type { ProposerAnswer, RepairContext } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
@@ -43,7 +44,7 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
       const proposer = await makeProposer(meta.config);
       const stop = await checkBudget(store, searchId, meta.config, generation, 'repair', proposer.worstCaseCostUsd(context));
       if (stop !== null) return none;
-      const answer = await proposer.repair(context);
+      const answer = await proposer.repair(context, searchLedger(store, searchId, generation, 'repair', meta.config.model));
       record = await storeAnswer(store, searchId, generation, 'repair', answer, repaired(failed, answer));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);

@@ -87,7 +87,7 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
     proposer: {
       kind: meta.config.proposer,
       model: answers[0]?.model ?? meta.config.model,
-      ...proposerUsage(answers),
+      ...proposerUsage(answers, await store.bills(searchId)),
     },
     winner,
     baselines,

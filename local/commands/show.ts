@@ -69,7 +69,7 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
     proposer: {
       kind: meta.config.proposer,
       model: answers[0]?.model ?? meta.config.model,
-      ...proposerUsage(answers),
+      ...proposerUsage(answers, await store.bills(searchId)),
     },
     maxCostUsd: meta.config.maxCostUsd ?? null,
     stopped: meta.stoppedBy ?? null,
