@@ -16,6 +16,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ANNOUNCE_TIMEOUT_SECONDS, EVENT_SOURCE, FINISHED_DETAIL_TYPE } from './config.ts';
+import { NO_FEEDBACK_YET } from '../functions/shared/feedback-copy.ts';
 import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
 import { backoff, checkMap, invoke, retryTransients, seedRunMap, type SearchTargets } from './workflow-parts.ts';
 
@@ -38,11 +39,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     kind: 'init',
     input: sfn.JsonPath.entirePayload,
     executionName: sfn.JsonPath.executionName,
-  }, { resultSelector: { 'search.$': '$' } });
+  }, { resultSelector: { 'search.$': '$', feedback: NO_FEEDBACK_YET } });
 
+  // The person's answer to the last pause travels with the execution ($.feedback) into Propose,
+  // which keeps the table's copy: it never depends on a write made after SendTaskSuccess.
   const propose = invoke(scope, STATE.propose, targets, 'propose', {
     searchId: searchId(),
     generation: sfn.JsonPath.numberAt('$.search.nextGeneration'),
+    feedback: sfn.JsonPath.objectAt('$.feedback'),
   }, { resultPath: '$.proposal' });
 
   const checkCandidates = checkMap(scope, STATE.checkCandidates, '$.proposal.checks', '$.checks', CHECK_STATES.candidates, targets);
@@ -101,12 +105,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const waitForFeedback = feedbackWait(scope, targets);
   preparePause.next(waitForFeedback);
   const feedbackTimedOut = new sfn.Pass(scope, STATE.feedbackTimedOut, {
-    result: sfn.Result.fromObject({ action: 'continue', timedOut: true }),
+    parameters: { action: 'continue', timedOut: true, 'generation.$': `${PAUSE_PATH}.generation` },
     resultPath: '$.feedback',
   });
   waitForFeedback.addCatch(feedbackTimedOut, { errors: [sfn.Errors.TIMEOUT], resultPath: '$.feedbackError' });
 
-  const finish = invoke(scope, STATE.finish, targets, 'finish', { kind: 'finish', searchId: searchId() }, { resultPath: '$.reflection' });
+  const finish = invoke(scope, STATE.finish, targets, 'finish', {
+    kind: 'finish', searchId: searchId(), feedback: sfn.JsonPath.objectAt('$.feedback'),
+  }, { resultPath: '$.reflection' });
   const trainFresh = seedRunMap(scope, STATE.trainFresh, '$.reflection.freshTasks', '$.freshResults', SEED_RUN_STATES.fresh, targets);
   const publish = invoke(scope, STATE.publish, targets, 'publish', {
     searchId: searchId(), freshResults: sfn.JsonPath.listAt('$.freshResults'),

@@ -144,7 +144,7 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(wait.HeartbeatSeconds, undefined);
     assert.equal(wait.ResultPath, '$.feedback');
     assert.deepEqual(wait.Catch, [{ ErrorEquals: ['States.Timeout'], ResultPath: '$.feedbackError', Next: STATE.feedbackTimedOut }]);
-    assert.deepEqual(state(STATE.feedbackTimedOut).Result, { action: 'continue', timedOut: true });
+    assert.deepEqual(state(STATE.feedbackTimedOut).Parameters, { action: 'continue', timedOut: true, 'generation.$': '$.Payload.generation' });
     assert.equal(state(STATE.feedbackTimedOut).ResultPath, '$.feedback');
   });
 
@@ -166,7 +166,8 @@ describe('Workflow: shape of the deployed definition', () => {
     for (const [name, path] of Object.entries(resultPaths)) assert.equal(state(name).ResultPath, path, name);
     // Start the search REPLACES the raw input (human-init code and all) with {search: InitResult}.
     assert.equal(state(STATE.start).ResultPath, undefined);
-    assert.deepEqual(state(STATE.start).ResultSelector, { 'search.$': '$' });
+    // ... and starts $.feedback as "no pause yet": Propose reads it from generation 1 on.
+    assert.deepEqual(state(STATE.start).ResultSelector, { 'search.$': '$', feedback: { action: 'continue', generation: 0 } });
     assert.equal(state(STATE.announce).ResultPath, null);
     assert.equal(state(STATE.announce).OutputPath, '$.published');
   });
@@ -174,8 +175,9 @@ describe('Workflow: shape of the deployed definition', () => {
   it('passes each handler the event of contracts.ts', () => {
     assert.deepEqual(state(STATE.start).Parameters,
       { kind: 'init', 'input.$': '$', 'executionName.$': '$$.Execution.Name' });
+    // The person's answer travels with the execution into Propose and Finish early.
     assert.deepEqual(state(STATE.propose).Parameters,
-      { 'searchId.$': '$.search.searchId', 'generation.$': '$.search.nextGeneration' });
+      { 'searchId.$': '$.search.searchId', 'generation.$': '$.search.nextGeneration', 'feedback.$': '$.feedback' });
     assert.deepEqual(state(STATE.repair).Parameters, {
       kind: 'repair', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation', 'checks.$': '$.checks',
     });
@@ -187,7 +189,7 @@ describe('Workflow: shape of the deployed definition', () => {
       kind: 'reflect', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation',
       'seedResults.$': '$.seedRuns', 'baselines.$': '$.baselines', 'checks.$': '$.checks', 'repairChecks.$': '$.repairChecks',
     });
-    assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId' });
+    assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId', 'feedback.$': '$.feedback' });
     assert.deepEqual(state(STATE.publish).Parameters,
       { 'searchId.$': '$.search.searchId', 'freshResults.$': '$.freshResults' });
     assert.deepEqual(state(STATE.announce).Parameters, {
@@ -450,7 +452,7 @@ function mapResultOf(output: unknown): unknown {
 describe('Workflow: behaviour, run locally', () => {
   it('loops over the generations and ends with the PublishResult, announced', async () => {
     const run = await runLocally<PublishResult>({ generations: 3, candidates: 2, seeds: 2 });
-    assert.deepEqual(run.calls.propose.map((event) => event), [1, 2, 3].map((generation) => ({ searchId: 'search-1', generation })));
+    assert.deepEqual(run.calls.propose.map((event) => event), [1, 2, 3].map((generation) => ({ searchId: 'search-1', generation, feedback: { action: 'continue', generation: 0 } })));
     assert.deepEqual(run.calls.reflect.map((event) => [event.kind, event.generation, event.seedResults.length, event.baselines.length]),
       [['reflect', 1, 4, 4], ['reflect', 2, 4, 4], ['reflect', 3, 4, 4]]);
     assert.equal(run.calls.publish.length, 1);

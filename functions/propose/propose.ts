@@ -6,6 +6,7 @@
  * and the search finishes early with what it has.
  */
 import type { ProposeEvent, ProposeResult, SearchSettings } from '../shared/contracts.ts';
+import { keepFeedback } from '../shared/feedback-copy.ts';
 import type { MetaRecord, ProposedCandidate } from '../shared/records.ts';
 import { loadReflection } from '../shared/reflection-context.ts';
 import type { SearchStore } from '../shared/search-store.ts';
@@ -23,6 +24,8 @@ export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;
 export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory): Promise<ProposeResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
+  // The person's words come with the execution; the record keeps a copy before the prompt reads it.
+  await keepFeedback(store, searchId, event.feedback);
   let record = await store.answer(searchId, generation, 'proposal');
   if (!record) {
     const context = await proposeContext(store, meta, searchId, generation);

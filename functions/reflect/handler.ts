@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { InitResult, PlanResult, ReflectResult, SearchSettings } from '../shared/contracts.ts';
 import { optionalEnv } from '../shared/env.ts';
+import { FeedbackAnswerSchema } from '../shared/feedback-copy.ts';
 import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
 import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
@@ -31,7 +32,7 @@ const EventSchema = z.discriminatedUnion('kind', [
     seedResults: z.array(SeedSummarySchema), baselines: z.array(SeedSummarySchema), checks, repairChecks: checks,
   }),
   z.object({ kind: z.literal('feedback'), searchId, generation, timeoutSeconds: z.number().int().min(1), token: z.string().min(1) }),
-  z.object({ kind: z.literal('finish'), searchId }),
+  z.object({ kind: z.literal('finish'), searchId, feedback: FeedbackAnswerSchema.optional() }),
 ]);
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<InitResult | PlanResult | ReflectResult | { asked: number }> {
