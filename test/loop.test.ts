@@ -217,7 +217,11 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.equal(server.requests.length, 1, 'paused before generation 2 is asked for');
       const shown = JSON.parse((await eureka(['show', 'asked', '--json', '--data-dir', dir])).stdout);
       assert.equal(shown.feedback[0].state, 'waiting');
-      assert.match(await readFile(shown.feedback[0].cardPath, 'utf8'), /data-interim="true"/, 'an interim card of the search so far');
+      const interim = await readFile(shown.feedback[0].cardPath, 'utf8');
+      assert.match(interim, /data-interim="true"/, 'an interim card of the search so far');
+      assert.match(interim, /The search is waiting for your feedback after generation 1/);
+      assert.doesNotMatch(interim, /no episode recorded/, 'the best so far in action: the person watches its policy');
+      assert.doesNotMatch(interim, /reported no terms/);
       const events = await readFile(join(dir, 'events.jsonl'), 'utf8');
       assert.match(events, /"DetailType":"Waiting for feedback"/);
       assert.match(events, /\\"generation\\":1/);

@@ -32,10 +32,10 @@ export interface CardReward {
   freshSuccessSteps: number | null;
   freshReturn: number | null;
   freshSeeds: CardSeed[];
-  /** Mean over fresh seeds, one point per PPO update. */
+  /** Mean over fresh seeds (interim: over the search's seeds), one point per PPO update. */
   curve: Array<{ step: number; meanReward: number; trainSuccess: number; episodeLength: number }>;
   terms: Record<string, { early: number; late: number; series: number[] }>;
-  /** One greedy evaluation episode of a fresh seed (null when none trained). */
+  /** One greedy evaluation episode of a fresh seed (interim: of a search seed; null when none trained). */
   episode: EpisodeRecord | null;
 }
 
@@ -79,8 +79,10 @@ export interface CardData {
   feedback: Array<{ generation: number; action: 'continue' | 'stop'; text: string }>;
   /** Why the search finished before its last generation (the budget, or a person), or null. */
   stopped: { reason: 'budget' | 'feedback'; generation: number; detail: string; spentUsd: number | null } | null;
-  /** A card written while the search waits for feedback: the best so far, not yet re-checked on fresh seeds. */
+  /** A card of the search so far (after each generation): the best so far on the search's seeds, not yet re-checked on fresh ones. */
   interim: boolean;
+  /** An interim card written as the search pauses for a person's feedback. */
+  waiting?: boolean;
 }
 
 // ---------------------------------------------------------------- colours, shared by every chart
@@ -226,4 +228,9 @@ export function versusWords(v: Versus, first: boolean): { amount: string; relati
   const p = Math.round(v.delta * 100);
   if (p === 0) return { amount: 'level', relation: `with ${v.label}` };
   return { amount: `${points(v.delta)}${first ? ' points' : ''}`, relation: `${p < 0 ? 'under' : 'over'} ${v.label}` };
+}
+
+/** Where a card's curves, terms and episode come from: "fresh seeds", or the search's own on an interim card. */
+export function shownSeeds(data: Pick<CardData, 'interim'>): { plural: string; one: string } {
+  return data.interim ? { plural: 'the search\'s seeds', one: 'one of the search\'s seeds' } : { plural: 'fresh seeds', one: 'a fresh seed' };
 }

@@ -4,7 +4,7 @@
  * and write summary.json and the card. A pure function of what is stored: safe to retry.
  */
 import type { PublishEvent, PublishResult } from '../shared/contracts.ts';
-import { rewardKey, seedPolicyPrefix, winnerPrefix } from '../shared/keys.ts';
+import { rewardKey, seedPolicyPrefix, seedResultKey, winnerPrefix } from '../shared/keys.ts';
 import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
@@ -60,10 +60,13 @@ function recordWinner(card: CardData, finishedAt: string): void {
 
 /**
  * The card's data from what is stored: the best so far as the winner, scored on the fresh seeds
- * given (none for an interim card), the baselines, every candidate, the person's feedback, the
- * spend and why the search stopped early if it did.
+ * given, the baselines, every candidate, the person's feedback, the spend and why the search
+ * stopped early if it did. With no fresh seeds it is an interim card of the search so far: each
+ * reward is shown as it trained on the search's own seeds (its curves, terms and a greedy episode).
  */
-export async function assembleCard(store: SearchStore, searchId: string, freshResults: SeedSummary[], finishedAt: string): Promise<{ card: CardData; winnerRecord: CandidateRecord }> {
+export async function assembleCard(
+  store: SearchStore, searchId: string, freshResults: SeedSummary[], finishedAt: string, waiting = false,
+): Promise<{ card: CardData; winnerRecord: CandidateRecord }> {
   const meta = await store.meta(searchId);
   if (!meta.best) throw new NoWinner(`search ${searchId} has no best candidate to publish`);
   const records = await allCandidates(store, searchId, meta);
@@ -71,11 +74,12 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
   const winnerRecord = find(meta.best.generation, meta.best.candidateId);
   if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
 
-  const winner = await cardReward(store, searchId, winnerRecord, freshResults);
+  const interim = freshResults.length === 0;
+  const winner = await cardReward(store, searchId, winnerRecord, freshResults, interim);
   const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
     const record = find(BASELINE_GENERATION, b.name);
     if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
-    return cardReward(store, searchId, record, freshResults);
+    return cardReward(store, searchId, record, freshResults, interim);
   }));
   const answers = await store.answers(searchId);
   const card: CardData = {
@@ -102,7 +106,8 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
     })),
     feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
     stopped: meta.stoppedBy ?? null,
-    interim: freshResults.length === 0,
+    interim,
+    waiting: interim && waiting,
   };
   return { card, winnerRecord };
 }
@@ -112,11 +117,16 @@ async function allCandidates(store: SearchStore, searchId: string, meta: MetaRec
   return (await Promise.all(generations.map((g) => store.candidates(searchId, g)))).flat();
 }
 
-/** A reward's search score beside its fresh-seed score, curve, terms and one greedy episode. */
-async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[]): Promise<CardReward> {
+/**
+ * A reward's search score beside its fresh-seed score, and its curve, terms and one greedy episode:
+ * from its fresh seeds, or (interim) from the search's own seeds it was scored on.
+ */
+async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[], interim: boolean): Promise<CardReward> {
   const mine = fresh.filter((s) => s.candidateId === record.candidateId);
-  const results = (await Promise.all(mine.filter((s) => s.outcome === 'trained').map((s) => store.result(s.resultKey))))
-    .filter((r): r is SeedResult => r !== undefined);
+  const shown = interim
+    ? record.seeds.filter((s) => s.outcome === 'trained').map((s) => seedResultKey(searchId, record.generation, record.candidateId, s.seed))
+    : mine.filter((s) => s.outcome === 'trained').map((s) => s.resultKey);
+  const results = (await Promise.all(shown.map((key) => store.result(key)))).filter((r): r is SeedResult => r !== undefined);
   const agg = aggregateCandidate(record, record.generation, mine, results);
   const best = [...results].sort((a, b) => b.success - a.success || a.seed - b.seed)[0];
   return {

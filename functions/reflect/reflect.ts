@@ -16,6 +16,7 @@ import { reflectionText } from '../propose/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
 import { aggregateCandidate, compareCandidates, compareScores, pointerOf } from './aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
+import { writeInterimCard } from './interim-card.ts';
 import { proposedCandidate } from './init.ts';
 
 export class MissingProposal extends Error {
@@ -52,6 +53,8 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
   await store.updateMeta(searchId, { best: bestSoFar });
   recordGeneration(ranked, bestOfGeneration, bestSoFar);
+  // A person can watch the search as it runs: eureka show --open.
+  await writeInterimCard(store, searchId, generation, false);
 
   // A budget that refused this generation's repair request ends the search after it.
   const more = generation < meta.config.generations && !meta.stoppedBy;
