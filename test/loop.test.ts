@@ -6,7 +6,7 @@
  * generations (answered, timed out, stop).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -46,6 +46,26 @@ async function dataDir(): Promise<string> {
   return dir;
 }
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/**
+ * `eureka show --open` with an `xdg-open` of our own first on PATH: it records what it was asked
+ * to open. The opener is started detached, so the record is awaited.
+ */
+async function opened(dir: string, searchId: string): Promise<string> {
+  const bin = await mkdtemp(join(tmpdir(), 'eureka-open-'));
+  dirs.push(bin);
+  const record = join(bin, 'opened');
+  await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(record)}\n`);
+  await chmod(join(bin, 'xdg-open'), 0o755);
+  const shown = await eureka(['show', searchId, '--open', '--data-dir', dir], { PATH: `${bin}:${process.env.PATH}` });
+  assert.equal(shown.code, 0, shown.stderr);
+  for (let i = 0; i < 100; i++) {
+    const path = await readFile(record, 'utf8').catch(() => '');
+    if (path !== '') return path;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('eureka show --open opened nothing');
+}
 
 const modelEnv = (server: MessagesApiServer) => ({ ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url });
 const bodyText = (server: MessagesApiServer, i: number) => JSON.stringify(server.requests[i].body.messages);
@@ -226,6 +246,8 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.match(events, /"DetailType":"Waiting for feedback"/);
       assert.match(events, /\\"generation\\":1/);
 
+      assert.equal(await opened(dir, 'asked'), shown.feedback[0].cardPath, 'eureka show --open opens the running search\'s newest card');
+
       const words = 'The car reaches the flag but wastes 40 steps rocking: reward speed toward the flag more.';
       const answered = await eureka(['feedback', 'asked', '--text', words, '--data-dir', dir]);
       assert.equal(answered.code, 0, answered.stderr);
@@ -238,6 +260,7 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.match(second, /Best reward function so far/, 'beside the automatic reflection');
       const card = await readFile(join(dir, 'bucket', 'searches', 'asked', 'winner', 'card.html'), 'utf8');
       assert.ok(card.includes('reward speed toward the flag more.'));
+      assert.equal(await opened(dir, 'asked'), join(dir, 'bucket', 'searches', 'asked', 'winner', 'card.html'), 'and the winner\'s once published');
       const again = await eureka(['feedback', 'asked', '--continue', '--data-dir', dir]);
       assert.equal(again.code, 2);
       assert.match(again.stderr, /is not waiting for feedback: its last pause, after generation 1, was answered/);
