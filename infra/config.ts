@@ -64,6 +64,15 @@ export const ANNOUNCE_TIMEOUT_SECONDS = 30;
 export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /**
+ * What the pauses for feedback must leave of SEARCH_TIMEOUT_SECONDS to the search itself: G-1
+ * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks), so a search
+ * that pauses can always finish. 12 h is twice the default search's (G=4, K=6, S=5, concurrency
+ * 10) worst case if every Task ran to its timeout (about 5.9 h from FUNCTION_CAPS), and 33 times
+ * the 21.5 min that search measured.
+ */
+export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
+
+/**
  * Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects
  * more. "Train seeds" is a Distributed Map and runs that many seed-runs at once; the inline Maps
  * (checks, baselines, fresh seeds) run at most 40 whatever it says. 320 is K=16 (plus 16 human

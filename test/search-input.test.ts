@@ -1,5 +1,6 @@
 /** The search's execution input: defaults, the smoke shorthand, and one-line errors a user can act on. */
 import assert from 'node:assert/strict';
+import { SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { describe, it } from 'node:test';
 import {
   InvalidSearchInput,
@@ -114,6 +115,22 @@ describe('Function: parseSearchInput', () => {
     }
   });
 
+  describe('pauses within the execution\'s limit', () => {
+    it('accepts G-1 pauses that leave 12 hours of the 24-hour execution to the search, and no more, at every G', () => {
+      for (let generations = 2; generations <= 20; generations++) {
+        const most = Math.floor((12 * 60 / (generations - 1)) * 10) / 10;
+        const accepted = parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most }, OFFLINE);
+        assert.ok((accepted.generations - 1) * accepted.feedbackTimeoutMinutes * 60 + 12 * 3600 <= SEARCH_TIMEOUT_SECONDS, `G=${generations}`);
+        assert.throws(() => parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most + 0.1 }, OFFLINE), InvalidSearchInput, `G=${generations}`);
+      }
+    });
+
+    it('lets a day-long timeout stand where no pause is made', () => {
+      assert.equal(parseSearchInput({ feedback: 'none', feedbackTimeoutMinutes: 1440 }, OFFLINE).feedbackTimeoutMinutes, 1440);
+      assert.equal(parseSearchInput({ feedback: 'wait', generations: 1, feedbackTimeoutMinutes: 1440 }, OFFLINE).feedbackTimeoutMinutes, 1440);
+    });
+  });
+
   describe('rejections', () => {
     const cases: Array<[string, unknown, string]> = [
       ['too many candidates, and an unknown field with a near-miss name', { candidates: 40, candidate: 3 },
@@ -128,6 +145,10 @@ describe('Function: parseSearchInput', () => {
       ['an unknown feedback mode', { feedback: 'ask' }, '"feedback" must be one of "none", "wait" (got "ask")'],
       ['a feedback timeout of nothing', { feedbackTimeoutMinutes: 0 }, '"feedbackTimeoutMinutes" must be more than 0 (got 0)'],
       ['a feedback timeout past the execution\'s day', { feedbackTimeoutMinutes: 1441 }, '"feedbackTimeoutMinutes" must be at most 1440 (got 1441)'],
+      ['pauses that would outlast the execution', { feedback: 'wait', feedbackTimeoutMinutes: 1440 },
+        '"feedbackTimeoutMinutes" must be at most 240 with feedback "wait" and 4 generations: its 3 pauses must leave 12 h of the execution\'s 24 h to the search itself (got 1440)'],
+      ['the default timeout with too many pauses', { feedback: 'wait', generations: 20 },
+        '"feedbackTimeoutMinutes" must be at most 37.8 with feedback "wait" and 20 generations: its 19 pauses must leave 12 h of the execution\'s 24 h to the search itself (got 60)'],
       ['a feedback timeout in words', { feedbackTimeoutMinutes: '5' }, '"feedbackTimeoutMinutes" must be a number (got "5")'],
       ['a fraction', { seeds: 2.5 }, '"seeds" must be a whole number (got 2.5)'],
       ['NaN', { steps: Number.NaN }, '"steps" must be a whole number (got NaN)'],

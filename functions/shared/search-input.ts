@@ -4,7 +4,9 @@
  * explicitly still win. Unknown fields are rejected, so a typo never silently runs the defaults.
  */
 import { z } from 'zod';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_SEEDS, SEARCH_TIMEOUT_SECONDS } from '../../infra/config.ts';
+import {
+  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_SEEDS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS,
+} from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
 
@@ -113,7 +115,7 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     evalEpisodes: task.budget.evalEpisodes,
     ...(input.smoke ? SMOKE_DEFAULTS : {}),
   };
-  return {
+  const settings: SearchInput = {
     task: task.id,
     generations: input.generations ?? base.generations,
     candidates: input.candidates ?? base.candidates,
@@ -134,6 +136,25 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     maxCostUsd: input.maxCostUsd ?? base.maxCostUsd,
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
+  const pauses = pausesProblem(settings);
+  if (pauses !== null) throw new InvalidSearchInput([pauses]);
+  return settings;
+}
+
+const hours = (seconds: number): string => `${seconds / 3600} h`;
+
+/**
+ * The execution stops after SEARCH_TIMEOUT_SECONDS whatever it is doing: its G-1 pauses for
+ * feedback must leave SEARCH_WORK_RESERVE_SECONDS of it to the search itself.
+ */
+function pausesProblem(s: Pick<SearchSettings, 'feedback' | 'generations' | 'feedbackTimeoutMinutes'>): string | null {
+  const pauses = s.generations - 1;
+  if (s.feedback !== 'wait' || pauses === 0) return null;
+  const most = Math.floor(((SEARCH_TIMEOUT_SECONDS - SEARCH_WORK_RESERVE_SECONDS) / 60 / pauses) * 10) / 10;
+  if (s.feedbackTimeoutMinutes <= most) return null;
+  return `"feedbackTimeoutMinutes" must be at most ${most} with feedback "wait" and ${s.generations} generations: ` +
+    `its ${pauses} pause${pauses === 1 ? '' : 's'} must leave ${hours(SEARCH_WORK_RESERVE_SECONDS)} of the execution's ` +
+    `${hours(SEARCH_TIMEOUT_SECONDS)} to the search itself (got ${s.feedbackTimeoutMinutes})`;
 }
 
 // ---- One line per problem ------------------------------------------------------------------------
