@@ -132,7 +132,22 @@ export const ENV_VARS = {
   anthropicSecretArn: 'ANTHROPIC_SECRET_ARN',
   /** Bedrock model id the Propose role may invoke. */
   bedrockModelId: 'EUREKA_BEDROCK_MODEL_ID',
+  /** The stack's spending ceiling in US dollars ("Start the search" applies it; cdk -c maxCostUsd). */
+  maxCostUsd: 'EUREKA_MAX_COST_USD',
 } as const;
+
+/**
+ * The stack's spending ceiling on the model, in US dollars, for every search it starts (cdk
+ * -c maxCostUsd=... sets another): whoever may put an event on the bus or start an execution gets
+ * at most this. An execution input's maxCostUsd may only lower it. $10 is the worst case of a
+ * default search (G=4, K=6, a repair of all six every generation) on MountainCar-v0 with
+ * claude-sonnet-5-5, $5.86, rounded up; on the other tasks that worst case is at most $5.91
+ * (test/repair-budget.test.ts). Real requests cost a fraction of their worst case.
+ */
+export const DEFAULT_MAX_COST_USD = 10;
+
+/** The largest ceiling an input or the stack may set. */
+export const MAX_COST_USD_LIMIT = 10_000;
 
 /** EventBridge source of the events the search sends and listens to. */
 export const EVENT_SOURCE = 'eureka-serverless';

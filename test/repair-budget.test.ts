@@ -10,10 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { checkBudget } from '../functions/propose/budget.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
-import { offlineProposer } from '../functions/propose/proposers.ts';
 import { repair, repaired } from '../functions/propose/repair.ts';
 import { propose } from '../functions/propose/propose.ts';
-import { createProposer } from '../functions/propose/proposers.ts';
+import { createProposer, offlineProposer } from '../functions/propose/proposers.ts';
 import { checkKey } from '../functions/shared/keys.ts';
 import type { CheckRecord, CheckSummary } from '../functions/shared/types.ts';
 import { initSearch } from '../functions/reflect/init.ts';
@@ -21,9 +20,10 @@ import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
-import { getTask } from '../tasks/registry.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
-import { GEN1 } from './support/contexts.ts';
+import { GEN1, GEN2 } from './support/contexts.ts';
+import { DEFAULT_MAX_COST_USD } from '../infra/config.ts';
+import { getTask, TASKS } from '../tasks/registry.ts';
 
 const failed = (name: string, candidateId: string) =>
   ({ candidateId, name, idea: `idea of ${name}`, code: 'broken', codeHash: 'x', origin: 'proposer' as const, reason: 'it threw' });
@@ -76,6 +76,24 @@ describe('Function: worstCaseCostUsd', () => {
     const longer = worstCaseCostUsd({ model: 'claude-sonnet-5-5', maxTokens: 32_000 }, buildRepairPrompt({ ...GEN1, failed: [{ ...failed('a', 'a'), code: 'x'.repeat(30_000) }] }));
     assert.ok(longer !== null && longer > worst, 'a longer prompt costs more');
     assert.equal(worstCaseCostUsd({ model: 'some-other-model', maxTokens: 32_000 }, prompt), null);
+  });
+});
+
+describe('The stack\'s default ceiling', () => {
+  it('covers the worst case of a default search on every task (chosen on MountainCar-v0, checked on the others)', (t) => {
+    const options = { model: 'claude-sonnet-5-5', maxTokens: 32_000 };
+    for (const task of TASKS) {
+      // G=4, K=6: four requests and four repairs of all six, a 4 KB best reward and 3 KB failed ones.
+      const best = { ...GEN2.best!, candidate: { ...GEN2.best!.candidate, code: 'x'.repeat(4000) } };
+      const first = { ...GEN1, task: task.id, k: 6 };
+      const later = { ...GEN2, task: task.id, k: 6, best };
+      const failed = Array.from({ length: 6 }, (_, i) => ({ name: `c${i}`, idea: 'two sentences of an idea', code: 'x'.repeat(3000), reason: 'r'.repeat(300) }));
+      const worst = (prompt: ReturnType<typeof buildPrompt>) => worstCaseCostUsd(options, prompt) ?? Number.NaN;
+      const search = worst(buildPrompt(first)) + worst(buildRepairPrompt({ ...first, failed }))
+        + 3 * (worst(buildPrompt(later)) + worst(buildRepairPrompt({ ...later, failed })));
+      t.diagnostic(`${task.id}: a default search could cost at most $${search.toFixed(2)}`);
+      assert.ok(search <= DEFAULT_MAX_COST_USD, `${task.id}: $${search}`);
+    }
   });
 });
 

@@ -1,14 +1,14 @@
 /** The search's execution input: defaults, the smoke shorthand, and one-line errors a user can act on. */
 import assert from 'node:assert/strict';
-import { SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { describe, it } from 'node:test';
 import {
+  costCeilingUsd,
   InvalidSearchInput,
   parseSearchInput,
   SEARCH_DEFAULTS,
   type SearchInput,
 } from '../functions/shared/search-input.ts';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID } from '../infra/config.ts';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { getTask, TASK_IDS } from '../tasks/registry.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
@@ -113,6 +113,24 @@ describe('Function: parseSearchInput', () => {
     for (const [name, raw, changes] of cases) {
       it(name, () => assert.deepEqual(parseSearchInput(raw, OFFLINE), { ...DEFAULTS, ...changes }));
     }
+  });
+
+  describe('the stack\'s spending ceiling', () => {
+    const ON_AWS = { proposer: 'anthropic' as const, costCeilingUsd: 10 };
+    it('applies whenever the input gives none, and a search\'s own ceiling may only lower it', () => {
+      assert.equal(parseSearchInput({}, ON_AWS).maxCostUsd, 10);
+      assert.equal(parseSearchInput({ maxCostUsd: 4 }, ON_AWS).maxCostUsd, 4);
+      assert.equal(parseSearchInput({ maxCostUsd: 10 }, ON_AWS).maxCostUsd, 10);
+      assert.throws(() => parseSearchInput({ maxCostUsd: 50 }, ON_AWS),
+        /^InvalidSearchInput: Invalid search input: "maxCostUsd" must be at most 10, the stack's ceiling \(cdk deploy -c maxCostUsd=\.\.\.\) \(got 50\)$/);
+      assert.equal(parseSearchInput({}, OFFLINE).maxCostUsd, null, 'a search started here by its owner has none unless asked');
+    });
+
+    it('reads the ceiling the stack sets, and refuses one that is not a positive number', () => {
+      assert.equal(costCeilingUsd(undefined), null);
+      assert.equal(costCeilingUsd('2.5'), 2.5);
+      for (const bad of ['', 'ten', '0', '-3', 'Infinity']) assert.throws(() => costCeilingUsd(bad), /EUREKA_MAX_COST_USD must be a number of US dollars/, bad);
+    });
   });
 
   describe('pauses within the execution\'s limit', () => {

@@ -8,6 +8,8 @@ import type { InitResult, PlanResult, ReflectResult, SearchSettings } from '../s
 import { optionalEnv } from '../shared/env.ts';
 import { FeedbackAnswerSchema } from '../shared/feedback-copy.ts';
 import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
+import { costCeilingUsd } from '../shared/search-input.ts';
+import { ENV_VARS } from '../../infra/config.ts';
 import { SearchStore } from '../shared/search-store.ts';
 import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
 import { askForFeedback } from './feedback.ts';
@@ -19,6 +21,8 @@ import { reflect } from './reflect.ts';
 const store = SearchStore.fromEnv();
 /** On AWS the default is Claude; the local runtime sets 'offline' when there is no API key. */
 const DEFAULT_PROPOSER = (optionalEnv('EUREKA_DEFAULT_PROPOSER') ?? 'anthropic') as SearchSettings['proposer'];
+/** The stack's spending ceiling: every search it starts gets it (locally none is set). */
+const COST_CEILING_USD = costCeilingUsd(optionalEnv(ENV_VARS.maxCostUsd));
 
 const searchId = z.string().min(1);
 const generation = z.number().int().min(1);
@@ -39,7 +43,7 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
   return withTelemetry(context, eventKeys(event), async () => {
     const parsed = EventSchema.parse(event);
     switch (parsed.kind) {
-      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER);
+      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER, COST_CEILING_USD);
       case 'plan': return plan(store, parsed);
       case 'reflect': return reflect(store, parsed);
       // Its answer is not the state's output: that comes with the task token.

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import {
-  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_SEEDS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS,
+  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_MAP_CONCURRENCY, MAX_SEEDS, SEARCH_TIMEOUT_SECONDS,
+  SEARCH_WORK_RESERVE_SECONDS,
 } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
@@ -78,7 +79,7 @@ export const SearchInputSchema = z.strictObject({
   feedback: z.enum(['none', 'wait']).optional(),
   // Fractions are fine (0.1 is 6 s; under a second waits a second); a whole execution lasts at most a day.
   feedbackTimeoutMinutes: z.number().positive().max(SEARCH_TIMEOUT_SECONDS / 60).optional(),
-  maxCostUsd: z.number().positive().max(10_000).optional(),
+  maxCostUsd: z.number().positive().max(MAX_COST_USD_LIMIT).optional(),
   humanInit: z
     .array(HumanInit)
     .max(16)
@@ -102,9 +103,10 @@ export class InvalidSearchInput extends Error {
 /**
  * Validates the raw execution input and fills in every default. An absent input (undefined)
  * means all defaults. Throws InvalidSearchInput naming each bad field and why.
- * @param defaults what the caller decides: the proposer ('offline' locally without a key)
+ * @param defaults what the caller decides: the proposer ('offline' locally without a key), and the
+ *   stack's spending ceiling (on AWS: every search gets it, and its own maxCostUsd may only lower it)
  */
-export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSettings['proposer'] }): SearchInput {
+export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSettings['proposer']; costCeilingUsd?: number | null }): SearchInput {
   const parsed = SearchInputSchema.safeParse(raw === undefined ? {} : raw, { reportInput: true });
   if (!parsed.success) throw new InvalidSearchInput(parsed.error.issues.flatMap(describeIssue));
   const input = parsed.data;
@@ -133,12 +135,28 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     repair: input.repair ?? base.repair,
     feedback: input.feedback ?? base.feedback,
     feedbackTimeoutMinutes: input.feedbackTimeoutMinutes ?? base.feedbackTimeoutMinutes,
-    maxCostUsd: input.maxCostUsd ?? base.maxCostUsd,
+    maxCostUsd: input.maxCostUsd ?? defaults.costCeilingUsd ?? base.maxCostUsd,
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
-  const pauses = pausesProblem(settings);
-  if (pauses !== null) throw new InvalidSearchInput([pauses]);
+  const problems = [pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null)].filter((p): p is string => p !== null);
+  if (problems.length > 0) throw new InvalidSearchInput(problems);
   return settings;
+}
+
+/** A search's own ceiling may lower the stack's, never raise it. */
+function ceilingProblem(s: Pick<SearchSettings, 'maxCostUsd'>, ceiling: number | null): string | null {
+  if (ceiling === null || s.maxCostUsd === null || s.maxCostUsd <= ceiling) return null;
+  return `"maxCostUsd" must be at most ${ceiling}, the stack's ceiling (cdk deploy -c maxCostUsd=...) (got ${s.maxCostUsd})`;
+}
+
+/** The stack's ceiling from its environment variable (unset: none, as locally); a bad value fails at once. */
+export function costCeilingUsd(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > MAX_COST_USD_LIMIT) {
+    throw new Error(`${ENV_VARS.maxCostUsd} must be a number of US dollars, more than 0 and at most ${MAX_COST_USD_LIMIT} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
 }
 
 const hours = (seconds: number): string => `${seconds / 3600} h`;
