@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { withLocalStore } from '../local/runtime.ts';
-import type { CandidateRecord } from '../functions/shared/records.ts';
+import { FRESH_SEED_OFFSET, type CandidateRecord } from '../functions/shared/records.ts';
+import { seedResultKey } from '../functions/shared/keys.ts';
 import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 import { eureka, start } from './support/eureka-cli.ts';
 
@@ -130,9 +131,15 @@ describe('Loop: checks before training and one repair request', () => {
   });
 
   it('shows the model neither the hostile probes nor a repaired name twice in generation 2', () => {
-    const second = bodyText(server, 2);
+    const second = (server.requests[2].body.messages as Array<{ content: string }>)[0].content;
     assert.doesNotMatch(second, /hostile_never_returns|hostile_exfiltrate/);
-    assert.match(second, /typo-name/, 'the scoreboard lists the repaired candidates');
+    const rows = second.split('\n').filter((line) => line.startsWith('- ') && line.includes(' | '));
+    for (const name of Object.keys(BROKEN)) {
+      const mine = rows.filter((line) => line.startsWith(`- ${name} | `));
+      assert.equal(mine.length, 1, `${name} once on the scoreboard: ${mine.join(' / ')}`);
+      assert.match(mine[0], /\| trained \|/, `${name}: its repaired version, the one that trained`);
+    }
+    assert.equal(rows.filter((line) => /^- g1-energy-\d \| /.test(line)).length, 2, 'and the two that worked the first time');
   });
 
   it('asks nothing again on a resume, the repair included', async () => {
@@ -294,13 +301,18 @@ describe('Loop: a person\'s feedback between generations', () => {
     assert.equal(ended.code, 0, ended.stderr);
     const out = JSON.parse(ended.stdout);
     assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1], 'no generation after the stop');
-    assert.ok(out.winner.freshSuccess >= 0);
     await withLocalStore(dir, async (store) => {
       const meta = await store.meta('stopped');
       assert.equal(meta.stoppedBy?.reason, 'feedback');
       assert.equal(meta.stoppedBy?.generation, 1);
       assert.equal(meta.status, 'finished');
       assert.equal(await store.answer('stopped', 2, 'proposal'), undefined);
+      // The best so far is the winner, re-trained on seeds the search never used: its fresh score is theirs.
+      assert.deepEqual([out.winner.generation, out.winner.candidateId], [meta.best?.generation, meta.best?.candidateId]);
+      const fresh = await store.result(seedResultKey('stopped', 1, out.winner.candidateId, FRESH_SEED_OFFSET));
+      assert.equal(fresh?.outcome, 'trained', 'its fresh seed-run');
+      assert.equal(out.winner.freshSuccess, fresh?.success);
     });
+    assert.match(await readFile(out.cardPath, 'utf8'), /<!doctype html>/, 'published with its card');
   });
 });
