@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { searchPrefix } from '../shared/keys.ts';
 import type { AnswerKind, BillRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
+import { metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { BilledReply, ReplyLedger, Reservation } from './proposer.ts';
 
 export function searchLedger(store: SearchStore, searchId: string, generation: number, kind: AnswerKind, model: string): ReplyLedger {
@@ -33,6 +34,7 @@ export function searchLedger(store: SearchStore, searchId: string, generation: n
           const replyKey = `${searchPrefix(searchId)}/generations/${generation}/replies/${kind}-${step}-${id}.json`;
           await store.blobs.put(replyKey, JSON.stringify(reply), 'application/json');
           await store.putBill(searchId, id, { ...base, state: 'billed', usage: reply.usage, costUsd, replyKey });
+          recordBill(kind, reply, costUsd);
         },
         async released() {
           await store.putBill(searchId, id, { ...base, state: 'released', costUsd: 0 });
@@ -40,4 +42,13 @@ export function searchLedger(store: SearchStore, searchId: string, generation: n
       };
     },
   };
+}
+
+/** The model's usage as metrics, once per billed reply (a replayed one was counted when it was billed). */
+function recordBill(kind: AnswerKind, reply: BilledReply, costUsd: number | null): void {
+  const { usage } = reply;
+  metrics.addDimension('request', kind);
+  metrics.addMetric('ModelInputTokens', MetricUnit.Count, usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens);
+  metrics.addMetric('ModelOutputTokens', MetricUnit.Count, usage.outputTokens);
+  if (costUsd !== null) metrics.addMetric('ModelCostUsd', MetricUnit.NoUnit, costUsd);
 }

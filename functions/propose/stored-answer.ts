@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { rewardKey, searchPrefix } from '../shared/keys.ts';
 import type { AnswerKind, ProposalRecord, ProposedCandidate, RequestFailure } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
+import { logger } from '../shared/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
 
 export type StoredCandidate = ProposedCandidate & { code: string };
@@ -51,18 +51,13 @@ export async function storeFailure(
   return kept;
 }
 
-/** One line and the request's metrics: tokens in and out, and what it cost. */
+/** One line: the request's tokens in and out, and what it cost (the metrics come per billed reply, ledger.ts). */
 function recordAnswer(kind: AnswerKind, answer: ProposerAnswer, candidates: number): void {
   const usage = answer.usage;
   logger.info(kind === 'proposal' ? 'proposal stored' : 'repair stored', {
     proposer: answer.proposer, model: answer.model, candidates, notes: answer.notes.length,
     inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: answer.costUsd,
   });
-  if (usage === null) return;
-  metrics.addDimension('request', kind);
-  metrics.addMetric('ModelInputTokens', MetricUnit.Count, usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens);
-  metrics.addMetric('ModelOutputTokens', MetricUnit.Count, usage.outputTokens);
-  if (answer.costUsd !== null) metrics.addMetric('ModelCostUsd', MetricUnit.NoUnit, answer.costUsd);
 }
 
 /** Writes each candidate's reward.js from the stored answer (idempotent). */
