@@ -86,6 +86,15 @@ export const ANNOUNCE_TIMEOUT_SECONDS = 30;
 export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /**
+ * What the pauses for feedback must leave of SEARCH_TIMEOUT_SECONDS to the search itself: G-1
+ * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks), so a search
+ * that pauses can always finish. 12 h is twice the default search's (G=4, K=6, S=5, concurrency
+ * 10) worst case if every Task ran to its timeout (about 5.9 h from FUNCTION_CAPS), and 33 times
+ * the 21.5 min that search measured.
+ */
+export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
+
+/**
  * Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects
  * more. "Train seeds" is a Distributed Map and runs that many seed-runs at once; the inline Maps
  * (checks, baselines, fresh seeds) run at most 40 whatever it says. 320 is K=16 (plus 16 human
@@ -145,7 +154,22 @@ export const ENV_VARS = {
   anthropicSecretArn: 'ANTHROPIC_SECRET_ARN',
   /** Bedrock model id the Propose role may invoke. */
   bedrockModelId: 'EUREKA_BEDROCK_MODEL_ID',
+  /** The stack's spending ceiling in US dollars ("Start the search" applies it; cdk -c maxCostUsd). */
+  maxCostUsd: 'EUREKA_MAX_COST_USD',
 } as const;
+
+/**
+ * The stack's spending ceiling on the model, in US dollars, for every search it starts (cdk
+ * -c maxCostUsd=... sets another): whoever may put an event on the bus or start an execution gets
+ * at most this. An execution input's maxCostUsd may only lower it. $10 is the worst case of a
+ * default search (G=4, K=6, a repair of all six every generation) on MountainCar-v0 with
+ * claude-sonnet-5-5, $5.86, rounded up; on the other tasks that worst case is at most $5.91
+ * (test/repair-budget.test.ts). Real requests cost a fraction of their worst case.
+ */
+export const DEFAULT_MAX_COST_USD = 10;
+
+/** The largest ceiling an input or the stack may set. */
+export const MAX_COST_USD_LIMIT = 10_000;
 
 /** EventBridge source of the events the search sends and listens to. */
 export const EVENT_SOURCE = 'eureka-serverless';

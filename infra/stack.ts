@@ -3,7 +3,8 @@
  * Storage -> Network -> Functions -> Workflow -> Events -> Outputs.
  *
  * Context (all optional): `alarmEmail` (where the alarms go), `trainer` ("tfjs-node": TrainSeed as a
- * container image with the native backend), `schedule` ("rate(7 days)") with `scheduleInput` (JSON execution input)
+ * container image with the native backend), `maxCostUsd` (the spending ceiling of every search the
+ * stack starts, default DEFAULT_MAX_COST_USD), `schedule` ("rate(7 days)") with `scheduleInput` (JSON execution input)
  * starts searches on a schedule; `s3PrefixListId` ("pl-…", from `aws ec2
  * describe-managed-prefix-lists --filters Name=prefix-list-name,Values=com.amazonaws.<region>.s3`)
  * skips the deploy-time lookup of the S3 prefix list.
@@ -24,9 +25,12 @@ import { Construct, type IConstruct } from 'constructs';
 import {
   DEFAULT_BEDROCK_FOUNDATION_MODEL,
   DEFAULT_BEDROCK_MODEL_ID,
+  DEFAULT_MAX_COST_USD,
+  ENV_VARS,
   EVENT_SOURCE,
   type FunctionRole,
   LOG_RETENTION_DAYS,
+  MAX_COST_USD_LIMIT,
   SEARCH_TIMEOUT_SECONDS,
   SEED_POLICY_EXPIRY_DAYS,
   SEED_POLICY_TAG,
@@ -49,6 +53,8 @@ export const CONTEXT_KEYS = {
   alarmEmail: 'alarmEmail',
   /** `tfjs-node`: TrainSeed as a container image with the native TensorFlow backend. */
   trainer: 'trainer',
+  /** The spending ceiling on the model of every search, in US dollars (default DEFAULT_MAX_COST_USD). */
+  maxCostUsd: 'maxCostUsd',
 } as const;
 
 /** Feature flags the stack relies on, set on its own node so tests and `cdk synth` agree. */
@@ -172,9 +178,12 @@ export class EurekaStack extends Stack {
         environment: { EUREKA_TFJS_BACKEND: 'wasm' },
       }).bindBucket(bucket, { tagging: true });
 
+    // "Start the search" runs here: every search it records gets the stack's spending ceiling,
+    // whoever started it (the console, the bus, the schedule); an input may only lower it.
     const reflect = new SearchFunction(this, 'ReflectFunction', {
       role: 'reflect',
       description: 'Start the search and reflect on each generation: validate, rank, summarise',
+      environment: { [ENV_VARS.maxCostUsd]: String(this.costCeilingUsd()) },
     }).bindTable(table).bindBucket(bucket);
 
     const publish = new SearchFunction(this, 'PublishFunction', {
@@ -241,14 +250,23 @@ export class EurekaStack extends Stack {
     `AwsSolutions-IAM5[Resource::${executions}:*]`, `AwsSolutions-IAM5[Resource::${executions}/${DISTRIBUTED_MAP_LABEL}:*]`);
 
     // "Wait for feedback": only a person answers a pause, with `eureka feedback`. No function of
-    // the stack may send a task token; whoever answers attaches this policy.
+    // the stack may send a task token; whoever answers attaches this policy. The answer travels
+    // with the execution (the token's output), so answering writes nothing: the search keeps its
+    // own records. The person may look at the search too (eureka show --stack, the cards).
+    const thisStack = this.formatArn({ service: 'cloudformation', resource: 'stack', resourceName: `${this.stackName}/*` });
     const feedbackResponder = new iam.ManagedPolicy(this, 'FeedbackResponderPolicy', {
-      description: 'Answer a paused search (eureka feedback): send its task token back and record the answer',
+      description: 'Answer a paused search and look at it (eureka feedback, eureka show --stack): read its records and cards, send its task token back',
       statements: [
-        new iam.PolicyStatement({ actions: ['states:SendTaskSuccess'], resources: [this.stateMachine.stateMachineArn] }),
-        new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], resources: [table.tableArn] }),
+        new iam.PolicyStatement({ sid: 'AnswerAPause', actions: ['states:SendTaskSuccess'], resources: [this.stateMachine.stateMachineArn] }),
+        new iam.PolicyStatement({ sid: 'ReadTheSearch', actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [table.tableArn] }),
+        new iam.PolicyStatement({ sid: 'OpenItsCards', actions: ['s3:GetObject'], resources: [bucket.arnForObjects(CARD_OBJECTS)] }),
+        new iam.PolicyStatement({ sid: 'FindTheStack', actions: ['cloudformation:DescribeStacks'], resources: [thisStack] }),
       ],
     });
+    acknowledge(feedbackResponder, `The cards of every search (${CARD_OBJECTS}: the interim cards and the winner's), `
+      + 'whose ids are not known before they start.', `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnElement)}.Arn>/${CARD_OBJECTS}]`);
+    acknowledge(feedbackResponder, 'A stack ARN ends in an id CloudFormation assigns at creation: the wildcard is that id of this one stack.',
+      `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:stack/${this.stackName}/*]`);
 
     // ---------------------------------------------------------------- Events
     // "Waiting for feedback" is announced by the reflect function, on the default bus.
@@ -327,6 +345,17 @@ export class EurekaStack extends Stack {
     return `<${this.getLogicalId(construct.node.defaultChild as CfnElement)}.Arn>`;
   }
 
+  /** The spending ceiling of every search: `-c maxCostUsd=...`, else DEFAULT_MAX_COST_USD. */
+  private costCeilingUsd(): number {
+    const raw = this.node.tryGetContext(CONTEXT_KEYS.maxCostUsd) as unknown;
+    if (raw === undefined) return DEFAULT_MAX_COST_USD;
+    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+    if (!Number.isFinite(value) || value <= 0 || value > MAX_COST_USD_LIMIT) {
+      throw new Error(`context ${CONTEXT_KEYS.maxCostUsd} must be a number of US dollars, more than 0 and at most ${MAX_COST_USD_LIMIT}, got ${JSON.stringify(raw)}`);
+    }
+    return value;
+  }
+
   /** The schedule's execution input: a JSON string from `-c scheduleInput=…` or an object from cdk.json. */
   private scheduleInput(): Record<string, unknown> {
     const raw = this.node.tryGetContext(CONTEXT_KEYS.scheduleInput) as unknown;
@@ -345,6 +374,9 @@ export class EurekaStack extends Stack {
     return value as Record<string, unknown>;
   }
 }
+
+/** Both kinds of card (searches/<id>/generations/<g>/card.html, searches/<id>/winner/card.html): `*` spans slashes. */
+const CARD_OBJECTS = 'searches/*/card.html';
 
 /** Id of the function that serves every AwsCustomResource of a stack (fixed by aws-cdk-lib). */
 const PROVIDER_FUNCTION_ID = 'AWS679f53fac002430cb0da5b7982bd2287';

@@ -13,6 +13,7 @@ export const STATE = {
   outOfBudget: 'Out of budget?',
   checkCandidates: 'Check the candidates',
   repair: 'Repair rewards',
+  repairFailed: 'Repair request failed',
   checkRepaired: 'Check the repaired rewards',
   plan: 'Plan the seed-runs',
   baselinesTrained: 'Baselines trained?',

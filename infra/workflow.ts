@@ -17,6 +17,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { ANNOUNCE_TIMEOUT_SECONDS, EVENT_SOURCE, FINISHED_DETAIL_TYPE } from './config.ts';
+import { NO_FEEDBACK_YET } from '../functions/shared/feedback-copy.ts';
 import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
 import { backoff, checkMap, invoke, retryTransients, seedRunMap, type SearchTargets } from './workflow-parts.ts';
 
@@ -39,11 +40,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     kind: 'init',
     input: sfn.JsonPath.entirePayload,
     executionName: sfn.JsonPath.executionName,
-  }, { resultSelector: { 'search.$': '$' } });
+  }, { resultSelector: { 'search.$': '$', feedback: NO_FEEDBACK_YET } });
 
+  // The person's answer to the last pause travels with the execution ($.feedback) into Propose,
+  // which keeps the table's copy: it never depends on a write made after SendTaskSuccess.
   const propose = invoke(scope, STATE.propose, targets, 'propose', {
     searchId: searchId(),
     generation: sfn.JsonPath.numberAt('$.search.nextGeneration'),
+    feedback: sfn.JsonPath.objectAt('$.feedback'),
   }, { resultPath: '$.proposal' });
 
   const checkCandidates = checkMap(scope, STATE.checkCandidates, '$.proposal.checks', '$.checks', CHECK_STATES.candidates, targets);
@@ -51,6 +55,18 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const repair = invoke(scope, STATE.repair, targets, 'repair', {
     kind: 'repair', searchId: searchId(), generation: generation(), checks: sfn.JsonPath.listAt('$.checks'),
   }, { resultPath: '$.repair' });
+  // Repair is optional: whatever fails it (the function catches and records the model's failures
+  // itself; this catches its own: a timeout, a crash) leaves the failed candidates failed, and the
+  // search goes on. The error lands at $.repair and is replaced by a small RepairResult.
+  const repairFailed = new sfn.Pass(scope, STATE.repairFailed, {
+    parameters: {
+      'generation.$': '$.proposal.generation',
+      'checks.$': 'States.Array()',
+      'failure.$': "States.Format('repair request failed: {} (its Cause is in the execution history)', $.repair.Error)",
+    },
+    resultPath: '$.repair',
+  });
+  repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
 
   const checkRepaired = checkMap(scope, STATE.checkRepaired, '$.repair.checks', '$.repairChecks', CHECK_STATES.repaired, targets);
 
@@ -96,12 +112,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const waitForFeedback = feedbackWait(scope, targets);
   preparePause.next(waitForFeedback);
   const feedbackTimedOut = new sfn.Pass(scope, STATE.feedbackTimedOut, {
-    result: sfn.Result.fromObject({ action: 'continue', timedOut: true }),
+    parameters: { action: 'continue', timedOut: true, 'generation.$': `${PAUSE_PATH}.generation` },
     resultPath: '$.feedback',
   });
   waitForFeedback.addCatch(feedbackTimedOut, { errors: [sfn.Errors.TIMEOUT], resultPath: '$.feedbackError' });
 
-  const finish = invoke(scope, STATE.finish, targets, 'finish', { kind: 'finish', searchId: searchId() }, { resultPath: '$.reflection' });
+  const finish = invoke(scope, STATE.finish, targets, 'finish', {
+    kind: 'finish', searchId: searchId(), feedback: sfn.JsonPath.objectAt('$.feedback'),
+  }, { resultPath: '$.reflection' });
   const trainFresh = seedRunMap(scope, STATE.trainFresh, '$.reflection.freshTasks', '$.freshResults', SEED_RUN_STATES.fresh, targets);
   const publish = invoke(scope, STATE.publish, targets, 'publish', {
     searchId: searchId(), freshResults: sfn.JsonPath.listAt('$.freshResults'),
@@ -138,6 +156,7 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const outOfBudget = new sfn.Choice(scope, STATE.outOfBudget)
     .when(sfn.Condition.stringEquals('$.proposal.stopped', 'budget'), finish)
     .otherwise(checkCandidates.next(repair).next(checkRepaired).next(plan).next(baselinesTrained));
+  repairFailed.next(checkRepaired);
 
   const chain = sfn.Chain.start(start).next(propose).next(outOfBudget);
   return { chain };

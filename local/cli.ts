@@ -115,11 +115,12 @@ program
 
 program
   .command('show')
-  .description('the scoreboard of a search (the latest by default)')
+  .description('the scoreboard of a search, running or finished (the latest by default), and its newest card')
   .argument('[id]', 'search id')
   .option('--data-dir <dir>', 'where the table and the bucket live', '.eureka')
+  .option('--stack <name>', 'a search on AWS: the stack\'s table, and the card as a presigned URL')
   .option('--json', 'print one JSON object')
-  .option('--open', 'open the card in the browser')
+  .option('--open', 'open the newest card in the browser (the winner\'s, else the last generation\'s interim card)')
   .action(async (id: string | undefined, opts: object) => {
     const { showCommand } = await import('./commands/show.ts');
     await showCommand({ ...opts, id });

@@ -11,6 +11,7 @@ import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import cdkNag from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import {
+  DEFAULT_MAX_COST_USD,
   ENV_VARS,
   EVENT_SOURCE,
   FUNCTION_CAPS,
@@ -212,6 +213,22 @@ describe('Stack: a person\'s feedback', () => {
     base.template.hasOutput(STACK_OUTPUT_KEYS.feedbackPolicyArn, { Value: { Ref: id } });
   });
 
+  it('grants whoever answers only what answering and looking need: no table write, DescribeStacks on this stack', () => {
+    const [[, policy]] = Object.entries(base.template.findResources('AWS::IAM::ManagedPolicy'))
+      .filter(([id]) => id.startsWith('FeedbackResponderPolicy'));
+    const statements = policy.Properties.PolicyDocument.Statement as Statement[];
+    const bySid = Object.fromEntries(statements.map((st) => [(st as Statement & { Sid: string }).Sid, st]));
+    assert.deepEqual(Object.keys(bySid).sort(), ['AnswerAPause', 'FindTheStack', 'OpenItsCards', 'ReadTheSearch']);
+    assert.ok(statements.every((st) => st.Effect === 'Allow'));
+    assert.deepEqual(actionsOf([bySid.AnswerAPause]), ['states:SendTaskSuccess']);
+    assert.deepEqual(actionsOf([bySid.ReadTheSearch]).sort(), ['dynamodb:GetItem', 'dynamodb:Query']);
+    assert.ok(!actionsOf(statements).some((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a) || a === 'dynamodb:*'), 'it writes nothing in the table');
+    assert.deepEqual(actionsOf([bySid.OpenItsCards]), ['s3:GetObject']);
+    assert.match(JSON.stringify(bySid.OpenItsCards.Resource), /\/searches\/\*\/card\.html"/, 'the cards only');
+    assert.deepEqual(actionsOf([bySid.FindTheStack]), ['cloudformation:DescribeStacks']);
+    assert.match(JSON.stringify(bySid.FindTheStack.Resource), /:stack\/EurekaServerless\/\*"/, 'this stack only');
+  });
+
   it('lets the reflect function announce the pause on the default bus, and only it', () => {
     for (const role of ROLES) {
       const puts = actionsOf(statementsOf(roleId(role))).includes('events:PutEvents');
@@ -241,7 +258,7 @@ describe('Stack: functions', () => {
     assert.deepEqual(names('propose'), [ENV_VARS.anthropicSecretArn, ENV_VARS.bedrockModelId, ENV_VARS.bucket,
       ENV_VARS.table, 'NODE_OPTIONS'].sort());
     assert.deepEqual(names('trainSeed'), [ENV_VARS.bucket, 'EUREKA_TFJS_BACKEND', 'NODE_OPTIONS'].sort());
-    assert.deepEqual(names('reflect'), [ENV_VARS.bucket, ENV_VARS.table, 'NODE_OPTIONS'].sort());
+    assert.deepEqual(names('reflect'), [ENV_VARS.bucket, ENV_VARS.maxCostUsd, ENV_VARS.table, 'NODE_OPTIONS'].sort());
     assert.deepEqual(names('publish'), [ENV_VARS.bucket, ENV_VARS.table, 'NODE_OPTIONS'].sort());
   });
 });
@@ -322,6 +339,20 @@ describe('Stack: workflow and events', () => {
     assert.equal(Object.keys(base.template.findResources('AWS::Events::Rule', {
       Properties: { ScheduleExpression: Match.anyValue() },
     })).length, 0);
+  });
+
+  it('gives every search a spending ceiling: "Start the search" gets the stack\'s, $10 unless -c maxCostUsd sets another', () => {
+    const ceiling = (stack: EurekaStack, template: Template): unknown => {
+      const fn = template.toJSON().Resources[stack.getLogicalId(stack.functions.reflect.node.defaultChild as CfnElement)];
+      return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables[ENV_VARS.maxCostUsd];
+    };
+    assert.equal(DEFAULT_MAX_COST_USD, 10);
+    assert.equal(ceiling(base.stack, base.template), '10');
+    const lower = synth({ maxCostUsd: '2.5' });
+    assert.equal(ceiling(lower.stack, lower.template), '2.5');
+    for (const bad of ['none', '0', '-1', '20000']) {
+      assert.throws(() => synth({ maxCostUsd: bad }), /context maxCostUsd must be a number of US dollars, more than 0 and at most 10000/, bad);
+    }
   });
 
   it('rejects a schedule input that is not a JSON object', () => {

@@ -6,12 +6,13 @@
  * generations (answered, timed out, stop).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { withLocalStore } from '../local/runtime.ts';
-import type { CandidateRecord } from '../functions/shared/records.ts';
+import { FRESH_SEED_OFFSET, type CandidateRecord } from '../functions/shared/records.ts';
+import { seedResultKey } from '../functions/shared/keys.ts';
 import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 import { eureka, start } from './support/eureka-cli.ts';
 
@@ -47,6 +48,26 @@ async function dataDir(): Promise<string> {
   return dir;
 }
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/**
+ * `eureka show --open` with an `xdg-open` of our own first on PATH: it records what it was asked
+ * to open. The opener is started detached, so the record is awaited.
+ */
+async function opened(dir: string, searchId: string): Promise<string> {
+  const bin = await mkdtemp(join(tmpdir(), 'eureka-open-'));
+  dirs.push(bin);
+  const record = join(bin, 'opened');
+  await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(record)}\n`);
+  await chmod(join(bin, 'xdg-open'), 0o755);
+  const shown = await eureka(['show', searchId, '--open', '--data-dir', dir], { PATH: `${bin}:${process.env.PATH}` });
+  assert.equal(shown.code, 0, shown.stderr);
+  for (let i = 0; i < 100; i++) {
+    const path = await readFile(record, 'utf8').catch(() => '');
+    if (path !== '') return path;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('eureka show --open opened nothing');
+}
 
 const modelEnv = (server: MessagesApiServer) => ({ ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url });
 const bodyText = (server: MessagesApiServer, i: number) => JSON.stringify(server.requests[i].body.messages);
@@ -111,9 +132,15 @@ describe('Loop: checks before training and one repair request', () => {
   });
 
   it('shows the model neither the hostile probes nor a repaired name twice in generation 2', () => {
-    const second = bodyText(server, 2);
+    const second = (server.requests[2].body.messages as Array<{ content: string }>)[0].content;
     assert.doesNotMatch(second, /hostile_never_returns|hostile_exfiltrate/);
-    assert.match(second, /typo-name/, 'the scoreboard lists the repaired candidates');
+    const rows = second.split('\n').filter((line) => line.startsWith('- ') && line.includes(' | '));
+    for (const name of Object.keys(BROKEN)) {
+      const mine = rows.filter((line) => line.startsWith(`- ${name} | `));
+      assert.equal(mine.length, 1, `${name} once on the scoreboard: ${mine.join(' / ')}`);
+      assert.match(mine[0], /\| trained \|/, `${name}: its repaired version, the one that trained`);
+    }
+    assert.equal(rows.filter((line) => /^- g1-energy-\d \| /.test(line)).length, 2, 'and the two that worked the first time');
   });
 
   it('asks nothing again on a resume, the repair included', async () => {
@@ -124,6 +151,48 @@ describe('Loop: checks before training and one repair request', () => {
     assert.equal(shown.proposer.requests, 3);
     assert.equal(shown.proposer.repairRequests, 1);
     assert.equal(shown.failedChecks, 5, 'three broken and two hostile');
+  });
+});
+
+describe('Loop: a repair request that fails', () => {
+  let server: MessagesApiServer;
+  let dir = '';
+  let ran = { code: 0, stdout: '', stderr: '' };
+  const refusal = answer('', { stopReason: 'refusal', stopDetails: { type: 'refusal', category: 'cyber', explanation: 'This looks like an exploit.' } });
+
+  before(async () => {
+    // A weak (or wary) model: it writes one broken candidate, then refuses to repair it.
+    server = await startMessagesApiServer([reply([...good(1, 1), broken()[1]]), refusal, reply(good(2, 2))]);
+    dir = await dataDir();
+    ran = await eureka(['search', '--generations', '2', '--candidates', '2', ...SMALL, '--proposer', 'anthropic', '--model', MODEL, '--no-hostile',
+      '--json', '--data-dir', dir, '--search-id', 'refused'], modelEnv(server));
+  });
+  after(() => server.close());
+
+  it('goes on: the search finishes with exit 0 and a card, generation 2 asked as usual', async () => {
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(server.requests.length, 3, 'generation 1, its refused repair, generation 2');
+    const out = JSON.parse(ran.stdout);
+    assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1, 2]);
+    assert.match(await readFile(out.cardPath, 'utf8'), /<!doctype html>/);
+  });
+
+  it('leaves the broken candidate failed, with why the repair failed on the scoreboard and the card', async () => {
+    const gen1 = await withLocalStore(dir, (store) => store.candidates('refused', 1));
+    const typo = gen1.find((c) => c.name === 'typo-name');
+    assert.equal(typo?.outcome, 'error');
+    assert.match(typo?.reason ?? '', /^failed its check: .*'velocty' is not defined.*; repair request failed: The model refused to write the reward functions \(category cyber\)/);
+    assert.ok(!gen1.some((c) => c.repairOf !== undefined), 'nothing was repaired');
+    const shown = await eureka(['show', 'refused', '--data-dir', dir]);
+    assert.match(shown.stdout, /repair request failed: The model refused/);
+    const card = await readFile(join(dir, 'bucket', 'searches', 'refused', 'winner', 'card.html'), 'utf8');
+    assert.match(card, /repair request failed: The model refused/);
+  });
+
+  it('does not ask for the repair again on a resume', async () => {
+    const resumed = await eureka(['search', '--resume', 'refused', '--json', '--data-dir', dir], modelEnv(server));
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(server.requests.length, 3);
   });
 });
 
@@ -176,10 +245,16 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.equal(server.requests.length, 1, 'paused before generation 2 is asked for');
       const shown = JSON.parse((await eureka(['show', 'asked', '--json', '--data-dir', dir])).stdout);
       assert.equal(shown.feedback[0].state, 'waiting');
-      assert.match(await readFile(shown.feedback[0].cardPath, 'utf8'), /data-interim="true"/, 'an interim card of the search so far');
+      const interim = await readFile(shown.feedback[0].cardPath, 'utf8');
+      assert.match(interim, /data-interim="true"/, 'an interim card of the search so far');
+      assert.match(interim, /The search is waiting for your feedback after generation 1/);
+      assert.doesNotMatch(interim, /no episode recorded/, 'the best so far in action: the person watches its policy');
+      assert.doesNotMatch(interim, /reported no terms/);
       const events = await readFile(join(dir, 'events.jsonl'), 'utf8');
       assert.match(events, /"DetailType":"Waiting for feedback"/);
       assert.match(events, /\\"generation\\":1/);
+
+      assert.equal(await opened(dir, 'asked'), shown.feedback[0].cardPath, 'eureka show --open opens the running search\'s newest card');
 
       const words = 'The car reaches the flag but wastes 40 steps rocking: reward speed toward the flag more.';
       const answered = await eureka(['feedback', 'asked', '--text', words, '--data-dir', dir]);
@@ -193,6 +268,7 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.match(second, /Best reward function so far/, 'beside the automatic reflection');
       const card = await readFile(join(dir, 'bucket', 'searches', 'asked', 'winner', 'card.html'), 'utf8');
       assert.ok(card.includes('reward speed toward the flag more.'));
+      assert.equal(await opened(dir, 'asked'), join(dir, 'bucket', 'searches', 'asked', 'winner', 'card.html'), 'and the winner\'s once published');
       const again = await eureka(['feedback', 'asked', '--continue', '--data-dir', dir]);
       assert.equal(again.code, 2);
       assert.match(again.stderr, /is not waiting for feedback: its last pause, after generation 1, was answered/);
@@ -226,13 +302,18 @@ describe('Loop: a person\'s feedback between generations', () => {
     assert.equal(ended.code, 0, ended.stderr);
     const out = JSON.parse(ended.stdout);
     assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1], 'no generation after the stop');
-    assert.ok(out.winner.freshSuccess >= 0);
     await withLocalStore(dir, async (store) => {
       const meta = await store.meta('stopped');
       assert.equal(meta.stoppedBy?.reason, 'feedback');
       assert.equal(meta.stoppedBy?.generation, 1);
       assert.equal(meta.status, 'finished');
       assert.equal(await store.answer('stopped', 2, 'proposal'), undefined);
+      // The best so far is the winner, re-trained on seeds the search never used: its fresh score is theirs.
+      assert.deepEqual([out.winner.generation, out.winner.candidateId], [meta.best?.generation, meta.best?.candidateId]);
+      const fresh = await store.result(seedResultKey('stopped', 1, out.winner.candidateId, FRESH_SEED_OFFSET));
+      assert.equal(fresh?.outcome, 'trained', 'its fresh seed-run');
+      assert.equal(out.winner.freshSuccess, fresh?.success);
     });
+    assert.match(await readFile(out.cardPath, 'utf8'), /<!doctype html>/, 'published with its card');
   });
 });

@@ -16,6 +16,7 @@ import type { TermStats } from '../functions/shared/types.ts';
 import { RecordingSchema } from '../tasks/conformance.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
+import { ppoConfigFor } from '../core/ppo-config.ts';
 
 type Reward = (obs: number[], action: number | number[], nextObs: number[], terminated: boolean) => unknown;
 
@@ -165,6 +166,27 @@ describe('Function: the grammar of every task', () => {
       for (const c of cs) assertRuns(c, transitions);
       const all: Program = { terms: g.families.map((family) => ({ family, coef: g.specs[family].range[0] })) };
       assertRuns({ name: 'all', idea: 'all', code: renderProgram(g, all, 'every term') }, transitions);
+    });
+  }
+});
+
+describe('Function: the grammar\'s shaping is potential-based with the trainer\'s discount', () => {
+  for (const task of TASKS) {
+    const gamma = ppoConfigFor(task, 0, 1).gamma;
+    it(`${task.id}: every shaping term is c * (${gamma} * phi(nextObs) - phi(obs)), gamma as PPO trains it`, () => {
+      const g = grammarFor(task);
+      const transitions = transitionsOf(task).slice(0, 400);
+      for (const f of task.features) {
+        // The bonus on the same feature (coefficient 1) reads the potential phi itself.
+        const c = 100;
+        const reward = load(renderProgram(g, { terms: [{ family: `shape:${f.name}`, coef: c }, { family: `bonus:${f.name}`, coef: 1 }] }, 'shaping'));
+        const phi = (o: number[]) => (reward(o, transitions[0].action, o, false) as [number, Record<string, number>])[1][`${f.name}Bonus`];
+        for (const t of transitions) {
+          const shaping = (reward(t.obs, t.action, t.nextObs, t.terminated) as [number, Record<string, number>])[1][`${f.name}Shaping`];
+          const expected = c * (gamma * phi(t.nextObs) - phi(t.obs));
+          assert.ok(Math.abs(shaping - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${f.name}: ${shaping} vs ${expected}`);
+        }
+      }
     });
   }
 });

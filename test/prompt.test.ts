@@ -4,6 +4,7 @@
  * test, the signature and its rules, K; the reflection from generation 2.
  */
 import assert from 'node:assert/strict';
+import { ppoConfigFor } from '../core/ppo-config.ts';
 import { describe, it } from 'node:test';
 import { buildPrompt, buildRepairPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
 import { reflectionText } from '../functions/propose/reflection.ts';
@@ -54,6 +55,7 @@ describe('Function: buildPrompt', () => {
       assert.ok(user.includes(`# The task: ${task.id} (Gymnasium)`), task.id);
       assert.ok(user.includes(task.environmentSource.trimEnd()), `${task.id}: its environment source`);
       assert.ok(user.includes(task.success.describe), `${task.id}: its success test`);
+      assert.ok(user.includes(`discount gamma ${ppoConfigFor(task, 0, 1).gamma},`), `${task.id}: the discount its PPO trains with`);
       for (const d of task.observation) assert.ok(user.includes(`| ${d.name} |`), `${task.id}: observation ${d.name}`);
       if (!task.id.startsWith('MountainCar')) {
         assert.doesNotMatch(user, /mountain ?car|flag|valley/i, `${task.id}: no MountainCar words`);

@@ -18,7 +18,7 @@ import { SUMMARY_SCHEMA } from '../functions/publish/summary.ts';
 import { initSearch } from '../functions/reflect/init.ts';
 import { reflect } from '../functions/reflect/reflect.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { seedResultKey } from '../functions/shared/keys.ts';
+import { interimCardKey, seedResultKey } from '../functions/shared/keys.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import type { ReflectResult } from '../functions/shared/contracts.ts';
@@ -98,6 +98,20 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const summary = await store.summary(SEARCH, 1);
     assert.equal(summary?.scoreboard[0].candidateId, winnerId, 'the scoreboard is ranked');
     assert.deepEqual(summary?.scoreboard.map((s) => s.success), [0.9, 0.5, 0]);
+  });
+
+  it('writes an interim card after each generation: the best so far in action, its curves and terms, from its search seeds', async () => {
+    for (const generation of [1, 2]) {
+      const card = await store.blobs.getText(interimCardKey(SEARCH, generation));
+      assert.ok(card !== undefined, `an interim card after generation ${generation}`);
+      assert.match(card, /data-interim="true"/);
+      assert.doesNotMatch(card, /no episode recorded/, 'the greedy episode of one of its search seeds');
+      const learning = /<svg data-chart="learning-curve"[\s\S]*?<\/svg>/.exec(card)?.[0] ?? '';
+      assert.match(learning, /<path class="series"[^>]*><title>[^<]+ \(best so far\)<\/title>/, 'its training curve');
+      assert.match(card, /<table data-table="terms">[\s\S]*<code>shaping<\/code>/, 'its terms');
+      assert.doesNotMatch(card, /reported no terms/);
+      assert.match(card, /search's own seeds/);
+    }
   });
 
   it('keeps the best so far when a later generation is worse', async () => {

@@ -10,16 +10,20 @@ import { after, before, describe, it } from 'node:test';
 import { checkBudget } from '../functions/propose/budget.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
-import { offlineProposer } from '../functions/propose/proposers.ts';
-import { repaired } from '../functions/propose/repair.ts';
+import { repair, repaired } from '../functions/propose/repair.ts';
+import { propose } from '../functions/propose/propose.ts';
+import { createProposer, offlineProposer } from '../functions/propose/proposers.ts';
+import { checkKey } from '../functions/shared/keys.ts';
+import type { CheckRecord, CheckSummary } from '../functions/shared/types.ts';
 import { initSearch } from '../functions/reflect/init.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
-import { getTask } from '../tasks/registry.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
-import { GEN1 } from './support/contexts.ts';
+import { GEN1, GEN2 } from './support/contexts.ts';
+import { DEFAULT_MAX_COST_USD } from '../infra/config.ts';
+import { getTask, TASKS } from '../tasks/registry.ts';
 
 const failed = (name: string, candidateId: string) =>
   ({ candidateId, name, idea: `idea of ${name}`, code: 'broken', codeHash: 'x', origin: 'proposer' as const, reason: 'it threw' });
@@ -75,6 +79,24 @@ describe('Function: worstCaseCostUsd', () => {
   });
 });
 
+describe('The stack\'s default ceiling', () => {
+  it('covers the worst case of a default search on every task (chosen on MountainCar-v0, checked on the others)', (t) => {
+    const options = { model: 'claude-sonnet-5-5', maxTokens: 32_000 };
+    for (const task of TASKS) {
+      // G=4, K=6: four requests and four repairs of all six, a 4 KB best reward and 3 KB failed ones.
+      const best = { ...GEN2.best!, candidate: { ...GEN2.best!.candidate, code: 'x'.repeat(4000) } };
+      const first = { ...GEN1, task: task.id, k: 6 };
+      const later = { ...GEN2, task: task.id, k: 6, best };
+      const failed = Array.from({ length: 6 }, (_, i) => ({ name: `c${i}`, idea: 'two sentences of an idea', code: 'x'.repeat(3000), reason: 'r'.repeat(300) }));
+      const worst = (prompt: ReturnType<typeof buildPrompt>) => worstCaseCostUsd(options, prompt) ?? Number.NaN;
+      const search = worst(buildPrompt(first)) + worst(buildRepairPrompt({ ...first, failed }))
+        + 3 * (worst(buildPrompt(later)) + worst(buildRepairPrompt({ ...later, failed })));
+      t.diagnostic(`${task.id}: a default search could cost at most $${search.toFixed(2)}`);
+      assert.ok(search <= DEFAULT_MAX_COST_USD, `${task.id}: $${search}`);
+    }
+  });
+});
+
 describe('Function: checkBudget on a real table', () => {
   let dir = '';
   let local: LocalTable;
@@ -115,5 +137,46 @@ describe('Function: checkBudget on a real table', () => {
     assert.deepEqual((await store.meta('later')).stoppedBy, stop);
     const again = await checkBudget(store, 'later', config, 4, 'propose', 0.6);
     assert.deepEqual(again, stop, 'the first stop stands');
+  });
+});
+
+describe('Function: repair on a real table', () => {
+  let dir = '';
+  let local: LocalTable;
+  let store: SearchStore;
+  const saved = { ...process.env };
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eureka-repair-'));
+    local = await startLocalTable({ dir: join(dir, 'table') });
+    Object.assign(process.env, localAwsEnv(local));
+    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
+  });
+  after(async () => {
+    await local.close();
+    await rm(dir, { recursive: true, force: true });
+    process.env = saved;
+  });
+
+  it('sends only the failures the code caused, never a check that failed for an infrastructure reason', async () => {
+    const searchId = 'infra-faults';
+    await initSearch(store, { kind: 'init', executionName: searchId, input: { proposer: 'offline', candidates: 5, includeHostile: false } }, 'offline');
+    const ids = (await propose(store, { searchId, generation: 1 }, createProposer)).checks.map((c) => c.candidateId);
+    const sandbox = async (id: string, verdict: CheckRecord['verdict'], reason: string): Promise<CheckSummary> => {
+      await store.blobs.put(checkKey(searchId, 1, id), JSON.stringify({ candidateId: id, verdict, reason, terms: {} }), 'application/json');
+      return { candidateId: id, verdict, reason };
+    };
+    // The sandbox judged the first two (check.json); the others' process failed before it could
+    // say (what the Map's Catch states make): out of memory, the function's timeout, a retired container.
+    const checks: CheckSummary[] = [
+      await sandbox(ids[0], 'error', 'reward threw at step 0: ReferenceError: \'velocty\' is not defined'),
+      await sandbox(ids[1], 'timeout', 'reward call exceeded its 250 ms deadline at step 0'),
+      { candidateId: ids[2], verdict: 'memory', reason: 'the check exceeded its 1769 MB memory cap (Runtime.OutOfMemory)' },
+      { candidateId: ids[3], verdict: 'timeout', reason: 'the check did not finish within its 600 s time cap (States.Timeout)' },
+      { candidateId: ids[4], verdict: 'error', reason: 'the check failed with Runtime.ExitError (its Cause is in the execution history)' },
+    ];
+    const out = await repair(store, { kind: 'repair', searchId, generation: 1, checks }, createProposer);
+    const repairedIds = out.checks.map((c) => c.candidateId).sort();
+    assert.deepEqual(repairedIds, [ids[0], ids[1], ids[2]].map((id) => `${id}-repaired`).sort());
   });
 });

@@ -2,12 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  costCeilingUsd,
   InvalidSearchInput,
   parseSearchInput,
   SEARCH_DEFAULTS,
   type SearchInput,
 } from '../functions/shared/search-input.ts';
-import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID } from '../infra/config.ts';
+import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { getTask, TASK_IDS } from '../tasks/registry.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
@@ -115,6 +116,40 @@ describe('Function: parseSearchInput', () => {
     }
   });
 
+  describe('the stack\'s spending ceiling', () => {
+    const ON_AWS = { proposer: 'anthropic' as const, costCeilingUsd: 10 };
+    it('applies whenever the input gives none, and a search\'s own ceiling may only lower it', () => {
+      assert.equal(parseSearchInput({}, ON_AWS).maxCostUsd, 10);
+      assert.equal(parseSearchInput({ maxCostUsd: 4 }, ON_AWS).maxCostUsd, 4);
+      assert.equal(parseSearchInput({ maxCostUsd: 10 }, ON_AWS).maxCostUsd, 10);
+      assert.throws(() => parseSearchInput({ maxCostUsd: 50 }, ON_AWS),
+        /^InvalidSearchInput: Invalid search input: "maxCostUsd" must be at most 10, the stack's ceiling \(cdk deploy -c maxCostUsd=\.\.\.\) \(got 50\)$/);
+      assert.equal(parseSearchInput({}, OFFLINE).maxCostUsd, null, 'a search started here by its owner has none unless asked');
+    });
+
+    it('reads the ceiling the stack sets, and refuses one that is not a positive number', () => {
+      assert.equal(costCeilingUsd(undefined), null);
+      assert.equal(costCeilingUsd('2.5'), 2.5);
+      for (const bad of ['', 'ten', '0', '-3', 'Infinity']) assert.throws(() => costCeilingUsd(bad), /EUREKA_MAX_COST_USD must be a number of US dollars/, bad);
+    });
+  });
+
+  describe('pauses within the execution\'s limit', () => {
+    it('accepts G-1 pauses that leave 12 hours of the 24-hour execution to the search, and no more, at every G', () => {
+      for (let generations = 2; generations <= 20; generations++) {
+        const most = Math.floor((12 * 60 / (generations - 1)) * 10) / 10;
+        const accepted = parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most }, OFFLINE);
+        assert.ok((accepted.generations - 1) * accepted.feedbackTimeoutMinutes * 60 + 12 * 3600 <= SEARCH_TIMEOUT_SECONDS, `G=${generations}`);
+        assert.throws(() => parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most + 0.1 }, OFFLINE), InvalidSearchInput, `G=${generations}`);
+      }
+    });
+
+    it('lets a day-long timeout stand where no pause is made', () => {
+      assert.equal(parseSearchInput({ feedback: 'none', feedbackTimeoutMinutes: 1440 }, OFFLINE).feedbackTimeoutMinutes, 1440);
+      assert.equal(parseSearchInput({ feedback: 'wait', generations: 1, feedbackTimeoutMinutes: 1440 }, OFFLINE).feedbackTimeoutMinutes, 1440);
+    });
+  });
+
   describe('rejections', () => {
     const cases: Array<[string, unknown, string]> = [
       ['too many candidates, and an unknown field with a near-miss name', { candidates: 40, candidate: 3 },
@@ -129,6 +164,10 @@ describe('Function: parseSearchInput', () => {
       ['an unknown feedback mode', { feedback: 'ask' }, '"feedback" must be one of "none", "wait" (got "ask")'],
       ['a feedback timeout of nothing', { feedbackTimeoutMinutes: 0 }, '"feedbackTimeoutMinutes" must be more than 0 (got 0)'],
       ['a feedback timeout past the execution\'s day', { feedbackTimeoutMinutes: 1441 }, '"feedbackTimeoutMinutes" must be at most 1440 (got 1441)'],
+      ['pauses that would outlast the execution', { feedback: 'wait', feedbackTimeoutMinutes: 1440 },
+        '"feedbackTimeoutMinutes" must be at most 240 with feedback "wait" and 4 generations: its 3 pauses must leave 12 h of the execution\'s 24 h to the search itself (got 1440)'],
+      ['the default timeout with too many pauses', { feedback: 'wait', generations: 20 },
+        '"feedbackTimeoutMinutes" must be at most 37.8 with feedback "wait" and 20 generations: its 19 pauses must leave 12 h of the execution\'s 24 h to the search itself (got 60)'],
       ['a feedback timeout in words', { feedbackTimeoutMinutes: '5' }, '"feedbackTimeoutMinutes" must be a number (got "5")'],
       ['a fraction', { seeds: 2.5 }, '"seeds" must be a whole number (got 2.5)'],
       ['NaN', { steps: Number.NaN }, '"steps" must be a whole number (got NaN)'],

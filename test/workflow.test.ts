@@ -89,6 +89,10 @@ describe('Workflow: shape of the deployed definition', () => {
     // Nothing trains before its check: check, repair once, check the repairs, plan what passed.
     assert.equal(next(STATE.checkCandidates), STATE.repair);
     assert.equal(next(STATE.repair), STATE.checkRepaired);
+    // Repair is optional: a failure the function could not catch goes on without repairs.
+    assert.deepEqual(state(STATE.repair).Catch, [{ ErrorEquals: ['States.ALL'], ResultPath: '$.repair', Next: STATE.repairFailed }]);
+    assert.equal(next(STATE.repairFailed), STATE.checkRepaired);
+    assert.equal(state(STATE.repairFailed).ResultPath, '$.repair');
     assert.equal(next(STATE.checkRepaired), STATE.plan);
     assert.equal(next(STATE.plan), STATE.baselinesTrained);
     // The baselines train once, after the first Propose; later generations go straight on.
@@ -147,7 +151,7 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(wait.HeartbeatSeconds, undefined);
     assert.equal(wait.ResultPath, '$.feedback');
     assert.deepEqual(wait.Catch, [{ ErrorEquals: ['States.Timeout'], ResultPath: '$.feedbackError', Next: STATE.feedbackTimedOut }]);
-    assert.deepEqual(state(STATE.feedbackTimedOut).Result, { action: 'continue', timedOut: true });
+    assert.deepEqual(state(STATE.feedbackTimedOut).Parameters, { action: 'continue', timedOut: true, 'generation.$': '$.Payload.generation' });
     assert.equal(state(STATE.feedbackTimedOut).ResultPath, '$.feedback');
   });
 
@@ -170,7 +174,8 @@ describe('Workflow: shape of the deployed definition', () => {
     for (const [name, path] of Object.entries(resultPaths)) assert.equal(state(name).ResultPath, path, name);
     // Start the search REPLACES the raw input (human-init code and all) with {search: InitResult}.
     assert.equal(state(STATE.start).ResultPath, undefined);
-    assert.deepEqual(state(STATE.start).ResultSelector, { 'search.$': '$' });
+    // ... and starts $.feedback as "no pause yet": Propose reads it from generation 1 on.
+    assert.deepEqual(state(STATE.start).ResultSelector, { 'search.$': '$', feedback: { action: 'continue', generation: 0 } });
     assert.equal(state(STATE.announce).ResultPath, null);
     assert.equal(state(STATE.announce).OutputPath, '$.published');
   });
@@ -178,8 +183,9 @@ describe('Workflow: shape of the deployed definition', () => {
   it('passes each handler the event of contracts.ts', () => {
     assert.deepEqual(state(STATE.start).Parameters,
       { kind: 'init', 'input.$': '$', 'executionName.$': '$$.Execution.Name' });
+    // The person's answer travels with the execution into Propose and Finish early.
     assert.deepEqual(state(STATE.propose).Parameters,
-      { 'searchId.$': '$.search.searchId', 'generation.$': '$.search.nextGeneration' });
+      { 'searchId.$': '$.search.searchId', 'generation.$': '$.search.nextGeneration', 'feedback.$': '$.feedback' });
     assert.deepEqual(state(STATE.repair).Parameters, {
       kind: 'repair', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation', 'checks.$': '$.checks',
     });
@@ -195,7 +201,7 @@ describe('Workflow: shape of the deployed definition', () => {
       kind: 'promote', 'searchId.$': '$.search.searchId', 'generation.$': '$.proposal.generation', 'rung.$': '$.seedRuns.rung',
       'results.$': '$.seedRuns.tasks', 'finished.$': '$.seedRuns.finished',
     });
-    assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId' });
+    assert.deepEqual(state(STATE.finish).Parameters, { kind: 'finish', 'searchId.$': '$.search.searchId', 'feedback.$': '$.feedback' });
     assert.deepEqual(state(STATE.publish).Parameters,
       { 'searchId.$': '$.search.searchId', 'freshResults.$': '$.freshResults' });
     assert.deepEqual(state(STATE.announce).Parameters, {
@@ -487,7 +493,7 @@ function mapResultOf(output: unknown): unknown {
 describe('Workflow: behaviour, run locally', () => {
   it('loops over the generations and ends with the PublishResult, announced', async () => {
     const run = await runLocally<PublishResult>({ generations: 3, candidates: 2, seeds: 2 });
-    assert.deepEqual(run.calls.propose.map((event) => event), [1, 2, 3].map((generation) => ({ searchId: 'search-1', generation })));
+    assert.deepEqual(run.calls.propose.map((event) => event), [1, 2, 3].map((generation) => ({ searchId: 'search-1', generation, feedback: { action: 'continue', generation: 0 } })));
     assert.deepEqual(run.calls.reflect.map((event) => [event.kind, event.generation, event.seedResults.length, event.baselines.length]),
       [['reflect', 1, 4, 4], ['reflect', 2, 4, 4], ['reflect', 3, 4, 4]]);
     assert.equal(run.calls.publish.length, 1);
@@ -573,6 +579,19 @@ describe('Workflow: behaviour, run locally', () => {
     // The race trains 6x2 seed-runs to rung 1, 2x2 on to rung 2, 1x2 on to the budget.
     const trainedSteps = reflected.seedResults.reduce((n, r) => n + r.stepsTrained, 0);
     assert.equal(trainedSteps, 8 * 16_384 + 2 * 49_152 + 2 * 150_000);
+  });
+
+  it('goes on when "Repair rewards" fails in a way its function cannot catch, the failure at $.repair', async () => {
+    const stub = stubs({ generations: 2, candidates: 2, seeds: 1 });
+    const repairs: unknown[] = [];
+    stub.handlers[STATE.repair] = () => { throw new LambdaError('Sandbox.Timedout', 'Task timed out after 600.00 seconds'); };
+    const checkRepaired = stub.handlers[CHECK_STATES.repaired.train];
+    stub.handlers[CHECK_STATES.repaired.train] = (input) => { repairs.push(input); return checkRepaired(input); };
+    const run = await runLocally<PublishResult>(stub);
+    assert.equal(run.calls.reflect.length, 2, 'both generations trained and reflected');
+    assert.deepEqual(run.calls.reflect.map((r) => r.repairChecks), [[], []]);
+    assert.deepEqual(repairs, [], 'nothing to check again');
+    assert.equal(run.calls.publish.length, 1);
   });
 
   it('keeps every state under 200 KiB at the largest search the input accepts, raced over the most rungs', async (t) => {

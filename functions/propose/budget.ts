@@ -12,9 +12,13 @@ import { ProposerError } from './proposer.ts';
 
 const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 
-/** What the search's stored answers (proposals and repairs) cost; null when one has no price. */
+/**
+ * What the search's model replies cost (ledger.ts): every billed reply, also one that failed its
+ * schema or belonged to a failed attempt, and a reply still out or cut off at its worst case; null
+ * when one has no price.
+ */
 export async function spentUsd(store: SearchStore, searchId: string): Promise<number | null> {
-  return proposerUsage(await store.answers(searchId)).costUsd;
+  return proposerUsage([], await store.bills(searchId)).costUsd;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ProposeResult, RepairResult } from '../shared/contracts.ts';
+import { FeedbackAnswerSchema } from '../shared/feedback-copy.ts';
 import { CheckSummarySchema } from '../shared/schemas.ts';
 import { SearchStore } from '../shared/search-store.ts';
 import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
@@ -16,6 +17,7 @@ const store = SearchStore.fromEnv();
 const ProposeEventSchema = z.object({
   searchId: z.string().min(1),
   generation: z.number().int().min(1),
+  feedback: FeedbackAnswerSchema.optional(),
 });
 
 const RepairEventSchema = ProposeEventSchema.extend({

@@ -15,7 +15,9 @@ import type {
 import { z } from 'zod';
 import { costUsd, priceOf } from '../shared/pricing.ts';
 import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
-import { ProposerError, type Proposer, type ProposerAnswer, type RepairContext, type TokenUsage } from './proposer.ts';
+import {
+  NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger, type TokenUsage,
+} from './proposer.ts';
 import type { Candidate } from './reflection.ts';
 
 // ---- The answer's schema -------------------------------------------------------------------------
@@ -146,13 +148,10 @@ export interface ConversationOptions {
   redact: (text: string) => string;
 }
 
-interface Reply {
-  text: string;
-  message: Message;
-}
+type Reply = BilledReply;
 
 function repairRequest(problems: string[], reply: Reply, k: number): string {
-  const cut = reply.message.stop_reason === 'max_tokens' ? ' It was cut off at the output limit: keep the code short.' : '';
+  const cut = reply.stopReason === 'max_tokens' ? ' It was cut off at the output limit: keep the code short.' : '';
   return [
     `Your answer could not be used: ${problems.join('; ')}.${cut}`,
     `Answer again with the complete, corrected JSON object {"candidates": [{"name", "idea", "code"}, ...]} with ${k} candidates, and nothing else.`,
@@ -162,8 +161,8 @@ function repairRequest(problems: string[], reply: Reply, k: number): string {
 /** Error messages are one line: whatever the API or the model wrote is folded. */
 const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
 
-function refusal(message: Message): ProposerError {
-  const d = message.stop_details;
+function refusal(reply: Reply): ProposerError {
+  const d = reply.stopDetails;
   const category = d?.category ? ` (category ${d.category})` : '';
   const why = d?.explanation ? `: ${d.explanation}` : '';
   return new ProposerError(oneLine(`The model refused to write the reward functions${category}${why} (stop_reason "refusal")`));
@@ -172,9 +171,9 @@ function refusal(message: Message): ProposerError {
 /** The reply checked; an answer that stopped early says so first. */
 function inspect(reply: Reply): Checked {
   const checked = checkAnswer(reply.text);
-  const reason = reply.message.stop_reason;
+  const reason = reply.stopReason;
   if (checked.ok || (reason !== 'max_tokens' && reason !== 'model_context_window_exceeded')) return checked;
-  const early = `the answer stopped early (stop_reason "${reason}" after ${reply.message.usage.output_tokens} output tokens)`;
+  const early = `the answer stopped early (stop_reason "${reason}" after ${reply.usage.outputTokens} output tokens)`;
   return { ok: false, problems: [early, ...checked.problems] };
 }
 
@@ -195,35 +194,70 @@ function apiFailure(error: unknown, options: ConversationOptions): Error {
   return new ProposerError(options.redact(oneLine(`${options.service} request for ${options.model} failed${retried}: ${what}`)), { cause: error });
 }
 
-/** One streamed request; usage is added to the total as it arrives. */
-async function send(client: MessagesClient, options: ConversationOptions, system: string, messages: MessageParam[], usage: TokenUsage): Promise<Reply> {
+/** What one step of the conversation sends: its system prompt and messages, and the ledger step it is billed at. */
+interface Step {
+  system: string;
+  messages: MessageParam[];
+  step: number;
+  promptHash: string;
+}
+
+/**
+ * One step of the conversation: the reply an earlier attempt was billed for, or a new streamed
+ * request, its worst case reserved before it is sent and its reply billed as soon as it arrives,
+ * before anything checks it. Usage is added to the request's total either way.
+ */
+async function exchange(client: MessagesClient, options: ConversationOptions, ledger: ReplyLedger, at: Step, usage: TokenUsage): Promise<Reply> {
+  const reply = (await ledger.stored(at.step, at.promptHash)) ?? (await send(client, options, ledger, at));
+  usage.inputTokens += reply.usage.inputTokens;
+  usage.outputTokens += reply.usage.outputTokens;
+  usage.cacheReadTokens += reply.usage.cacheReadTokens;
+  usage.cacheWriteTokens += reply.usage.cacheWriteTokens;
+  if (reply.stopReason === 'refusal') throw refusal(reply);
+  return reply;
+}
+
+async function send(client: MessagesClient, options: ConversationOptions, ledger: ReplyLedger, at: Step): Promise<Reply> {
+  const reservation = await ledger.reserve(at.step, exchangeWorstCaseUsd(options, at), at.promptHash);
+  let started = false;
   let message: Message;
   try {
     const stream = client.messages.stream({
       model: options.model,
       max_tokens: options.maxTokens,
-      system,
-      messages,
+      system: at.system,
+      messages: at.messages,
       output_config: { format: ANSWER_FORMAT, ...(options.effort === undefined ? {} : { effort: options.effort }) },
     });
+    stream.on('streamEvent', (event) => { if (event.type === 'message_start') started = true; });
     message = await stream.finalMessage();
   } catch (error) {
+    // Refused before any reply began (an HTTP error, no connection): nothing was billed. A reply cut
+    // off mid-stream may have been billed for what it wrote: its worst case stands.
+    if (!started) await reservation.released();
     throw apiFailure(error, options);
   }
-  usage.inputTokens += message.usage.input_tokens;
-  usage.outputTokens += message.usage.output_tokens;
-  usage.cacheReadTokens += message.usage.cache_read_input_tokens ?? 0;
-  usage.cacheWriteTokens += message.usage.cache_creation_input_tokens ?? 0;
-  if (message.stop_reason === 'refusal') throw refusal(message);
-  const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-  return { text, message };
+  const reply: Reply = {
+    text: message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(''),
+    stopReason: message.stop_reason,
+    stopDetails: message.stop_details ? { category: message.stop_details.category ?? null, explanation: message.stop_details.explanation ?? null } : null,
+    usage: {
+      inputTokens: message.usage.input_tokens,
+      outputTokens: message.usage.output_tokens,
+      cacheReadTokens: message.usage.cache_read_input_tokens ?? 0,
+      cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
+    },
+    promptHash: at.promptHash,
+  };
+  await reservation.billed(reply, costUsd(options.model, reply.usage));
+  return reply;
 }
 
 /** A model proposer over a Messages client: the generation's request, its repair request, their worst cost. */
 export function modelProposer(client: MessagesClient, options: ConversationOptions): Proposer {
   return {
-    propose: (context) => answerThroughMessages(client, options, buildPrompt(context), context.k),
-    repair: (context) => answerThroughMessages(client, options, buildRepairPrompt(context), context.failed.length),
+    propose: (context, ledger) => answerThroughMessages(client, options, buildPrompt(context), context.k, ledger),
+    repair: (context, ledger) => answerThroughMessages(client, options, buildRepairPrompt(context), context.failed.length, ledger),
     worstCaseCostUsd: (context) => worstCaseCostUsd(options, 'failed' in context ? buildRepairPrompt(context as RepairContext) : buildPrompt(context)),
   };
 }
@@ -241,16 +275,26 @@ export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'm
   return (inputTokens * price.input + 2 * options.maxTokens * price.output) / 1e6;
 }
 
+/** The most one step can cost: its messages at one token per 3 characters, and every output token the cap allows. */
+function exchangeWorstCaseUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens'>, at: Pick<Step, 'system' | 'messages'>): number | null {
+  const price = priceOf(options.model);
+  if (price === null) return null;
+  const chars = at.system.length + at.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content).length), 0);
+  return (Math.ceil(chars / 3) * price.input + options.maxTokens * price.output) / 1e6;
+}
+
 /** Asks for K candidates (one schema repair at most) and turns the answer into the proposer's answer. */
 export async function answerThroughMessages(
   client: MessagesClient,
   options: ConversationOptions,
   prompt: Prompt,
   k: number,
+  ledger: ReplyLedger = NO_LEDGER,
 ): Promise<ProposerAnswer> {
   const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const hash = promptHash(options.model, prompt);
   const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
-  let reply = await send(client, options, prompt.system, messages, usage);
+  let reply = await exchange(client, options, ledger, { system: prompt.system, messages, step: 1, promptHash: hash }, usage);
   let checked = inspect(reply);
   const notes: string[] = [];
   if (!checked.ok) {
@@ -259,7 +303,7 @@ export async function answerThroughMessages(
       { role: 'assistant', content: reply.text.trim() === '' ? '(empty answer)' : reply.text },
       { role: 'user', content: repairRequest(first, reply, k) },
     );
-    reply = await send(client, options, prompt.system, messages, usage);
+    reply = await exchange(client, options, ledger, { system: prompt.system, messages, step: 2, promptHash: hash }, usage);
     checked = inspect(reply);
     if (!checked.ok) {
       throw new ProposerError(oneLine(
@@ -278,6 +322,6 @@ export async function answerThroughMessages(
     usage,
     costUsd: costUsd(options.model, usage),
     notes: [...notes, ...normalized.notes],
-    promptHash: promptHash(options.model, prompt),
+    promptHash: hash,
   };
 }

@@ -6,6 +6,7 @@
  * per family, each with a positive coefficient. It renders to readable JavaScript whose header
  * carries the program as JSON, so a mutation can recover it from the stored code alone.
  */
+import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Random } from '../../core/random.ts';
 import type { Feature, Task } from '../../tasks/contract.ts';
 
@@ -40,7 +41,8 @@ export interface FamilySpec {
 
 /** A task's grammar: its families in order, and each family's spec. */
 export interface Grammar {
-  task: Pick<Task, 'id' | 'features' | 'termination' | 'action'>;
+  /** Its `ppo` gives the discount the shaping terms use. */
+  task: Pick<Task, 'id' | 'features' | 'termination' | 'action' | 'ppo'>;
   families: readonly Family[];
   specs: Readonly<Record<Family, FamilySpec>>;
   /** Dense families: every sampled program has at least one. */
@@ -184,7 +186,8 @@ export function renderProgram(g: Grammar, program: Program, idea: string): strin
   const features = g.task.features.filter((f) => used.has(`shape:${f.name}`) || used.has(`bonus:${f.name}`));
   const lines = [`// idea: ${idea.replace(/\s+/g, ' ')}`, `// program: ${JSON.stringify(p)}`];
   lines.push('function computeReward(obs, action, nextObs, terminated) {');
-  if (p.terms.some((t) => g.specs[t.family].kind === 'shaping')) lines.push('  const GAMMA = 0.99; // PPO\'s discount: keeps the shaping potential-based');
+  // F = gamma * phi(s') - phi(s) leaves the optimal policy unchanged only with the discount PPO trains with.
+  if (p.terms.some((t) => g.specs[t.family].kind === 'shaping')) lines.push(`  const GAMMA = ${trainerGamma(g)}; // PPO's discount: keeps the shaping potential-based`);
   for (const t of p.terms) lines.push(`  const ${g.specs[t.family].constant} = ${t.coef};`);
   for (const f of features) lines.push(`  // ${f.describe}: about 0 far from the goal, 1 at it`, `  const ${f.name} = (s) => ${f.expression};`);
   const names = p.terms.map((t) => g.specs[t.family].term);
@@ -192,6 +195,11 @@ export function renderProgram(g: Grammar, program: Program, idea: string): strin
   lines.push(`  const total = ${names.length > 0 ? names.join(' + ') : '0'};`);
   lines.push(`  return [total, { ${names.join(', ')} }];`, '}', '');
   return lines.join('\n');
+}
+
+/** The discount the task's PPO trains with (its own setting, or the default). */
+export function trainerGamma(g: Grammar): number {
+  return ppoConfigFor(g.task, 0, 1).gamma;
 }
 
 function isProgramTerm(g: Grammar, x: unknown): x is ProgramTerm {

@@ -6,12 +6,14 @@
  * and the search finishes early with what it has.
  */
 import type { ProposeEvent, ProposeResult, SearchSettings } from '../shared/contracts.ts';
+import { keepFeedback } from '../shared/feedback-copy.ts';
 import type { MetaRecord, ProposedCandidate } from '../shared/records.ts';
 import { loadReflection } from '../shared/reflection-context.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckItem } from '../shared/types.ts';
 import { proposedCandidate } from '../reflect/init.ts';
 import { checkBudget } from './budget.ts';
+import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';
 import type { ProposeContext, Proposer } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
@@ -22,13 +24,15 @@ export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;
 export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory): Promise<ProposeResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
+  // The person's words come with the execution; the record keeps a copy before the prompt reads it.
+  await keepFeedback(store, searchId, event.feedback);
   let record = await store.answer(searchId, generation, 'proposal');
   if (!record) {
     const context = await proposeContext(store, meta, searchId, generation);
     const proposer = await makeProposer(meta.config);
     const stop = await checkBudget(store, searchId, meta.config, generation, 'propose', proposer.worstCaseCostUsd(context));
     if (stop !== null) return { generation, checks: [], stopped: 'budget' };
-    const answer = await proposer.propose(context);
+    const answer = await proposer.propose(context, searchLedger(store, searchId, generation, 'proposal', meta.config.model));
     record = await storeAnswer(store, searchId, generation, 'proposal', answer, withIds(generation, answer.candidates, meta.config));
   }
   await materialize(store, searchId, generation, record.answerKey);

@@ -52,10 +52,45 @@ export interface ProposerAnswer {
   promptHash: string;
 }
 
+/** One reply of the model as billed: what the conversation needs of it, stored before it is checked. */
+export interface BilledReply {
+  text: string;
+  stopReason: string | null;
+  stopDetails: { category?: string | null; explanation?: string | null } | null;
+  usage: TokenUsage;
+  /** The prompt it answers. */
+  promptHash: string;
+}
+
+/**
+ * Where a request's replies are billed, step by step (step 1 answers the request, step 2 its schema
+ * repair): functions/propose/ledger.ts keeps them in the search's table and bucket.
+ */
+export interface ReplyLedger {
+  /** The reply an earlier attempt (a retry, a redrive, a resume) was billed for at this step of the same prompt, if any. */
+  stored(step: number, promptHash: string): Promise<BilledReply | undefined>;
+  /** Before a step's request is sent: its worst case is held against the budget until it is settled. */
+  reserve(step: number, worstCaseUsd: number | null, promptHash: string): Promise<Reservation>;
+}
+
+export interface Reservation {
+  /** The reply arrived: stored with what it cost, before it is checked. */
+  billed(reply: BilledReply, costUsd: number | null): Promise<void>;
+  /** The API refused the request before any reply began: nothing was billed. */
+  released(): Promise<void>;
+}
+
+/** A ledger that keeps nothing (a proposer used outside a search: tests, benches). */
+export const NO_LEDGER: ReplyLedger = {
+  stored: async () => undefined,
+  reserve: async () => ({ billed: async () => {}, released: async () => {} }),
+};
+
 export interface Proposer {
-  propose(context: ProposeContext): Promise<ProposerAnswer>;
+  /** The generation's candidates; every reply billed in `ledger` (default: none kept). */
+  propose(context: ProposeContext, ledger?: ReplyLedger): Promise<ProposerAnswer>;
   /** Fixed versions of the failed candidates, under the same names (one request). */
-  repair(context: RepairContext): Promise<ProposerAnswer>;
+  repair(context: RepairContext, ledger?: ReplyLedger): Promise<ProposerAnswer>;
   /**
    * The most the next request (propose or repair) could cost, in US dollars, before it is sent:
    * 0 for the offline proposer, null when the model has no price in the table.

@@ -4,20 +4,29 @@
  * the same name. The answer is stored before it is used, like a proposal (stored-answer.ts), so a
  * retried, redriven or resumed search never pays for it twice. The repaired candidates get new ids
  * (`<id>-repaired`) and are checked again by "Check the repaired rewards".
+ *
+ * Repair is optional: a request that gives no answer (a refusal, an answer that failed its schema
+ * twice, no usable candidate, an API error past its retries) is stored as a failure and the search
+ * goes on without repairs; the failed candidates stay failed, with "repair request failed: ..." in
+ * their reason. Only failures the code caused go back to the model (the sandbox's verdict, or the
+ * check's process running out of memory), never a check that failed for an infrastructure reason.
  */
 import type { RepairEvent, RepairResult } from '../shared/contracts.ts';
 import { checkKey, rewardKey } from '../shared/keys.ts';
 import type { ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import type { CheckRecord } from '../shared/types.ts';
+import type { CheckRecord, CheckSummary } from '../shared/types.ts';
 import { proposedCandidate } from '../reflect/init.ts';
 import { checkBudget } from './budget.ts';
+import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
 import type { ProposerAnswer, RepairContext } from './proposer.ts';
 import type { Candidate } from './reflection.ts';
-import { materialize, storeAnswer, type StoredCandidate } from './stored-answer.ts';
+import { materialize, storeAnswer, storeFailure, type StoredCandidate } from './stored-answer.ts';
 
 export const REPAIRED_SUFFIX = '-repaired';
+/** The start of a failed repair's reason, on the scoreboard and the card. */
+export const REPAIR_FAILED = 'repair request failed';
 
 type Failed = ProposedCandidate & Candidate & { reason: string };
 
@@ -30,33 +39,55 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
     if (!meta.config.repair) return none;
     const failed = await failedCandidates(store, event);
     if (failed.length === 0) return none;
-    const context: RepairContext = { ...(await proposeContext(store, meta, searchId, generation)), failed };
-    const proposer = await makeProposer(meta.config);
-    const stop = await checkBudget(store, searchId, meta.config, generation, 'repair', proposer.worstCaseCostUsd(context));
-    if (stop !== null) return none;
-    const answer = await proposer.repair(context);
-    record = await storeAnswer(store, searchId, generation, 'repair', answer, repaired(failed, answer));
+    try {
+      const context: RepairContext = { ...(await proposeContext(store, meta, searchId, generation)), failed };
+      const proposer = await makeProposer(meta.config);
+      const stop = await checkBudget(store, searchId, meta.config, generation, 'repair', proposer.worstCaseCostUsd(context));
+      if (stop !== null) return none;
+      const answer = await proposer.repair(context, searchLedger(store, searchId, generation, 'repair', meta.config.model));
+      record = await storeAnswer(store, searchId, generation, 'repair', answer, repaired(failed, answer));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      record = await storeFailure(store, searchId, generation, 'repair', meta.config,
+        { reason: `${REPAIR_FAILED}: ${why}`, candidateIds: failed.map((f) => f.candidateId) });
+    }
   }
+  if (record.failure) return { generation, checks: [], failure: record.failure.reason };
   await materialize(store, searchId, generation, record.answerKey);
   return { generation, checks: checkItems(searchId, meta.config.task, generation, record.candidates) };
 }
 
 /**
- * The candidates of the proposal whose check failed, with their code and the whole reason from
- * check.json. The search's own hostile probes are meant to fail, and repairs are not repaired.
+ * The candidates of the proposal whose check failed because of their code, with their code and the
+ * whole reason from check.json. The search's own hostile probes are meant to fail, and repairs are
+ * not repaired.
  */
 async function failedCandidates(store: SearchStore, event: RepairEvent): Promise<Failed[]> {
   const { searchId, generation } = event;
   const proposal = await store.answer(searchId, generation, 'proposal');
   if (!proposal) return [];
-  const failedIds = new Set(event.checks.filter((c) => c.verdict !== 'ok').map((c) => c.candidateId));
-  const eligible = proposal.candidates.filter((c) => failedIds.has(c.candidateId) && c.origin !== 'hostile');
-  return Promise.all(eligible.map(async (c) => {
-    const code = (await store.blobs.getText(rewardKey(searchId, generation, c.candidateId))) ?? '';
+  const failedChecks = new Map(event.checks.filter((c) => c.verdict !== 'ok').map((c) => [c.candidateId, c]));
+  const eligible = proposal.candidates.filter((c) => failedChecks.has(c.candidateId) && c.origin !== 'hostile');
+  const found = await Promise.all(eligible.map(async (c): Promise<Failed | null> => {
     const check = await store.blobs.getText(checkKey(searchId, generation, c.candidateId));
-    const reason = check === undefined ? (event.checks.find((x) => x.candidateId === c.candidateId)?.reason ?? '') : (JSON.parse(check) as CheckRecord).reason;
+    const reason = codeFault(check === undefined ? undefined : (JSON.parse(check) as CheckRecord), failedChecks.get(c.candidateId) as CheckSummary);
+    if (reason === null) return null;
+    const code = (await store.blobs.getText(rewardKey(searchId, generation, c.candidateId))) ?? '';
     return { ...c, code, reason };
   }));
+  return found.filter((f): f is Failed => f !== null);
+}
+
+/**
+ * Why the check failed, when the candidate's code is to blame; null for an infrastructure failure.
+ * A check.json holds the sandbox's own verdict (a throw, a bad return, its deadline or memory
+ * limit). Without one, the check's process failed: out of memory is still the code's doing (nothing
+ * else in a check allocates much), while a timeout of the whole function or any other error (a
+ * retired container, S3, the Lambda service) is not.
+ */
+export function codeFault(stored: CheckRecord | undefined, summary: CheckSummary): string | null {
+  if (stored !== undefined) return stored.verdict === 'ok' ? null : stored.reason;
+  return summary.verdict === 'memory' ? summary.reason : null;
 }
 
 /**

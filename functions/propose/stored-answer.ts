@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rewardKey, searchPrefix } from '../shared/keys.ts';
-import type { AnswerKind, ProposalRecord, ProposedCandidate } from '../shared/records.ts';
+import type { AnswerKind, ProposalRecord, ProposedCandidate, RequestFailure } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
+import { logger } from '../shared/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
 
 export type StoredCandidate = ProposedCandidate & { code: string };
@@ -35,18 +35,29 @@ export async function storeAnswer(
   return kept;
 }
 
-/** One line and the request's metrics: tokens in and out, and what it cost. */
+/**
+ * A request that gave no answer, stored like one (the first record wins), so a retried, redriven or
+ * resumed search takes the failure as the answer and never pays for the request again.
+ */
+export async function storeFailure(
+  store: SearchStore, searchId: string, generation: number, kind: AnswerKind, proposer: { proposer: string; model: string }, failure: RequestFailure,
+): Promise<ProposalRecord> {
+  const record: ProposalRecord = {
+    proposer: proposer.proposer, model: proposer.model, usage: null, costUsd: 0, promptHash: '', notes: [], raw: '', answerKey: '',
+    candidates: [], createdAt: new Date().toISOString(), failure,
+  };
+  const kept = await store.storeAnswer(searchId, generation, kind, record);
+  logger.warn(kind === 'proposal' ? 'proposal failed' : 'repair failed', { reason: failure.reason, candidates: failure.candidateIds.length });
+  return kept;
+}
+
+/** One line: the request's tokens in and out, and what it cost (the metrics come per billed reply, ledger.ts). */
 function recordAnswer(kind: AnswerKind, answer: ProposerAnswer, candidates: number): void {
   const usage = answer.usage;
   logger.info(kind === 'proposal' ? 'proposal stored' : 'repair stored', {
     proposer: answer.proposer, model: answer.model, candidates, notes: answer.notes.length,
     inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0, costUsd: answer.costUsd,
   });
-  if (usage === null) return;
-  metrics.addDimension('request', kind);
-  metrics.addMetric('ModelInputTokens', MetricUnit.Count, usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens);
-  metrics.addMetric('ModelOutputTokens', MetricUnit.Count, usage.outputTokens);
-  if (answer.costUsd !== null) metrics.addMetric('ModelCostUsd', MetricUnit.NoUnit, answer.costUsd);
 }
 
 /** Writes each candidate's reward.js from the stored answer (idempotent). */

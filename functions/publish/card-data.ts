@@ -33,10 +33,10 @@ export interface CardReward {
   freshSuccessSteps: number | null;
   freshReturn: number | null;
   freshSeeds: CardSeed[];
-  /** Mean over fresh seeds, one point per PPO update. */
+  /** Mean over fresh seeds (interim: over the search's seeds), one point per PPO update. */
   curve: Array<{ step: number; meanReward: number; trainSuccess: number | null; episodeLength: number | null }>;
   terms: Record<string, { early: number; late: number; series: number[] }>;
-  /** One greedy evaluation episode of a fresh seed (null when none trained). */
+  /** One greedy evaluation episode of a fresh seed (interim: of a search seed; null when none trained). */
   episode: EpisodeRecord | null;
   /** How early it learned on the fresh seeds: the area under the training success curve, and steps to half its training episodes succeeding. */
   freshLearning?: { trainSuccessArea: number | null; stepsToHalfSuccess: number | null };
@@ -86,7 +86,7 @@ export interface CardData {
   feedback: Array<{ generation: number; action: 'continue' | 'stop'; text: string }>;
   /** Why the search finished before its last generation (the budget, or a person), or null. */
   stopped: { reason: 'budget' | 'feedback'; generation: number; detail: string; spentUsd: number | null } | null;
-  /** A card written while the search waits for feedback: the best so far, not yet re-checked on fresh seeds. */
+  /** A card of the search so far (after each generation): the best so far on the search's seeds, not yet re-checked on fresh ones. */
   interim: boolean;
   /**
    * Environment steps every seed-run of the search trained (baselines and fresh seeds included),
@@ -95,6 +95,8 @@ export interface CardData {
   compute?: { stepsTrained: number; stepsFullBudget: number };
   /** Each generation's race: the rungs and their standings (empty without racing). */
   races?: RaceRecord[];
+  /** An interim card written as the search pauses for a person's feedback. */
+  waiting?: boolean;
 }
 
 // ---------------------------------------------------------------- colours, shared by every chart
@@ -274,4 +276,9 @@ export function learnedSoonerSentence(data: Pick<CardData, 'winner' | 'baselines
     : ratio > 1.05 ? `It learned ${num(ratio)}× sooner than the person's shaping`
       : ratio < 0.95 ? `It learned ${num(1 / ratio)}× later than the person's shaping` : 'It learned about as soon as the person\'s shaping';
   return `${verdict} on the fresh seeds: ${halfway}; ${area}.`;
+}
+
+/** Where a card's curves, terms and episode come from: "fresh seeds", or the search's own on an interim card. */
+export function shownSeeds(data: Pick<CardData, 'interim'>): { plural: string; one: string } {
+  return data.interim ? { plural: 'the search\'s seeds', one: 'one of the search\'s seeds' } : { plural: 'fresh seeds', one: 'a fresh seed' };
 }

@@ -6,7 +6,8 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
 import {
-  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, tieBreakColumn, usd, versusWords, WINNER_COLOR,
+  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
+  WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import type { EpisodeRecord } from '../../tasks/contract.ts';
@@ -166,22 +167,23 @@ function learningSection(data: CardData): string {
   const task = cardTask(data);
   // A rollout in which no training episode ended measured nothing: the line joins the measured points.
   const series = (pick: (p: CardReward['curve'][number]) => number | null): Series[] => rewards(data).map((r) => ({
-    label: r === data.winner ? `${r.name} (winner)` : rewardLabel(r), color: color(data, r),
+    label: r === data.winner ? `${r.name} (${data.interim ? 'best so far' : 'winner'})` : rewardLabel(r), color: color(data, r),
     points: r.curve.flatMap((p) => { const y = pick(p); return y === null ? [] : [[p.step, y] as [number, number]]; }),
     dashed: r.candidateId === ENVIRONMENT_REWARD_ID,
   }));
+  const seeds = shownSeeds(data).plural;
   const success = lineChart({
-    chart: 'learning-curve', title: 'Training success over training, mean over fresh seeds', width: 470, height: 300,
+    chart: 'learning-curve', title: `Training success over training, mean over ${seeds}`, width: 470, height: 300,
     series: series((p) => p.trainSuccess), xLabel: 'environment steps', yLabel: 'training episodes that succeed',
     y: [0, 1], xFormat: kSteps, yFormat: pctAxis,
   });
   const length = lineChart({
-    chart: 'episode-length', title: 'Episode length over training, mean over fresh seeds', width: 470, height: 300,
+    chart: 'episode-length', title: `Episode length over training, mean over ${seeds}`, width: 470, height: 300,
     series: series((p) => p.episodeLength), xLabel: 'environment steps', yLabel: `steps per episode (${task.maxEpisodeSteps} = time limit)`,
     y: [0, Math.ceil(task.maxEpisodeSteps * 1.05)], xFormat: kSteps,
   });
   const sooner = learnedSoonerSentence(data);
-  return `<section><h2>Learning on fresh seeds</h2><p class="lede">Mean over the fresh seeds. Left: the share of training ` +
+  return `<section><h2>Learning on ${seeds}</h2><p class="lede">Mean over ${seeds}. Left: the share of training ` +
     `episodes that ${h(task.success.clause)}. Right: episode length; ${task.maxEpisodeSteps} means the time limit ran out.` +
     `${sooner === null ? '' : ` <span data-learned="sooner">${h(sooner)}</span>`}</p>` +
     `<div class="grid2"><figure>${success}</figure><figure>${length}</figure></div></section>`;
@@ -209,7 +211,7 @@ function episodeSection(data: CardData): string {
   const { render } = cardTask(data);
   const episode = data.winner.episode ?? NO_EPISODE;
   const plots = render.plots(episode, WINNER_COLOR).map((svg) => `<figure>${svg}</figure>`).join('');
-  return `<section><h2>The winner in action</h2><p class="lede">One greedy evaluation episode on a fresh seed. ${h(render.story(episode))}</p>` +
+  return `<section><h2>The ${data.interim ? 'best so far' : 'winner'} in action</h2><p class="lede">One greedy evaluation episode on ${shownSeeds(data).one}. ${h(render.story(episode))}</p>` +
     `<figure class="animation">${render.animation(episode, WINNER_COLOR)}</figure><div class="grid2">${plots}</div></section>`;
 }
 
@@ -278,13 +280,15 @@ function runSection(data: CardData): string {
   return `<section class="grid2 run"><div><h2>Proposer</h2>${proposer}</div><div><h2>Configuration</h2>${config}</div></section>`;
 }
 
-/** An interim card (the search waits for feedback): the best so far, not yet re-checked on fresh seeds. */
+/** An interim card (after a generation, or at a pause): the best so far, not yet re-checked on fresh seeds. */
 function interimBanner(data: CardData): string {
   if (!data.interim) return '';
   const last = data.bestByGeneration.at(-1)?.generation ?? 0;
-  return `<p class="interim" data-interim="true">The search is waiting for your feedback after generation ${last}. This card shows ` +
-    `the best so far on the search's own seeds; the fresh-seed re-check comes at the end. Answer with ` +
-    `<code>eureka feedback ${h(data.searchId)} --text "…"</code>, <code>--continue</code> or <code>--stop</code>.</p>`;
+  const answer = data.waiting
+    ? ` Answer with <code>eureka feedback ${h(data.searchId)} --text "…"</code>, <code>--continue</code> or <code>--stop</code>.`
+    : '';
+  return `<p class="interim" data-interim="true">${data.waiting ? `The search is waiting for your feedback after generation ${last}.` : `The search so far, after generation ${last}.`} ` +
+    `This card shows the best so far on the search's own seeds; the fresh-seed re-check comes at the end.${answer}</p>`;
 }
 
 export function renderCardHtml(data: CardData): string {

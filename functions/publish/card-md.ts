@@ -4,7 +4,7 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, tieBreakColumn, usd, versusWords,
+  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { mdCode, mdFence, mdText } from '../../core/escape.ts';
@@ -56,7 +56,10 @@ export function renderCardMarkdown(data: CardData): string {
   });
   out.push(`# ${mdText(head.title)}`, '');
   if (versus.length > 0) out.push(`${versus.join(', ')}.`, '');
-  if (data.interim) out.push(`*Interim card: the search waits for feedback (\`eureka feedback ${data.searchId} --text "…" | --continue | --stop\`). Scores are on the search's own seeds; the fresh-seed re-check comes at the end.*`, '');
+  if (data.interim) {
+    const why = data.waiting ? `the search waits for feedback (\`eureka feedback ${data.searchId} --text "…" | --continue | --stop\`)` : 'the search so far';
+    out.push(`*Interim card: ${why}. Scores are on the search's own seeds; the fresh-seed re-check comes at the end.*`, '');
+  }
   out.push(`Eureka reward search on ${mdText(task.id)}, search ${mdCode(data.searchId)}. Success is the share of greedy evaluation episodes that ${mdText(task.success.clause)}. ` +
     `Found in generation ${w.generation} of ${data.bestByGeneration.length} among ${data.candidates.filter((c) => c.generation > 0).length} candidates ` +
     `written by ${mdText(data.proposer.kind)}${data.proposer.model === '' ? '' : ` (${mdCode(data.proposer.model)})`}.`, '');
@@ -81,8 +84,9 @@ export function renderCardMarkdown(data: CardData): string {
   if (data.baselines.length > 0) out.push('');
 
   out.push(...raceMarkdown(data, mdCode));
-  out.push('## Learning on fresh seeds', '');
-  out.push(`Training success (share of training episodes that ${mdText(task.success.clause)}), mean over the fresh seeds:`, '');
+  const seeds = shownSeeds(data);
+  out.push(`## Learning on ${seeds.plural}`, '');
+  out.push(`Training success (share of training episodes that ${mdText(task.success.clause)}), mean over ${seeds.plural}:`, '');
   out.push(table(['Reward', 'Training success over training', 'At the end'], rewards(data).map((r) => {
     const measured = r.curve.flatMap((p) => (p.trainSuccess === null ? [] : [p.trainSuccess]));
     return [mdCode(r.name), blocks(sample(measured, 24), [0, 1]) || '—', measured.length === 0 ? '—' : pct(measured[measured.length - 1])];
@@ -91,11 +95,11 @@ export function renderCardMarkdown(data: CardData): string {
   if (sooner !== null) out.push(mdText(sooner), '');
 
   const episode = w.episode;
-  out.push('## The winner in action', '');
+  out.push(`## The ${data.interim ? 'best so far' : 'winner'} in action`, '');
   if (episode === null || episode.observations.length === 0) {
     out.push('No evaluation episode was recorded.', '');
   } else {
-    out.push(`One greedy evaluation episode on a fresh seed. ${mdText(task.render.story(episode))}`, '');
+    out.push(`One greedy evaluation episode on ${seeds.one}. ${mdText(task.render.story(episode))}`, '');
     task.observation.slice(0, 4).forEach((d, k) => {
       const [lo, hi] = d.typical ?? [d.low, d.high];
       out.push(`${mdText(d.name)}: ${blocks(sample(episode.observations.map((o) => o[k]), 48), [lo, hi])}`, '');

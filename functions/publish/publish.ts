@@ -62,10 +62,13 @@ function recordWinner(card: CardData, finishedAt: string): void {
 
 /**
  * The card's data from what is stored: the best so far as the winner, scored on the fresh seeds
- * given (none for an interim card), the baselines, every candidate, the person's feedback, the
- * spend and why the search stopped early if it did.
+ * given, the baselines, every candidate, the person's feedback, the spend and why the search
+ * stopped early if it did. With no fresh seeds it is an interim card of the search so far: each
+ * reward is shown as it trained on the search's own seeds (its curves, terms and a greedy episode).
  */
-export async function assembleCard(store: SearchStore, searchId: string, freshResults: SeedSummary[], finishedAt: string): Promise<{ card: CardData; winnerRecord: CandidateRecord }> {
+export async function assembleCard(
+  store: SearchStore, searchId: string, freshResults: SeedSummary[], finishedAt: string, waiting = false,
+): Promise<{ card: CardData; winnerRecord: CandidateRecord }> {
   const meta = await store.meta(searchId);
   if (!meta.best) throw new NoWinner(`search ${searchId} has no best candidate to publish`);
   const records = await allCandidates(store, searchId, meta);
@@ -73,11 +76,12 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
   const winnerRecord = find(meta.best.generation, meta.best.candidateId);
   if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
 
-  const winner = await cardReward(store, searchId, winnerRecord, freshResults);
+  const interim = freshResults.length === 0;
+  const winner = await cardReward(store, searchId, winnerRecord, freshResults, interim);
   const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
     const record = find(BASELINE_GENERATION, b.name);
     if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
-    return cardReward(store, searchId, record, freshResults);
+    return cardReward(store, searchId, record, freshResults, interim);
   }));
   const answers = await store.answers(searchId);
   const card: CardData = {
@@ -89,7 +93,7 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
     proposer: {
       kind: meta.config.proposer,
       model: answers[0]?.model ?? meta.config.model,
-      ...proposerUsage(answers),
+      ...proposerUsage(answers, await store.bills(searchId)),
     },
     winner,
     baselines,
@@ -106,7 +110,8 @@ export async function assembleCard(store: SearchStore, searchId: string, freshRe
     })),
     feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
     stopped: meta.stoppedBy ?? null,
-    interim: freshResults.length === 0,
+    interim,
+    waiting: interim && waiting,
     compute: computeOf(records, freshResults, stepsAtBudget(getTask(meta.config.task), meta.config.steps)),
     races: (await store.races(searchId)).filter((race) => race.schedule.length > 1),
   };
@@ -132,10 +137,15 @@ async function allCandidates(store: SearchStore, searchId: string, meta: MetaRec
   return (await Promise.all(generations.map((g) => store.candidates(searchId, g)))).flat();
 }
 
-/** A reward's search score beside its fresh-seed score, curve, terms and one greedy episode. */
-async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[]): Promise<CardReward> {
+/**
+ * A reward's search score beside its fresh-seed score, and its curve, terms and one greedy episode:
+ * from its fresh seeds, or (interim) from the search's own seeds it was scored on.
+ */
+async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[], interim: boolean): Promise<CardReward> {
   const mine = fresh.filter((s) => s.candidateId === record.candidateId);
-  const results = await trainedResults(store, searchId, record.generation, mine);
+  // Interim: the search's own seeds it was scored on (to the budget, or to the rung the race stopped it at).
+  const scored = interim ? record.seeds.map((s) => ({ ...s, candidateId: record.candidateId, stepsTrained: s.stepsTrained ?? 0, trainSuccessArea: null })) : mine;
+  const results = await trainedResults(store, searchId, record.generation, scored);
   const agg = aggregateCandidate(record, record.generation, mine, results);
   const best = [...results].sort((a, b) => b.success - a.success || a.seed - b.seed)[0];
   return {
@@ -155,7 +165,7 @@ async function cardReward(store: SearchStore, searchId: string, record: Candidat
     curve: meanCurve(results),
     terms: agg.terms,
     episode: best?.episode ?? null,
-    freshLearning: { trainSuccessArea: agg.trainSuccessArea, stepsToHalfSuccess: agg.stepsToHalfSuccess },
+    freshLearning: interim ? undefined : { trainSuccessArea: agg.trainSuccessArea, stepsToHalfSuccess: agg.stepsToHalfSuccess },
   };
 }
 

@@ -4,6 +4,7 @@
  * far goes to the fresh seeds, as after the last generation.
  */
 import type { FinishEvent, ReflectResult } from '../shared/contracts.ts';
+import { keepFeedback } from '../shared/feedback-copy.ts';
 import type { StopRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { NoWinner } from '../publish/publish.ts';
@@ -11,6 +12,8 @@ import { freshTasks } from './fresh-seeds.ts';
 
 export async function finish(store: SearchStore, event: FinishEvent): Promise<ReflectResult> {
   const { searchId } = event;
+  // A person's "stop" comes with the execution; the record keeps it before it is read back.
+  await keepFeedback(store, searchId, event.feedback);
   const meta = await store.meta(searchId);
   let stop = meta.stoppedBy ?? null;
   if (stop === null) {

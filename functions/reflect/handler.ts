@@ -7,7 +7,10 @@
 import { z } from 'zod';
 import type { InitResult, RaceState, ReflectResult, SearchSettings } from '../shared/contracts.ts';
 import { optionalEnv } from '../shared/env.ts';
+import { FeedbackAnswerSchema } from '../shared/feedback-copy.ts';
 import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
+import { costCeilingUsd } from '../shared/search-input.ts';
+import { ENV_VARS } from '../../infra/config.ts';
 import { SearchStore } from '../shared/search-store.ts';
 import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
 import { askForFeedback } from './feedback.ts';
@@ -20,6 +23,8 @@ import { reflect } from './reflect.ts';
 const store = SearchStore.fromEnv();
 /** On AWS the default is Claude; the local runtime sets 'offline' when there is no API key. */
 const DEFAULT_PROPOSER = (optionalEnv('EUREKA_DEFAULT_PROPOSER') ?? 'anthropic') as SearchSettings['proposer'];
+/** The stack's spending ceiling: every search it starts gets it (locally none is set). */
+const COST_CEILING_USD = costCeilingUsd(optionalEnv(ENV_VARS.maxCostUsd));
 
 const searchId = z.string().min(1);
 const generation = z.number().int().min(1);
@@ -37,14 +42,14 @@ const EventSchema = z.discriminatedUnion('kind', [
     seedResults: z.array(SeedSummarySchema), baselines: z.array(SeedSummarySchema), checks, repairChecks: checks,
   }),
   z.object({ kind: z.literal('feedback'), searchId, generation, timeoutSeconds: z.number().int().min(1), token: z.string().min(1) }),
-  z.object({ kind: z.literal('finish'), searchId }),
+  z.object({ kind: z.literal('finish'), searchId, feedback: FeedbackAnswerSchema.optional() }),
 ]);
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<InitResult | RaceState | ReflectResult | { asked: number }> {
   return withTelemetry(context, eventKeys(event), async () => {
     const parsed = EventSchema.parse(event);
     switch (parsed.kind) {
-      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER);
+      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER, COST_CEILING_USD);
       case 'plan': return plan(store, parsed);
       case 'promote': return promote(store, parsed);
       case 'reflect': return reflect(store, parsed);

@@ -14,8 +14,11 @@ import { baselinesOf } from '../propose/baselines.ts';
 import { chunkStepsOf } from './race.ts';
 import type { Candidate } from '../propose/reflection.ts';
 
-export async function initSearch(store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer']): Promise<InitResult> {
-  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer });
+/** `costCeilingUsd`: the stack's spending ceiling, applied to every search (null: none, as locally). */
+export async function initSearch(
+  store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer'], costCeilingUsd: number | null = null,
+): Promise<InitResult> {
+  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer, costCeilingUsd });
   const searchId = requested ?? event.executionName;
   const now = new Date().toISOString();
   const { meta } = await store.createMeta(searchId, { config: settings, status: 'running', startedAt: now, updatedAt: now, best: null });

@@ -4,7 +4,7 @@
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord } from '../shared/records.ts';
+import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure } from '../shared/records.ts';
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey, summaryResultKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
@@ -16,6 +16,7 @@ import { reflectionText } from '../propose/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
 import { aggregateCandidate, compareRecords, compareScores, pointerOf } from './aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
+import { writeInterimCard } from './interim-card.ts';
 import { proposedCandidate } from './init.ts';
 
 export class MissingProposal extends Error {
@@ -31,10 +32,11 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const task = getTask(meta.config.task);
   const baselines = baselinesOf(task).map((b) => proposedCandidate(b.name, b, 'baseline'));
   await recordCandidates(store, searchId, BASELINE_GENERATION, baselines, event.baselines);
-  const repaired = (await store.answer(searchId, generation, 'repair'))?.candidates ?? [];
+  const repairAnswer = await store.answer(searchId, generation, 'repair');
+  const repaired = repairAnswer?.candidates ?? [];
   const checks = new Map([...event.checks, ...event.repairChecks].map((c) => [c.candidateId, c]));
   const race = (await store.race(searchId, generation)) ?? null;
-  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race))
+  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure))
     .sort((a, b) => compareRecords(a, b, task.tieBreak));
 
   const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
@@ -52,6 +54,8 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
   await store.updateMeta(searchId, { best: bestSoFar });
   recordGeneration(ranked, bestOfGeneration, bestSoFar);
+  // A person can watch the search as it runs: eureka show --open.
+  await writeInterimCard(store, searchId, generation, false);
 
   // A budget that refused this generation's repair request ends the search after it.
   const more = generation < meta.config.generations && !meta.stoppedBy;
@@ -66,18 +70,18 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
 
 /**
  * Aggregates and stores each candidate's seed-runs of one generation. A candidate that failed its
- * check never trained: its outcome is the check's, its score 0.
+ * check never trained: its outcome is the check's, its score 0 (and, if its repair request failed, why).
  */
 async function recordCandidates(
   store: SearchStore, searchId: string, generation: number, candidates: ProposedCandidate[], summaries: SeedSummary[],
-  checks: Map<string, CheckSummary> = new Map(), race: RaceRecord | null = null,
+  checks: Map<string, CheckSummary> = new Map(), race: RaceRecord | null = null, repairFailure?: RequestFailure,
 ): Promise<CandidateRecord[]> {
   return Promise.all(candidates.map(async (candidate) => {
     const check = checks.get(candidate.candidateId);
     const mine = summaries.filter((s) => s.candidateId === candidate.candidateId);
     const results = await trainedResults(store, searchId, generation, mine);
     const record = check !== undefined && check.verdict !== 'ok'
-      ? failedCheck(candidate, generation, check)
+      ? failedCheck(candidate, generation, check, repairFailure?.candidateIds.includes(candidate.candidateId) ? repairFailure.reason : undefined)
       : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
     await store.putCandidate(searchId, record);
     return record;
@@ -95,11 +99,11 @@ export async function trainedResults(store: SearchStore, searchId: string, gener
   return results.filter((r): r is SeedResult => r !== undefined);
 }
 
-function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary): CandidateRecord {
+function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary, repairFailure?: string): CandidateRecord {
   return {
     ...aggregateCandidate(candidate, generation, [], [], check),
     outcome: check.verdict === 'ok' ? 'error' : check.verdict,
-    reason: `${FAILED_CHECK}: ${check.reason}`,
+    reason: `${FAILED_CHECK}: ${check.reason}${repairFailure === undefined ? '' : `; ${repairFailure}`}`,
   };
 }
 

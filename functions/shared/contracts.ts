@@ -2,11 +2,13 @@
  * What each state of the search passes to the next (JSONPath, DESIGN §2). The state machine's
  * data is {search} (Init's result replaces the raw input) plus these small results at fixed paths:
  *
- *   $.search        InitResult        "Start the search"      (reflect function, kind 'init')
+ *   $.search        InitResult        "Start the search"      (reflect function, kind 'init'); $.feedback starts as
+ *                                                              "no pause yet" (feedback-copy.ts NO_FEEDBACK_YET)
  *   $.proposal      ProposeResult     "Propose rewards"       (propose function)
  *                                     "Out of budget?"        Choice: $.proposal.stopped == 'budget' -> Finish early
  *   $.checks        CheckSummary[]    "Check the candidates"  (Map over $.proposal.checks, TrainSeed kind 'check')
- *   $.repair        RepairResult      "Repair rewards"        (propose function, kind 'repair')
+ *   $.repair        RepairResult      "Repair rewards"        (propose function, kind 'repair'), or "Repair request
+ *                                                              failed" (Pass, after a failure the function could not catch)
  *   $.repairChecks  CheckSummary[]    "Check the repaired rewards" (Map over $.repair.checks)
  *   $.seedRuns      PlanResult        "Plan the seed-runs"    (reflect function, kind 'plan')
  *                                     "Baselines trained?"    Choice: is $.baselines present?
@@ -16,7 +18,8 @@
  *   $.reflection    ReflectResult     "Reflect on results"    (reflect function, kind 'reflect'), or "Finish early" (kind 'finish')
  *                                     "Wait for feedback?"    Choice: feedback 'wait' and more generations
  *   $.Payload       {searchId, generation, timeoutSeconds}  "Prepare the pause" (Pass; see PAUSE_PATH)
- *   $.feedback      FeedbackAnswer    "Wait for feedback"     (reflect function kind 'feedback', .waitForTaskToken)
+ *   $.feedback      FeedbackAnswer    "Wait for feedback"     (reflect function kind 'feedback', .waitForTaskToken): the
+ *                                                              token's output, carried into Propose and Finish early
  *                                     "Stop after feedback?", "More generations?" Choices
  *   $.freshResults  SeedSummary[]     "Train on fresh seeds"  (Map over $.reflection.freshTasks)
  *   $.published     PublishResult     "Publish the winner"    (publish function)
@@ -86,6 +89,8 @@ export interface SearchSettings {
 export interface ProposeEvent {
   searchId: string;
   generation: number;
+  /** $.feedback: the person's answer to the last pause, as the execution carries it (see feedback-copy.ts). */
+  feedback?: FeedbackAnswer;
 }
 
 export interface ProposeResult {
@@ -107,6 +112,8 @@ export interface RepairResult {
   generation: number;
   /** One sandbox check per repaired candidate (none when nothing failed, repair is off or the budget is spent). */
   checks: CheckItem[];
+  /** "repair request failed: ..." when the request gave no answer; the failed candidates stay failed. */
+  failure?: string;
 }
 
 export interface PlanEvent {
@@ -165,11 +172,15 @@ export interface FeedbackAnswer {
   text?: string;
   /** Set by "Feedback timed out": nobody answered in time. */
   timedOut?: boolean;
+  /** The generation the pause followed (0: no pause yet, as "Start the search" sets it). */
+  generation?: number;
 }
 
 export interface FinishEvent {
   kind: 'finish';
   searchId: string;
+  /** $.feedback: a person's "stop" arrives here. */
+  feedback?: FeedbackAnswer;
 }
 
 export interface ReflectEvent {

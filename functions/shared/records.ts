@@ -19,6 +19,10 @@ export const answerSk = (generation: number, kind: AnswerKind): string => `${gen
 /** Which request a sort key holds the answer to; undefined when it is not an answer. */
 export const answerKindOf = (sk: string): AnswerKind | undefined =>
   (Object.keys(ANSWER_SUFFIX) as AnswerKind[]).find((kind) => sk.endsWith(ANSWER_SUFFIX[kind]));
+/** One billed (or reserved) reply of the generation's request: step 1 answers it, step 2 its schema repair. */
+export const billSk = (generation: number, kind: AnswerKind, step: number, id: string): string => `${billPrefix(generation, kind, step)}${id}`;
+export const billPrefix = (generation: number, kind: AnswerKind, step: number): string => `${gen(generation)}${BILL_MARK}${kind}#${step}#`;
+export const BILL_MARK = '#BILL#';
 export const feedbackSk = (generation: number): string => `${gen(generation)}#FEEDBACK`;
 export const candidateSk = (generation: number, candidateId: string): string => `${gen(generation)}#CAND#${candidateId}`;
 export const summarySk = (generation: number): string => `${gen(generation)}#SUMMARY`;
@@ -85,6 +89,15 @@ export interface ProposalRecord {
   answerKey: string;
   candidates: ProposedCandidate[];
   createdAt: string;
+  /** The request failed (a refusal, an answer that failed its schema twice, no usable candidate, an API error): no candidates. */
+  failure?: RequestFailure;
+}
+
+/** Why a request to the proposer gave no answer, and which candidates it was about (a repair's failed ones). */
+export interface RequestFailure {
+  /** One line: "repair request failed: The model refused ...". */
+  reason: string;
+  candidateIds: string[];
 }
 
 /** A candidate's results aggregated over its seeds. */
@@ -163,21 +176,48 @@ export interface FeedbackRecord {
   answer?: { action: 'continue' | 'stop'; text?: string; answeredAt: string };
 }
 
+/**
+ * One reply of the model as billed, recorded before it is checked (functions/propose/ledger.ts):
+ * 'reserved' while the request is out (its worst case held against the budget; it stays so if the
+ * reply was cut off or the function died), 'billed' with the reply's usage once it arrived,
+ * 'released' when the API refused the request before answering (nothing billed).
+ */
+export interface BillRecord {
+  generation: number;
+  kind: AnswerKind;
+  step: number;
+  state: 'reserved' | 'billed' | 'released';
+  model: string;
+  /** The reply's usage once billed; null before. */
+  usage: TokenUsage | null;
+  /** What it cost (billed), or the most it may have cost (reserved); null when the model has no price. */
+  costUsd: number | null;
+  /** The stored reply in the bucket (billed), for a retry to replay instead of paying again. */
+  replyKey: string;
+  /** The prompt the reply answers: a replay needs the same question. */
+  promptHash: string;
+  createdAt: string;
+}
+
 /** The two requests a generation may make of the proposer. */
 export type AnswerKind = 'proposal' | 'repair';
 
 /** A stored answer with the request it answers. */
 export type StoredAnswerRecord = ProposalRecord & { kind: AnswerKind };
 
-/** What the proposer cost over a search's stored answers (null cost when any price is unknown). */
-export function proposerUsage(proposals: StoredAnswerRecord[]): {
+/**
+ * What the proposer cost: the requests answered (or failed) and every billed reply's tokens and
+ * cost, a reply cut off counted at its worst case (null cost when any price is unknown).
+ */
+export function proposerUsage(answers: StoredAnswerRecord[], bills: BillRecord[]): {
   requests: number; repairRequests: number; inputTokens: number; outputTokens: number; costUsd: number | null;
 } {
+  const counted = bills.filter((b) => b.state !== 'released');
   return {
-    requests: proposals.length,
-    repairRequests: proposals.filter((p) => p.kind === 'repair').length,
-    inputTokens: proposals.reduce((n, p) => n + (p.usage?.inputTokens ?? 0), 0),
-    outputTokens: proposals.reduce((n, p) => n + (p.usage?.outputTokens ?? 0), 0),
-    costUsd: proposals.some((p) => p.costUsd === null) ? null : proposals.reduce((n, p) => n + (p.costUsd ?? 0), 0),
+    requests: answers.length,
+    repairRequests: answers.filter((p) => p.kind === 'repair').length,
+    inputTokens: counted.reduce((n, b) => n + (b.usage?.inputTokens ?? 0), 0),
+    outputTokens: counted.reduce((n, b) => n + (b.usage?.outputTokens ?? 0), 0),
+    costUsd: counted.some((b) => b.costUsd === null) ? null : counted.reduce((n, b) => n + (b.costUsd ?? 0), 0),
   };
 }

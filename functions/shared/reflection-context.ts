@@ -16,7 +16,10 @@ export interface ReflectionContext {
 /** The context after `generation` has been reflected on (0: nothing yet). */
 export async function loadReflection(store: SearchStore, searchId: string, generation: number, bestSoFar: BestPointer | null): Promise<ReflectionContext> {
   if (generation < 1) return { best: null, scoreboard: [], bestByGeneration: [] };
-  const last = await store.candidates(searchId, generation);
+  const candidates = await store.candidates(searchId, generation);
+  // A repaired candidate keeps its name: the model is shown the version that counted, once.
+  const replaced = new Set(candidates.flatMap((c) => (c.repairOf === undefined ? [] : [c.repairOf])));
+  const last = candidates.filter((c) => !replaced.has(c.candidateId));
   const summaries = (await store.summaries(searchId)).filter((s) => s.generation >= 1 && s.generation <= generation);
   const best = bestSoFar ? await bestRecord(store, searchId, bestSoFar) : null;
   return {

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import {
-  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS, RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS,
+  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
+  RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS,
 } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
@@ -79,7 +80,7 @@ export const SearchInputSchema = z.strictObject({
   feedback: z.enum(['none', 'wait']).optional(),
   // Fractions are fine (0.1 is 6 s; under a second waits a second); a whole execution lasts at most a day.
   feedbackTimeoutMinutes: z.number().positive().max(SEARCH_TIMEOUT_SECONDS / 60).optional(),
-  maxCostUsd: z.number().positive().max(10_000).optional(),
+  maxCostUsd: z.number().positive().max(MAX_COST_USD_LIMIT).optional(),
   // Successive halving inside each generation, or false: every checked candidate to the full budget.
   racing: z.union([
     z.literal(false),
@@ -109,9 +110,10 @@ export class InvalidSearchInput extends Error {
 /**
  * Validates the raw execution input and fills in every default. An absent input (undefined)
  * means all defaults. Throws InvalidSearchInput naming each bad field and why.
- * @param defaults what the caller decides: the proposer ('offline' locally without a key)
+ * @param defaults what the caller decides: the proposer ('offline' locally without a key), and the
+ *   stack's spending ceiling (on AWS: every search gets it, and its own maxCostUsd may only lower it)
  */
-export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSettings['proposer'] }): SearchInput {
+export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSettings['proposer']; costCeilingUsd?: number | null }): SearchInput {
   const parsed = SearchInputSchema.safeParse(raw === undefined ? {} : raw, { reportInput: true });
   if (!parsed.success) throw new InvalidSearchInput(parsed.error.issues.flatMap(describeIssue));
   const input = parsed.data;
@@ -122,7 +124,7 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     evalEpisodes: task.budget.evalEpisodes,
     ...(input.smoke ? SMOKE_DEFAULTS : {}),
   };
-  return {
+  const settings: SearchInput = {
     task: task.id,
     generations: input.generations ?? base.generations,
     candidates: input.candidates ?? base.candidates,
@@ -140,11 +142,46 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     repair: input.repair ?? base.repair,
     feedback: input.feedback ?? base.feedback,
     feedbackTimeoutMinutes: input.feedbackTimeoutMinutes ?? base.feedbackTimeoutMinutes,
-    maxCostUsd: input.maxCostUsd ?? base.maxCostUsd,
+    maxCostUsd: input.maxCostUsd ?? defaults.costCeilingUsd ?? base.maxCostUsd,
     racing: input.racing === false ? false : { eta: input.racing?.eta ?? base.racing.eta, rungs: input.racing?.rungs ?? base.racing.rungs },
     ...(input.chunkSteps === undefined ? {} : { chunkSteps: input.chunkSteps }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
+  const problems = [pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null)].filter((p): p is string => p !== null);
+  if (problems.length > 0) throw new InvalidSearchInput(problems);
+  return settings;
+}
+
+/** A search's own ceiling may lower the stack's, never raise it. */
+function ceilingProblem(s: Pick<SearchSettings, 'maxCostUsd'>, ceiling: number | null): string | null {
+  if (ceiling === null || s.maxCostUsd === null || s.maxCostUsd <= ceiling) return null;
+  return `"maxCostUsd" must be at most ${ceiling}, the stack's ceiling (cdk deploy -c maxCostUsd=...) (got ${s.maxCostUsd})`;
+}
+
+/** The stack's ceiling from its environment variable (unset: none, as locally); a bad value fails at once. */
+export function costCeilingUsd(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > MAX_COST_USD_LIMIT) {
+    throw new Error(`${ENV_VARS.maxCostUsd} must be a number of US dollars, more than 0 and at most ${MAX_COST_USD_LIMIT} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
+}
+
+const hours = (seconds: number): string => `${seconds / 3600} h`;
+
+/**
+ * The execution stops after SEARCH_TIMEOUT_SECONDS whatever it is doing: its G-1 pauses for
+ * feedback must leave SEARCH_WORK_RESERVE_SECONDS of it to the search itself.
+ */
+function pausesProblem(s: Pick<SearchSettings, 'feedback' | 'generations' | 'feedbackTimeoutMinutes'>): string | null {
+  const pauses = s.generations - 1;
+  if (s.feedback !== 'wait' || pauses === 0) return null;
+  const most = Math.floor(((SEARCH_TIMEOUT_SECONDS - SEARCH_WORK_RESERVE_SECONDS) / 60 / pauses) * 10) / 10;
+  if (s.feedbackTimeoutMinutes <= most) return null;
+  return `"feedbackTimeoutMinutes" must be at most ${most} with feedback "wait" and ${s.generations} generations: ` +
+    `its ${pauses} pause${pauses === 1 ? '' : 's'} must leave ${hours(SEARCH_WORK_RESERVE_SECONDS)} of the execution's ` +
+    `${hours(SEARCH_TIMEOUT_SECONDS)} to the search itself (got ${s.feedbackTimeoutMinutes})`;
 }
 
 // ---- One line per problem ------------------------------------------------------------------------

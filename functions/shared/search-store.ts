@@ -4,9 +4,9 @@
  */
 import { blobStoreFromEnv, type BlobStore } from './blob.ts';
 import {
-  META_SK, WINNER_SK, answerKindOf, answerSk, candidateSk, feedbackSk, generationPrefix, raceSk, searchPk, summarySk,
-  type AnswerKind, type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type RaceRecord, type StoredAnswerRecord,
-  type SummaryRecord,
+  BILL_MARK, META_SK, WINNER_SK, answerKindOf, answerSk, billPrefix, billSk, candidateSk, feedbackSk, generationPrefix, raceSk, searchPk, summarySk,
+  type AnswerKind, type BillRecord, type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type RaceRecord,
+  type StoredAnswerRecord, type SummaryRecord,
 } from './records.ts';
 import { Table, tableFromEnv, type Item } from './table.ts';
 import type { SeedResult } from './types.ts';
@@ -57,6 +57,19 @@ export class SearchStore {
       const kind = answerKindOf(i.sk);
       return kind === undefined ? [] : [{ ...fields<ProposalRecord>(i), kind }];
     });
+  }
+
+  /** Records (or replaces) a billed reply: the model's bill, step by step, before the reply is checked. */
+  async putBill(searchId: string, id: string, record: BillRecord): Promise<void> {
+    await this.table.putItem({ pk: searchPk(searchId), sk: billSk(record.generation, record.kind, record.step, id), ...record });
+  }
+
+  /** The bills of one step of a request, or of the whole search. */
+  async bills(searchId: string, of?: { generation: number; kind: AnswerKind; step: number }): Promise<BillRecord[]> {
+    const items = of === undefined
+      ? (await this.table.queryPrefix(searchPk(searchId), 'GEN#')).filter((i) => i.sk.includes(BILL_MARK))
+      : await this.table.queryPrefix(searchPk(searchId), billPrefix(of.generation, of.kind, of.step));
+    return items.map((i) => fields<BillRecord>(i));
   }
 
   async feedback(searchId: string, generation: number): Promise<FeedbackRecord | undefined> {

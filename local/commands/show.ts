@@ -1,32 +1,59 @@
-/** `eureka show [ID]`: the scoreboard of a local search (the latest by default). */
+/**
+ * `eureka show [ID]`: the scoreboard of a search, running or finished (the latest local one by
+ * default), and where its newest card is: the winner's once published, else the interim card of
+ * its last generation. Locally a file; with --stack, a search on AWS, read from the stack's table,
+ * and the card as a presigned URL. --open opens that card in the browser.
+ */
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { winnerPrefix } from '../../functions/shared/keys.ts';
+import { interimCardKey, winnerPrefix } from '../../functions/shared/keys.ts';
 import { FAILED_CHECK, proposerUsage, type StopRecord } from '../../functions/shared/records.ts';
-import type { SearchStore } from '../../functions/shared/search-store.ts';
+import { SearchStore } from '../../functions/shared/search-store.ts';
+import { S3BlobStore } from '../../functions/shared/blob-s3.ts';
+import { Table } from '../../functions/shared/table.ts';
 import type { SearchSettings } from '../../functions/shared/contracts.ts';
 import { computeOf } from '../../functions/publish/publish.ts';
 import { stepsAtBudget } from '../../functions/shared/chunk-size.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
+import { explainAws, stackOutputs } from '../stack-outputs.ts';
 
 const ShowFlags = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be a search id' }).optional(),
   dataDir: z.string().default('.eureka'),
+  stack: z.string().min(1).optional(),
   json: z.boolean().default(false),
   open: z.boolean().default(false),
 });
 
 export async function showCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(ShowFlags, raw);
-  const searchId = flags.id ?? (await latestSearch(flags.dataDir));
-  const report = await printScoreboard(flags.dataDir, searchId, !flags.json);
-  if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-  if (flags.open && report.cardPath) {
+  let report: ScoreboardReport;
+  if (flags.stack === undefined) {
+    report = await printScoreboard(flags.dataDir, flags.id ?? (await latestSearch(flags.dataDir)), false);
+  } else {
+    if (flags.id === undefined) throw new UsageError('--stack: give the search id (eureka show ID --stack NAME)');
+    report = await reportOnAws(flags.stack, flags.id);
+  }
+  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+  if (flags.open && report.latestCard) {
     const { openInBrowser } = await import('../open.ts');
-    await openInBrowser(report.cardPath);
+    await openInBrowser(report.latestCard.location);
+  }
+}
+
+/** A search on AWS: its table through the stack's outputs, its cards as presigned URLs. */
+async function reportOnAws(stack: string, searchId: string): Promise<ScoreboardReport> {
+  try {
+    const { tableName, bucketName } = await stackOutputs(stack, ['tableName', 'bucketName']);
+    const store = new SearchStore(new Table(tableName), new S3BlobStore(bucketName));
+    const { presignedUrl } = await import('../presigned-url.ts');
+    return await readReport(store, searchId, (key) => presignedUrl(bucketName, key), `in stack ${stack}`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw explainAws(err, stack, 'could not read the search');
   }
 }
 
@@ -44,25 +71,38 @@ export interface ScoreboardReport {
   failedChecks: number;
   /** Each pause for a person's feedback: answered, waiting, or timed out. */
   feedback: Array<{ generation: number; state: 'answered' | 'waiting' | 'timed out'; action: string | null; text: string | null; deadline: string; cardPath: string | null }>;
+  /** The winner's card (a file, or with --stack a presigned URL); null until it is published. */
   cardPath: string | null;
+  /** The newest card: the winner's, else the interim card of the last generation; null before any candidate trained. */
+  latestCard: { kind: 'winner' | 'interim'; generation: number | null; location: string } | null;
   /** Environment steps the search trained so far, and what it would have without racing (summary.json's, once published). */
   stepsTrained: number;
   stepsFullBudget: number;
 }
 
-/** Reads a search's records and, when asked, prints them as a table on stdout. */
+/** Reads a local search's records and, when asked, prints them as a table on stdout. */
 export async function printScoreboard(dataDir: string, searchId: string, print: boolean): Promise<ScoreboardReport> {
-  const report = await withLocalStore(dataDir, (store) => readReport(store, dataDir, searchId));
+  const bucketPath = async (key: string) => join(resolve(dataDir), 'bucket', key);
+  const report = await withLocalStore(dataDir, (store) => readReport(store, searchId, bucketPath, `in ${dataDir}`));
   if (print) process.stdout.write(formatReport(report));
   return report;
 }
 
-async function readReport(store: SearchStore, dataDir: string, searchId: string): Promise<ScoreboardReport> {
-  const meta = await store.meta(searchId).catch(() => { throw new UsageError(`no search ${searchId} in ${dataDir}`); });
+/** `locate`: where a person opens an object of the bucket (a file, a URL). */
+async function readReport(store: SearchStore, searchId: string, locate: (key: string) => Promise<string>, where: string): Promise<ScoreboardReport> {
+  const meta = await store.meta(searchId).catch(() => { throw new UsageError(`no search ${searchId} ${where}`); });
   const summaries = await store.summaries(searchId);
   const answers = await store.answers(searchId);
-  const cardKey = `${winnerPrefix(searchId)}/card.html`;
-  const bucketPath = (key: string) => join(resolve(dataDir), 'bucket', key);
+  // From the table alone, so no S3 listing is needed: Publish records the winner's keys, and
+  // Reflect writes the interim card of each generation it summarizes.
+  const published = await store.winner<{ keys?: { cardHtml?: string } }>(searchId);
+  const cardKey = published?.keys?.cardHtml ?? null;
+  const lastGeneration = summaries.at(-1)?.generation ?? null;
+  const latestCard = cardKey !== null
+    ? { kind: 'winner' as const, generation: null, location: await locate(cardKey) }
+    : meta.best && lastGeneration !== null
+      ? { kind: 'interim' as const, generation: lastGeneration, location: await locate(interimCardKey(searchId, lastGeneration)) }
+      : null;
   const now = Date.now();
   return {
     searchId,
@@ -76,20 +116,21 @@ async function readReport(store: SearchStore, dataDir: string, searchId: string)
     proposer: {
       kind: meta.config.proposer,
       model: answers[0]?.model ?? meta.config.model,
-      ...proposerUsage(answers),
+      ...proposerUsage(answers, await store.bills(searchId)),
     },
     maxCostUsd: meta.config.maxCostUsd ?? null,
     stopped: meta.stoppedBy ?? null,
     failedChecks: summaries.reduce((n, s) => n + s.scoreboard.filter((row) => row.reason.startsWith(FAILED_CHECK)).length, 0),
-    feedback: (await store.feedbacks(searchId)).map((f) => ({
+    feedback: await Promise.all((await store.feedbacks(searchId)).map(async (f) => ({
       generation: f.generation,
-      state: f.answer ? 'answered' : Date.parse(f.deadline) > now ? 'waiting' : 'timed out',
+      state: f.answer ? 'answered' as const : Date.parse(f.deadline) > now ? 'waiting' as const : 'timed out' as const,
       action: f.answer?.action ?? null,
       text: f.answer?.text ?? null,
       deadline: f.deadline,
-      cardPath: f.cardKey === '' ? null : bucketPath(f.cardKey),
-    })),
-    cardPath: (await store.blobs.exists(cardKey)) ? bucketPath(cardKey) : null,
+      cardPath: f.cardKey === '' ? null : await locate(f.cardKey),
+    }))),
+    cardPath: latestCard?.kind === 'winner' ? latestCard.location : null,
+    latestCard,
     ...(await stepsOf(store, searchId, meta.config)),
   };
 }
@@ -133,6 +174,7 @@ function formatReport(r: ScoreboardReport): string {
     lines.push(`steps trained: ${r.stepsTrained.toLocaleString('en-US')} of the ${r.stepsFullBudget.toLocaleString('en-US')} a search without racing would have (${(share * 100).toFixed(0)}%)`);
   }
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
+  if (r.latestCard?.kind === 'interim') lines.push(`interim card after generation ${r.latestCard.generation}: ${r.latestCard.location}`);
   return `${lines.join('\n')}\n`;
 }
 

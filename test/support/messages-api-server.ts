@@ -37,7 +37,13 @@ export interface ScriptedError {
   headers?: Record<string, string>;
 }
 
-export type Scripted = ScriptedAnswer | ScriptedError;
+/** A stream that breaks off: message_start and one text delta, then the connection drops. */
+export interface ScriptedCut {
+  kind: 'cut';
+  usage?: Partial<Usage>;
+}
+
+export type Scripted = ScriptedAnswer | ScriptedError | ScriptedCut;
 
 export interface RecordedRequest {
   method: string;
@@ -61,6 +67,8 @@ export const answer = (text: string, rest: Omit<ScriptedAnswer, 'kind' | 'text'>
 
 export const apiError = (status: number, type: string, message: string, headers: Record<string, string> = {}): ScriptedError =>
   ({ kind: 'error', status, type, message, headers });
+
+export const cut = (usage: Partial<Usage> = {}): ScriptedCut => ({ kind: 'cut', usage });
 
 export const DEFAULT_USAGE: Usage = { input_tokens: 1000, output_tokens: 2000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
@@ -148,6 +156,13 @@ function respond(res: ServerResponse, scripted: Scripted | undefined, path: stri
   if (scripted.kind === 'error') {
     send(res, scripted.status, { 'content-type': 'application/json', ...scripted.headers },
       JSON.stringify({ type: 'error', error: { type: scripted.type, message: scripted.message } }));
+    return;
+  }
+  if (scripted.kind === 'cut') {
+    const events = streamEvents({ kind: 'answer', text: '{"candidates": [{"na', usage: scripted.usage }, String(body.model)).slice(0, 4);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'request-id': `req_test_${nextId++}` });
+    res.write(events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join(''));
+    setTimeout(() => res.destroy(), 20);
     return;
   }
   const bedrock = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(path);
