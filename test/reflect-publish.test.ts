@@ -143,7 +143,10 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.schema, SUMMARY_SCHEMA);
     assert.equal(summary.task, 'MountainCar-v0');
-    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'bestByGeneration', 'config', 'finishedAt', 'proposer', 'schema', 'searchId', 'startedAt', 'task', 'winner']);
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'bestByGeneration', 'config', 'finishedAt', 'proposer', 'schema', 'searchId',
+      'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'winner']);
+    // Every seed-run here trained to its budget: nothing was saved, and the count says so.
+    assert.ok(summary.stepsTrained > 0 && summary.stepsTrained === summary.stepsFullBudget, `${summary.stepsTrained} of ${summary.stepsFullBudget}`);
     assert.deepEqual(summary.winner.freshSeeds.map((s: { seed: number; success: number }) => [s.seed, s.success]), [[10000, 0.75], [10001, 0.65]]);
     assert.equal(summary.winner.freshSuccessSteps, (120 + 124) / 2);
     assert.deepEqual(summary.baselines.map((b: { candidateId: string; freshSuccess: number }) => [b.candidateId, b.freshSuccess]), [['environment_reward', 0], ['human_shaping', 0.7]]);
