@@ -21,12 +21,29 @@ import type { LayerSlot } from './network.ts';
 /** sigmoid(ONE_LOGIT) is exactly 1 in float32: the constant column that carries the next bias. */
 const ONE_LOGIT = 40;
 
+/**
+ * What is uploaded is built in buffers kept from step to step (a fresh 17 KB array per matrix
+ * per step made the garbage collector a tenth of a seed-run). Safe because each buffer backs one
+ * tensor at a time, and the caller's tf.tidy disposes it before the buffer is written again (the
+ * wasm backend copies on upload; the cpu backend holds the array until the tensor is disposed).
+ * A buffer is always filled by the same builder, so the zeros it leaves alone stay zero.
+ */
+const buffers = new Map<string, Float32Array>();
+
+function buffer(key: string, size: number): Float32Array {
+  let b = buffers.get(key);
+  if (b === undefined || b.length !== size) buffers.set(key, (b = new Float32Array(size)));
+  return b;
+}
+
+let sums = new Float64Array(64);
+
 /** Scaled observations [n, d] with a column of ones, as rows [n, d+1] and (for a backward pass) as columns [d+1, n]. */
 export interface MlpInput { n: number; d: number; x: tf.Tensor2D; xT: tf.Tensor2D | null }
 
 export function mlpInput(obs: Float32Array, n: number, d: number, columns = true): MlpInput {
-  const rows = new Float32Array(n * (d + 1));
-  const cols = columns ? new Float32Array(n * (d + 1)) : null;
+  const rows = buffer(`x${n}`, n * (d + 1));
+  const cols = columns ? buffer(`xT${n}`, n * (d + 1)) : null;
   for (let r = 0; r < n; r++) {
     rows.set(obs.subarray(r * d, (r + 1) * d), r * (d + 1));
     rows[r * (d + 1) + d] = 1;
@@ -69,9 +86,9 @@ export function mlpBackward(pass: MlpPass, dOut: Float32Array, grad: Float64Arra
   const o3 = l3.outputs;
   one ??= tf.keep(tf.scalar(1));
   // s1 once more, computed as columns: the weight gradient of layer 2 needs s1ᵀ.
-  const s1T = tf.fused.matMul({ a: tf.tensor2d(transpose(pass.a1, l1.inputs + 1, l1.outputs + 1), [l1.outputs + 1, l1.inputs + 1]), b: xT, activation: 'sigmoid' });
+  const s1T = tf.fused.matMul({ a: tf.tensor2d(transpose(pass.a1, l1.inputs + 1, l1.outputs + 1, `a1T${l1.w}`), [l1.outputs + 1, l1.inputs + 1]), b: xT, activation: 'sigmoid' });
   const d3 = tf.tensor2d(dOut, [n, o3]);
-  const g3T = tf.matMul(tf.tensor2d(transpose(dOut, n, o3), [o3, n]), pass.s2);
+  const g3T = tf.matMul(tf.tensor2d(transpose(dOut, n, o3, `dT${l3.w}:${n}`), [o3, n]), pass.s2);
   // dL/dz2 = (dOut · W3ᵀ) ⊙ (1 - h2²), and 1 - h2² = 4·s2·(1 - s2): the 4 rides in the weights.
   const dz2 = tf.mul(tf.matMul(d3, tf.tensor2d(backWeights(pass.theta, l3, false), [o3, l3.inputs + 1])), tf.mul(pass.s2, tf.sub(one, pass.s2)));
   const g2 = tf.matMul(s1T, dz2);
@@ -90,7 +107,7 @@ function checkShape(slots: LayerSlot[]): [LayerSlot, LayerSlot, LayerSlot] {
 /** [d+1, o+1]: 2W over 2b, and a last column that is 0 but for ONE_LOGIT in the bias row. */
 function firstLayer(theta: Float32Array, { inputs, outputs, w, b }: LayerSlot): Float32Array {
   const cols = outputs + 1;
-  const a = new Float32Array((inputs + 1) * cols);
+  const a = buffer(`a1${w}`, (inputs + 1) * cols);
   for (let i = 0; i < inputs; i++) for (let j = 0; j < outputs; j++) a[i * cols + j] = 2 * theta[w + i * outputs + j];
   for (let j = 0; j < outputs; j++) a[inputs * cols + j] = 2 * theta[b + j];
   a[inputs * cols + outputs] = ONE_LOGIT;
@@ -104,19 +121,19 @@ function firstLayer(theta: Float32Array, { inputs, outputs, w, b }: LayerSlot): 
  */
 function afterTanh(theta: Float32Array, { inputs, outputs, w, b }: LayerSlot, scale: number, ones: number | null): Float32Array {
   const cols = ones === null ? outputs : outputs + 1;
-  const a = new Float32Array((inputs + 1) * cols);
-  const bias = a.subarray(inputs * cols, inputs * cols + outputs);
-  for (let j = 0; j < outputs; j++) bias[j] = theta[b + j];
+  const a = buffer(`a${w}`, (inputs + 1) * cols);
+  if (sums.length < outputs) sums = new Float64Array(outputs);
+  for (let j = 0; j < outputs; j++) sums[j] = theta[b + j];
   for (let i = 0; i < inputs; i++) {
     const row = i * cols;
     const from = w + i * outputs;
     for (let j = 0; j < outputs; j++) {
       const x = theta[from + j];
       a[row + j] = scale * x;
-      bias[j] -= x;
+      sums[j] -= x;
     }
   }
-  for (let j = 0; j < outputs; j++) bias[j] *= scale / 2;
+  for (let j = 0; j < outputs; j++) a[inputs * cols + j] = (scale / 2) * sums[j];
   if (ones !== null) a[inputs * cols + outputs] = ones;
   return a;
 }
@@ -124,7 +141,7 @@ function afterTanh(theta: Float32Array, { inputs, outputs, w, b }: LayerSlot, sc
 /** 4Wᵀ [outputs (+1 for a ones column), inputs + 1], zero where a ones column is. */
 function backWeights(theta: Float32Array, { inputs, outputs, w }: LayerSlot, onesColumn: boolean): Float32Array {
   const cols = inputs + 1;
-  const a = new Float32Array((onesColumn ? outputs + 1 : outputs) * cols);
+  const a = buffer(`b${w}`, (onesColumn ? outputs + 1 : outputs) * cols);
   for (let i = 0; i < inputs; i++) {
     const from = w + i * outputs;
     for (let j = 0; j < outputs; j++) a[j * cols + i] = 4 * theta[from + j];
@@ -153,8 +170,8 @@ function addTanhLayerGrad(g: Float32Array, { inputs, outputs, w, b }: LayerSlot,
   }
 }
 
-function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
-  const t = new Float32Array(rows * cols);
+function transpose(a: Float32Array, rows: number, cols: number, key: string): Float32Array {
+  const t = buffer(key, rows * cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = a[r * cols + c];
   return t;
 }
