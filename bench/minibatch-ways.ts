@@ -6,6 +6,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { PpoConfig } from '../core/ppo-config.ts';
 import { Random } from '../core/random.ts';
 import { Adam, clipGradNorm } from '../functions/train-seed/adam.ts';
+import { matrixOps, useEngineOps } from '../functions/train-seed/matrix-ops.ts';
 import { mlpBackward, mlpForward, mlpInput } from '../functions/train-seed/mlp-gradient.ts';
 import type { Network } from '../functions/train-seed/network.ts';
 import { lossAndGradient } from '../functions/train-seed/ppo.ts';
@@ -28,12 +29,14 @@ export function randomMinibatch(net: Network, n: number, rng: Random): Minibatch
   };
 }
 
-/** The trainer's own step. */
-export function oursStep(net: Network, theta: Float32Array, config: PpoConfig): Step {
+/** The trainer's own step; throughEngine sends it through tfjs's ops even on wasm. */
+export function oursStep(net: Network, theta: Float32Array, config: PpoConfig, throughEngine = false): Step {
   const adam = new Adam(net.paramCount, { learningRate: config.learningRate, epsilon: config.adamEpsilon });
   const grad = new Float64Array(net.paramCount);
   return (mb) => {
+    useEngineOps(throughEngine);
     lossAndGradient(net, theta, mb, config, grad);
+    useEngineOps(false);
     clipGradNorm(grad, config.maxGradNorm);
     adam.step(theta, grad);
   };
@@ -55,7 +58,7 @@ export function customGradStep(net: Network, theta: Float32Array, config: PpoCon
   const grad = new Float64Array(net.paramCount);
   return (mb) => {
     grad.fill(0);
-    tf.tidy(() => {
+    matrixOps().scope(() => tf.tidy(() => {
       const input = mlpInput(mb.obs, mb.n, net.obsSize);
       const actor = mlpForward(net.actor, theta, input);
       const critic = mlpForward(net.critic, theta, input);
@@ -65,7 +68,7 @@ export function customGradStep(net: Network, theta: Float32Array, config: PpoCon
       mlpBackward(actor, dActor.dataSync() as Float32Array, grad);
       mlpBackward(critic, dValues.dataSync() as Float32Array, grad);
       if (net.continuous) grad.set(dLogStd.dataSync(), net.logStd);
-    });
+    }));
     clipGradNorm(grad, config.maxGradNorm);
     adam.step(theta, grad);
   };

@@ -9,7 +9,9 @@
  *   products for both, tanh through sigmoid), one fused loss, tf.grads, tfjs's Adam.
  * - customGrad: the trainer's passes (mlp-gradient.ts), with the loss and its hand-written
  *   gradient as a tf.customGrad of tfjs ops in place of ppo-loss.ts.
- * - ours: what the trainer runs (ppo.ts lossAndGradient, then adam.ts).
+ * - ours, engine: what the trainer runs, its matrices through tfjs's ops (as on tfjs-node).
+ * - ours: what the trainer runs (ppo.ts lossAndGradient, then adam.ts): on wasm, the backend's
+ *   kernels called directly (matrix-ops.ts).
  *
  * Times are the least of 7 trials of 40 steps each, after a warm-up (the machine is shared):
  * wall and CPU milliseconds per step. Flags: --task ID (default LunarLander-v3), --rows 1,64,512.
@@ -35,6 +37,7 @@ const ways: Array<[string, Step]> = [
   ['autodiff', autodiffStep(net, theta, config)],
   ['block', blockStep(net, theta, config)],
   ['customGrad', customGradStep(net, Float32Array.from(theta), config)],
+  ['ours, engine', oursStep(net, Float32Array.from(theta), config, true)],
   ['ours', oursStep(net, Float32Array.from(theta), config)],
 ];
 warmUp(net, ways.map(([, step]) => step), rows, 4000);

@@ -8,6 +8,7 @@ import { before, describe, it } from 'node:test';
 import { DEFAULT_PPO_CONFIG } from '../core/ppo-config.ts';
 import { Random } from '../core/random.ts';
 import { initBackend } from '../functions/train-seed/backend.ts';
+import { useEngineOps } from '../functions/train-seed/matrix-ops.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, type Network } from '../functions/train-seed/network.ts';
 import { lossAndGradient } from '../functions/train-seed/ppo.ts';
 import type { Minibatch } from '../functions/train-seed/ppo-loss.ts';
@@ -79,4 +80,17 @@ describe('Function: lossAndGradient', () => {
       assert.ok(largest > 1e-2, 'a gradient worth comparing');
     });
   }
+
+  it('is the same through the wasm kernels as through tfjs\'s ops', () => {
+    const net = networkFor(getTask('LunarLanderContinuous-v3'));
+    const { theta, mb } = problem(net, 64, 1);
+    const [direct, engine] = [false, true].map((throughEngine) => {
+      useEngineOps(throughEngine);
+      const grad = new Float64Array(net.paramCount);
+      lossAndGradient(net, theta, mb, DEFAULT_PPO_CONFIG, grad);
+      useEngineOps(false);
+      return grad;
+    });
+    assert.deepEqual(direct, engine);
+  });
 });

@@ -44,7 +44,7 @@ export class Adam {
     const { beta1, beta2 } = this;
     const t = ++this.state.step;
     const stepSize = this.settings.learningRate / (1 - beta1 ** t);
-    const sqrtCorrection2 = Math.sqrt(1 - beta2 ** t);
+    const invSqrtCorrection2 = 1 / Math.sqrt(1 - beta2 ** t);
     const epsilon = this.settings.epsilon;
     for (let i = 0; i < theta.length; i++) {
       const g = grad[i];
@@ -52,7 +52,7 @@ export class Adam {
       const vi = beta2 * v[i] + (1 - beta2) * g * g;
       m[i] = mi;
       v[i] = vi;
-      theta[i] -= (stepSize * mi) / (Math.sqrt(vi) / sqrtCorrection2 + epsilon);
+      theta[i] -= (stepSize * mi) / (Math.sqrt(vi) * invSqrtCorrection2 + epsilon);
     }
   }
 

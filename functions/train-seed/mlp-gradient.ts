@@ -15,7 +15,7 @@
  *   transposed on the tfjs side: what the backward pass needs transposed is either built so in JS
  *   (inputs, weights, the loss's gradient) or computed so (the first layer once more, 9 inputs wide).
  */
-import * as tf from '@tensorflow/tfjs-core';
+import { matrixOps, type Mat, type MatrixOps } from './matrix-ops.ts';
 import type { LayerSlot } from './network.ts';
 
 /** sigmoid(ONE_LOGIT) is exactly 1 in float32: the constant column that carries the next bias. */
@@ -26,7 +26,8 @@ const ONE_LOGIT = 40;
  * per step made the garbage collector a tenth of a seed-run). Safe because each buffer backs one
  * tensor at a time, and the caller's tf.tidy disposes it before the buffer is written again (the
  * wasm backend copies on upload; the cpu backend holds the array until the tensor is disposed).
- * A buffer is always filled by the same builder, so the zeros it leaves alone stay zero.
+ * A buffer is always filled by the same builder, so the zeros it leaves alone stay zero. What is
+ * read back lands in such buffers too, and is used before the next step reads into them again.
  */
 const buffers = new Map<string, Float32Array>();
 
@@ -39,9 +40,11 @@ function buffer(key: string, size: number): Float32Array {
 let sums = new Float64Array(64);
 
 /** Scaled observations [n, d] with a column of ones, as rows [n, d+1] and (for a backward pass) as columns [d+1, n]. */
-export interface MlpInput { n: number; d: number; x: tf.Tensor2D; xT: tf.Tensor2D | null }
+export interface MlpInput { ops: MatrixOps; n: number; d: number; x: Mat; xT: Mat | null }
 
+/** Call inside matrixOps().scope, as every function here: what they make is freed with it. */
 export function mlpInput(obs: Float32Array, n: number, d: number, columns = true): MlpInput {
+  const ops = matrixOps();
   const rows = buffer(`x${n}`, n * (d + 1));
   const cols = columns ? buffer(`xT${n}`, n * (d + 1)) : null;
   for (let r = 0; r < n; r++) {
@@ -52,28 +55,27 @@ export function mlpInput(obs: Float32Array, n: number, d: number, columns = true
     for (let i = 0; i < d; i++) for (let r = 0; r < n; r++) cols[i * n + r] = obs[r * d + i];
     cols.fill(1, d * n);
   }
-  return { n, d, x: tf.tensor2d(rows, [n, d + 1]), xT: cols && tf.tensor2d(cols, [d + 1, n]) };
+  return { ops, n, d, x: ops.matrix(rows, n, d + 1), xT: cols && ops.matrix(cols, d + 1, n) };
 }
 
 /** A forward pass kept for its backward pass: the sigmoid activations with their ones column. */
-export interface MlpPass { input: MlpInput; slots: LayerSlot[]; theta: Float32Array; a1: Float32Array; s1: tf.Tensor; s2: tf.Tensor; out: Float32Array }
+export interface MlpPass { input: MlpInput; slots: LayerSlot[]; theta: Float32Array; a1: Float32Array; s1: Mat; s2: Mat; out: Float32Array }
 
 /** Outputs [n, outputs] of the MLP at theta's slots, row-major, and what backward needs. */
 export function mlpForward(slots: LayerSlot[], theta: Float32Array, input: MlpInput): MlpPass {
   const [l1, l2, l3] = checkShape(slots);
+  const { ops, n } = input;
   const a1 = firstLayer(theta, l1);
-  const s1 = tf.fused.matMul({ a: input.x, b: tf.tensor2d(a1, [l1.inputs + 1, l1.outputs + 1]), activation: 'sigmoid' });
-  const s2 = tf.fused.matMul({ a: s1, b: tf.tensor2d(afterTanh(theta, l2, 4, ONE_LOGIT), [l2.inputs + 1, l2.outputs + 1]), activation: 'sigmoid' });
-  const out = tf.matMul(s2, tf.tensor2d(afterTanh(theta, l3, 2, null), [l3.inputs + 1, l3.outputs]));
-  return { input, slots, theta, a1, s1, s2, out: out.dataSync() as Float32Array };
+  const s1 = ops.matMul(input.x, ops.matrix(a1, l1.inputs + 1, l1.outputs + 1), true);
+  const s2 = ops.matMul(s1, ops.matrix(afterTanh(theta, l2, 4, ONE_LOGIT), l2.inputs + 1, l2.outputs + 1), true);
+  const out = ops.matMul(s2, ops.matrix(afterTanh(theta, l3, 2, null), l3.inputs + 1, l3.outputs), false);
+  return { input, slots, theta, a1, s1, s2, out: ops.read(out, buffer(`out${l3.w}:${n}`, n * l3.outputs)) };
 }
 
 /** The outputs alone, for many rows at once (the critic's values of a whole rollout). */
 export function mlpOutputs(slots: LayerSlot[], theta: Float32Array, obs: Float32Array, n: number, d: number): Float32Array {
-  return tf.tidy(() => mlpForward(slots, theta, mlpInput(obs, n, d, false)).out);
+  return matrixOps().scope(() => Float32Array.from(mlpForward(slots, theta, mlpInput(obs, n, d, false)).out));
 }
-
-let one: tf.Scalar | undefined;
 
 /**
  * Adds the gradient of the loss with respect to the MLP's parameters into grad (at theta's
@@ -81,22 +83,21 @@ let one: tf.Scalar | undefined;
  */
 export function mlpBackward(pass: MlpPass, dOut: Float32Array, grad: Float64Array): void {
   const [l1, l2, l3] = pass.slots;
-  const { n, xT } = pass.input;
+  const { ops, n, xT } = pass.input;
   if (xT === null) throw new Error('mlpBackward needs the input as columns too (mlpInput(..., true))');
   const o3 = l3.outputs;
-  one ??= tf.keep(tf.scalar(1));
   // s1 once more, computed as columns: the weight gradient of layer 2 needs s1ᵀ.
-  const s1T = tf.fused.matMul({ a: tf.tensor2d(transpose(pass.a1, l1.inputs + 1, l1.outputs + 1, `a1T${l1.w}`), [l1.outputs + 1, l1.inputs + 1]), b: xT, activation: 'sigmoid' });
-  const d3 = tf.tensor2d(dOut, [n, o3]);
-  const g3T = tf.matMul(tf.tensor2d(transpose(dOut, n, o3, `dT${l3.w}:${n}`), [o3, n]), pass.s2);
+  const s1T = ops.matMul(ops.matrix(transpose(pass.a1, l1.inputs + 1, l1.outputs + 1, `a1T${l1.w}`), l1.outputs + 1, l1.inputs + 1), xT, true);
+  const g3T = ops.matMul(ops.matrix(transpose(dOut, n, o3, `dT${l3.w}:${n}`), o3, n), pass.s2, false);
   // dL/dz2 = (dOut · W3ᵀ) ⊙ (1 - h2²), and 1 - h2² = 4·s2·(1 - s2): the 4 rides in the weights.
-  const dz2 = tf.mul(tf.matMul(d3, tf.tensor2d(backWeights(pass.theta, l3, false), [o3, l3.inputs + 1])), tf.mul(pass.s2, tf.sub(one, pass.s2)));
-  const g2 = tf.matMul(s1T, dz2);
-  const dz1 = tf.mul(tf.matMul(dz2, tf.tensor2d(backWeights(pass.theta, l2, true), [l2.outputs + 1, l2.inputs + 1])), tf.mul(pass.s1, tf.sub(one, pass.s1)));
-  const g1 = tf.matMul(xT, dz1);
-  addFirstLayerGrad(g1.dataSync() as Float32Array, l1, grad);
-  addTanhLayerGrad(g2.dataSync() as Float32Array, l2, l2.outputs + 1, 1, grad);
-  addTanhLayerGrad(g3T.dataSync() as Float32Array, l3, 1, l3.inputs + 1, grad);
+  const dh2 = ops.matMul(ops.matrix(dOut, n, o3), ops.matrix(backWeights(pass.theta, l3, false), o3, l3.inputs + 1), false);
+  const dz2 = ops.sigmoidGrad(dh2, pass.s2);
+  const g2 = ops.matMul(s1T, dz2, false);
+  const dz1 = ops.sigmoidGrad(ops.matMul(dz2, ops.matrix(backWeights(pass.theta, l2, true), l2.outputs + 1, l2.inputs + 1), false), pass.s1);
+  const g1 = ops.matMul(xT, dz1, false);
+  addFirstLayerGrad(ops.read(g1, buffer(`g1${l1.w}`, (l1.inputs + 1) * (l1.outputs + 1))), l1, grad);
+  addTanhLayerGrad(ops.read(g2, buffer(`g2${l2.w}`, (l2.inputs + 1) * (l2.outputs + 1))), l2, l2.outputs + 1, 1, grad);
+  addTanhLayerGrad(ops.read(g3T, buffer(`g3${l3.w}`, o3 * (l3.inputs + 1))), l3, 1, l3.inputs + 1, grad);
 }
 
 function checkShape(slots: LayerSlot[]): [LayerSlot, LayerSlot, LayerSlot] {

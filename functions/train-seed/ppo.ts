@@ -8,7 +8,6 @@
  * the environment applied (clipped, for continuous tasks); the policy's log-probabilities are of
  * the sampled ones. The hyperparameters are in core/ppo-config.ts (the prompt states them).
  */
-import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../../core/random.ts';
 import type { CurvePoint } from '../shared/types.ts';
 import type { Task } from '../../tasks/contract.ts';
@@ -16,6 +15,7 @@ import { EpisodeTracker } from './episodes.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
 import { Adam, clipGradNorm } from './adam.ts';
+import { matrixOps } from './matrix-ops.ts';
 import { mlpBackward, mlpForward, mlpInput, mlpOutputs } from './mlp-gradient.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations, type Network } from './network.ts';
 import { ppoLoss, type LossAndGradient, type Minibatch } from './ppo-loss.ts';
@@ -256,18 +256,17 @@ function gatherMinibatch(
  */
 export function lossAndGradient(net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array): LossAndGradient {
   grad.fill(0);
-  let result: LossAndGradient | undefined;
-  tf.tidy(() => {
+  return matrixOps().scope(() => {
     const input = mlpInput(mb.obs, mb.n, net.obsSize);
     const actor = mlpForward(net.actor, theta, input);
     const critic = mlpForward(net.critic, theta, input);
     const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
-    result = ppoLoss({ actor: actor.out, values: critic.out, logStd }, mb, net.actions, config);
+    const result = ppoLoss({ actor: actor.out, values: critic.out, logStd }, mb, net.actions, config);
     mlpBackward(actor, result.dActor, grad);
     mlpBackward(critic, result.dValues, grad);
     if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
+    return result;
   });
-  return result!;
 }
 
 function termMeans(terms: Map<string, Float64Array>): Record<string, number> {
