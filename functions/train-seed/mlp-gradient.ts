@@ -1,11 +1,11 @@
 /**
  * One 3-layer tanh MLP (the actor or the critic, network.ts) through TensorFlow.js in as few and
- * as large operations as its algebra allows: the forward pass is four matrix products, the
- * backward pass five products and six elementwise ops, whatever the minibatch's size. The
- * gradient is written by hand (the chain rule of a dense-tanh stack) and checked against tfjs's
- * own autodiff in test/ppo-gradient.test.ts.
+ * as large operations as its algebra allows: the forward pass is three matrix products, the
+ * backward pass six products and two sigmoid gradients, whatever the minibatch's size
+ * (matrix-ops.ts runs them). The gradient is written by hand (the chain rule of a dense-tanh
+ * stack) and checked against tfjs's own autodiff in test/ppo-gradient.test.ts.
  *
- * Why it is shaped like this (measured on the wasm backend, docs in the README's trainer section):
+ * Why it is shaped like this (measured on the wasm backend; the README's trainer section):
  * - tanh is computed as 2·sigmoid(2z) - 1, and the sigmoid is fused into the matrix product
  *   (XNNPACK's); the factors 2 and the -1 are folded into the next layer's weights, built in JS.
  * - Biases ride in an extra input column of ones (sigmoid(40) is exactly 1 in float32), so a
@@ -22,10 +22,10 @@ import type { LayerSlot } from './network.ts';
 const ONE_LOGIT = 40;
 
 /**
- * What is uploaded is built in buffers kept from step to step (a fresh 17 KB array per matrix
- * per step made the garbage collector a tenth of a seed-run). Safe because each buffer backs one
- * tensor at a time, and the caller's tf.tidy disposes it before the buffer is written again (the
- * wasm backend copies on upload; the cpu backend holds the array until the tensor is disposed).
+ * What is uploaded is built in buffers kept from step to step (fresh arrays would be ~140 KB of
+ * garbage a step, 7 GB over a LunarLander seed-run). Safe because each buffer backs one matrix
+ * at a time, and the caller's scope frees it before the buffer is written again (the wasm
+ * backend copies on upload; tfjs's cpu backend holds the array until the tensor is disposed).
  * A buffer is always filled by the same builder, so the zeros it leaves alone stay zero. What is
  * read back lands in such buffers too, and is used before the next step reads into them again.
  */
