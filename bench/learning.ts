@@ -4,7 +4,9 @@
  * task's success test. The test suite checks shorter runs on fewer seeds to keep CI short.
  * Flags: --task ID (repeatable; default every task), --seeds 0,1,2 (default 0-4), --reward human
  * or environment (repeatable; default both: the LunarLanders' two are the same function),
- * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change), --json.
+ * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change),
+ * --sandbox-budget S (the sandbox's total seconds per seed-run; on a loaded machine the default 30
+ * can end a LunarLander run that would not end on an idle one), --json.
  */
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
@@ -18,6 +20,8 @@ const overrides = ppoOverrides(values('ppo')[0]);
 const tasks: Task[] = (values('task').length > 0 ? values('task').map(getTask) : [...TASKS])
   .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task));
 const json = argv.includes('--json');
+const sandboxBudget = values('sandbox-budget').map(Number)[0];
+const limits = sandboxBudget > 0 ? { totalBudgetMs: sandboxBudget * 1000 } : undefined;
 const REWARDS = ['human', 'environment'] as const;
 const rewards = values('reward').length > 0 ? values('reward').map((r) => {
   const reward = REWARDS.find((x) => x === r);
@@ -32,7 +36,8 @@ for (const task of tasks) {
   for (const reward of rewards) {
     const source = task.baselines[reward].code;
     for (const seed of seeds) {
-      const { result } = await runSeed({ task, candidateId: reward, source, seed, budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes } });
+      const { result } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes } });
+      if (result.outcome !== 'trained') process.stderr.write(`${task.id} ${reward} seed ${seed}: ${result.outcome}: ${result.reason}\n`);
       const row = { task: task.id, reward, seed, steps: task.budget.steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
       rows.push(row);
       if (!json) {
