@@ -2,7 +2,9 @@
  * bench/minibatch.ts's "block" way: the actor and the critic as one MLP whose hidden layers are
  * side by side (128 wide) and whose weights are block-diagonal, so that both run through the
  * same three matrix products; one fused loss on its outputs, tfjs's autodiff and Adam. The
- * off-diagonal blocks stay zero (their gradient is masked, so Adam never moves them).
+ * off-diagonal blocks stay zero (their gradient is masked, so Adam never moves them). A layer's
+ * gradient transposes explicitly (as the trainer's dense op did before): the stock gradient of
+ * matMul multiplies by a transpose, which the wasm backend runs in a scalar loop.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import type { PpoConfig } from '../core/ppo-config.ts';
@@ -12,6 +14,18 @@ import { lossOfOutputs } from '../test/support/ppo-reference.ts';
 
 /** tanh(x) = 2·sigmoid(2x) - 1: the wasm backend's tanh is ~15x slower than XNNPACK's sigmoid. */
 const tanh = (x: tf.Tensor): tf.Tensor => tf.sub(tf.mul(tf.sigmoid(tf.mul(x, 2)), 2), 1);
+
+/** x·w + b, its gradient through explicit transposes. */
+const dense = tf.customGrad((x, w, b, save) => {
+  const [xt, wt, bt] = [x, w, b] as tf.Tensor2D[];
+  (save as tf.GradSaveFunc)([xt, wt]);
+  return {
+    value: tf.add(tf.matMul(xt, wt), bt),
+    gradFunc: (dy: tf.Tensor, [xs, ws]: tf.Tensor[]) => [
+      tf.matMul(dy as tf.Tensor2D, tf.transpose(ws as tf.Tensor2D)), tf.matMul(tf.transpose(xs as tf.Tensor2D), dy as tf.Tensor2D), tf.sum(dy, 0),
+    ],
+  };
+}) as (x: tf.Tensor, w: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
 
 export function blockStep(net: Network, theta: Float32Array, config: PpoConfig): (mb: Minibatch) => void {
   const [a1, a2, a3] = net.actor;
@@ -40,9 +54,9 @@ export function blockStep(net: Network, theta: Float32Array, config: PpoConfig):
   return (mb) => tf.tidy(() => {
     const x = tf.tensor2d(mb.obs, [mb.n, d]);
     const loss = (...p: tf.Tensor[]): tf.Scalar => {
-      const h1 = tanh(tf.add(tf.matMul(x, p[0] as tf.Tensor2D), p[1]));
-      const h2 = tanh(tf.add(tf.matMul(h1 as tf.Tensor2D, p[2] as tf.Tensor2D), p[3]));
-      const out = tf.add(tf.matMul(h2 as tf.Tensor2D, p[4] as tf.Tensor2D), p[5]) as tf.Tensor2D;
+      const h1 = tanh(dense(x, p[0], p[1]));
+      const h2 = tanh(dense(h1, p[2], p[3]));
+      const out = dense(h2, p[4], p[5]);
       const actor = tf.slice(out, [0, 0], [mb.n, k]) as tf.Tensor2D;
       const value = tf.reshape(tf.slice(out, [0, k], [mb.n, 1]), [-1]) as tf.Tensor1D;
       return lossOfOutputs(net, actor, value, (p[6] as tf.Tensor1D | undefined) ?? null, mb, config);

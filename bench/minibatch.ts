@@ -34,7 +34,7 @@ const net = networkFor(task);
 
 const theta = initialParameters(net, config.init, new Random(0));
 const ways: Array<[string, Step]> = [
-  ['autodiff', autodiffStep(net, theta, config)],
+  ["autodiff", autodiffStep(net, theta, config)],
   ['block', blockStep(net, theta, config)],
   ['customGrad', customGradStep(net, Float32Array.from(theta), config)],
   ['ours, engine', oursStep(net, Float32Array.from(theta), config, true)],
