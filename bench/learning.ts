@@ -2,8 +2,13 @@
  * `npm run bench:learning`: each task's learning table at its default budget (DESIGN §8): the
  * person's shaping and the environment's own reward, trained on 5 seeds each and graded on the
  * task's success test. The test suite checks shorter runs on fewer seeds to keep CI short.
- * Flags: --task ID (repeatable; default every task), --seeds 0,1,2 (default 0-4), --json.
+ * Flags: --task ID (repeatable; default every task), --seeds 0,1,2 (default 0-4), --reward human
+ * or environment (repeatable; default both: the LunarLanders' two are the same function),
+ * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change),
+ * --sandbox-budget S (the sandbox's total seconds per seed-run; on a loaded machine the default 30
+ * can end a LunarLander run that would not end on an idle one), --json.
  */
+import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
@@ -11,17 +16,28 @@ import { getTask, TASKS } from '../tasks/registry.ts';
 const argv = process.argv.slice(2);
 const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
 const seeds = (values('seeds')[0] ?? '0,1,2,3,4').split(',').map(Number);
-const tasks: Task[] = values('task').length > 0 ? values('task').map(getTask) : [...TASKS];
+const overrides = ppoOverrides(values('ppo')[0]);
+const tasks: Task[] = (values('task').length > 0 ? values('task').map(getTask) : [...TASKS])
+  .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task));
 const json = argv.includes('--json');
+const sandboxBudget = values('sandbox-budget').map(Number)[0];
+const limits = sandboxBudget > 0 ? { totalBudgetMs: sandboxBudget * 1000 } : undefined;
+const REWARDS = ['human', 'environment'] as const;
+const rewards = values('reward').length > 0 ? values('reward').map((r) => {
+  const reward = REWARDS.find((x) => x === r);
+  if (reward === undefined) throw new Error(`--reward ${r}: choose ${REWARDS.join(' or ')}`);
+  return reward;
+}) : [...REWARDS];
 
 interface Row { task: string; reward: 'human' | 'environment'; seed: number; steps: number; success: number; meanReturn: number | null; seconds: number }
 const rows: Row[] = [];
 
 for (const task of tasks) {
-  for (const reward of ['human', 'environment'] as const) {
+  for (const reward of rewards) {
     const source = task.baselines[reward].code;
     for (const seed of seeds) {
-      const { result } = await runSeed({ task, candidateId: reward, source, seed, budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes } });
+      const { result } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes } });
+      if (result.outcome !== 'trained') process.stderr.write(`${task.id} ${reward} seed ${seed}: ${result.outcome}: ${result.reason}\n`);
       const row = { task: task.id, reward, seed, steps: task.budget.steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
       rows.push(row);
       if (!json) {
@@ -37,7 +53,7 @@ if (json) {
 } else {
   process.stdout.write('\ntask                       reward       steps       success per seed          mean success  mean return  s/seed-run\n');
   for (const task of tasks) {
-    for (const reward of ['human', 'environment'] as const) {
+    for (const reward of rewards) {
       const mine = rows.filter((r) => r.task === task.id && r.reward === reward);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
       const returns = mine.map((r) => r.meanReturn).filter((x): x is number => x !== null);
@@ -46,4 +62,17 @@ if (json) {
         `        ${mean(returns).toFixed(1).padStart(8)}     ${mean(mine.map((r) => r.seconds)).toFixed(1).padStart(6)}\n`);
     }
   }
+}
+
+/** --ppo's JSON: known settings only, each of its default's type. */
+function ppoOverrides(text: string | undefined): PpoOverrides | undefined {
+  if (text === undefined) return undefined;
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null) throw new Error(`--ppo ${text}: expected a JSON object`);
+  for (const [key, value] of Object.entries(parsed)) {
+    const known = (DEFAULT_PPO_CONFIG as unknown as Record<string, unknown>)[key];
+    if (known === undefined || key === 'seed' || key === 'totalTimesteps') throw new Error(`--ppo: ${key} is not a PPO setting a task may set`);
+    if (typeof value !== typeof known) throw new Error(`--ppo: ${key} must be a ${typeof known}, got ${JSON.stringify(value)}`);
+  }
+  return parsed as PpoOverrides;
 }

@@ -8,8 +8,11 @@
  *    continuous PPO with the same settings: the ratio.
  * 3. Every task: its environment's steps per CPU-second (16 copies, random actions; the LunarLanders
  *    beside planck, the engine they ran on before) and one seed-run of the person's shaping at the
- *    task's default budget (skipped with --quick).
- * 4. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, and how
+ *    task's default budget (skipped with --quick); the LunarLander-v3 seed-run's time as a multiple
+ *    of the reference's MountainCar seed-run.
+ * 4. The trainer's minibatch step on LunarLander-v3's network at 64 and 512 rows
+ *    (bench/minibatch.ts compares it with the other ways measured).
+ * 5. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, and how
  *    long it takes to stop a reward that never returns and one that eats memory.
  *
  * Flags: --seed N (default 0), --quick, --json (one JSON object on stdout).
@@ -21,11 +24,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sampleTransitions } from '../functions/train-seed/check-reward.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
+import { Random } from '../core/random.ts';
+import { initialParameters, networkFor } from '../functions/train-seed/network.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import type { Task, VecEnv } from '../tasks/contract.ts';
 import { planckLander } from './lunar-engines/planck-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
+import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -62,14 +68,14 @@ async function seedRun(task: Task, steps: number, source = task.baselines.human.
 }
 
 /** Side by side with the reference: ours, theirs and the ratio of the two times. */
-async function versus(task: Task, steps: number, source?: string) {
+async function versus(task: Task, steps: number, target: number, source?: string) {
   const ours = await seedRun(task, steps, source);
   const ref = torch ? await reference(task, steps) : null;
   const ratio = ref ? ours.seconds / ref.train_s : null;
   log(`${task.id}, ${steps} steps, seed ${seed}, backend ${ours.backend}`);
   log(`  ours:      ${ours.seconds.toFixed(2)} s (training, sandbox and grading), ${ours.stepsPerSecond.toFixed(0)} steps/s, success ${ours.success}`);
   log(ref ? `  reference: ${ref.train_s.toFixed(2)} s (PyTorch, training only), success ${ref.success}` : `  reference: skipped: ${PYTHON} has no torch (apt-get install -y python3-torch python3-numpy)`);
-  log(ratio === null ? '  ratio:     -' : `  ratio:     ${ratio.toFixed(2)}x the reference's time (target <= 1.0, goal 0.5)`);
+  log(ratio === null ? '  ratio:     -' : `  ratio:     ${ratio.toFixed(2)}x the reference's time (target <= ${target})`);
   return { task: task.id, steps, ours, reference: ref, ratio };
 }
 
@@ -123,6 +129,16 @@ function environmentSpeed(task: Task): { ours: number; planck: number | null } {
   return { ours: median(ours), planck: median(theirs) };
 }
 
+/** Milliseconds per minibatch step of the trainer at 64 and 512 rows. */
+function minibatchCost(): Record<64 | 512, number> {
+  const task = getTask('LunarLander-v3');
+  const net = networkFor(task);
+  const config = ppoConfigFor(task, seed, 0);
+  const step = oursStep(net, initialParameters(net, config.init, new Random(seed)), config);
+  warmUp(net, [step], [64, 512], 2000);
+  return { 64: measureStep(net, step, 64).wall, 512: measureStep(net, step, 512).wall };
+}
+
 /** Milliseconds per evaluate() of 2048 MountainCar transitions (73 calls: one 150,000-step seed-run). */
 async function sandboxCost(source: string) {
   const task = getTask('MountainCar-v0');
@@ -154,10 +170,10 @@ async function timeToStop(source: string): Promise<{ ms: number; outcome: string
 const torch = await hasTorch();
 const example = (name: string) => readFile(resolve(root, 'examples', name), 'utf8');
 
-const mountainCar = await versus(getTask('MountainCar-v0'), 150_000, await example('energy.js'));
+const mountainCar = await versus(getTask('MountainCar-v0'), 150_000, 0.5, await example('energy.js'));
 log(`  sandbox:   ${(mountainCar.ours.sandboxShare * 100).toFixed(1)}% of the seed-run`);
 const pendulum = getTask('Pendulum-v1');
-const continuous = await versus(pendulum, pendulum.budget.steps);
+const continuous = await versus(pendulum, pendulum.budget.steps, 0.6);
 
 log('\nenvironments: steps per CPU-second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
 const tasks = [];
@@ -171,6 +187,16 @@ for (const task of TASKS) {
     `   seed-run ${String(task.budget.steps).padStart(9)} steps: ${run.seconds.toFixed(1).padStart(6)} s (${run.stepsPerSecond.toFixed(0)} steps/s, success ${run.success})`));
 }
 
+const lander = tasks.find((t) => t.task === 'LunarLander-v3')?.seedRun ?? null;
+const landerRatio = lander && mountainCar.reference ? lander.seconds / mountainCar.reference.train_s : null;
+if (lander) {
+  log(`  LunarLander-v3's seed-run: ${landerRatio === null ? '-' : `${landerRatio.toFixed(2)}x`} the reference's ${mountainCar.steps.toLocaleString('en')}-step MountainCar seed-run (target <= 4)`);
+}
+
+const minibatch = minibatchCost();
+log('\ntrainer: one minibatch step (loss, gradient, norm clip, Adam), LunarLander-v3\'s network');
+log(`  64 rows: ${minibatch[64].toFixed(2)} ms, 512 rows: ${minibatch[512].toFixed(2)} ms (least of 7 trials of 40; bench/minibatch.ts for the other ways)`);
+
 const perCall = await sandboxCost(await example('energy.js'));
 const neverReturns = await timeToStop(await example('hostile/never-returns.js'));
 const memory = await timeToStop(await example('hostile/memory-arrays.js'));
@@ -179,5 +205,5 @@ log(`  evaluate() of 2048 transitions (energy.js): ${perCall.toFixed(2)} ms per 
 log(`  never-returns.js stopped after ${neverReturns.ms.toFixed(0)} ms (${neverReturns.outcome}); memory-arrays.js after ${memory.ms.toFixed(0)} ms (${memory.outcome})`);
 
 if (json) {
-  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, sandbox: { perCallMs: perCall, neverReturns, memory } })}\n`);
+  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, minibatchMs: minibatch, sandbox: { perCallMs: perCall, neverReturns, memory } })}\n`);
 }

@@ -34,7 +34,7 @@ const CASES: Case[] = [
   { task: 'Acrobot-v1', baseline: 'environment', steps: 150_000, seed: 0, expect: { exactly: 0 } },
   { task: 'Pendulum-v1', baseline: 'human', steps: 70_000, seed: 0, expect: { atLeast: 0.9 } },
   { task: 'MountainCarContinuous-v0', baseline: 'human', steps: 30_000, seed: 0, expect: { atLeast: 0.9 } },
-  { task: 'MountainCarContinuous-v0', baseline: 'environment', steps: 70_000, seed: 2, expect: { exactly: 0 } },
+  { task: 'MountainCarContinuous-v0', baseline: 'environment', steps: 70_000, seed: 4, expect: { exactly: 0 } },
 ];
 
 /**

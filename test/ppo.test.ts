@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gae } from '../functions/train-seed/ppo.ts';
+import { runSeed } from '../functions/train-seed/seed-run.ts';
+import { getTask } from '../tasks/registry.ts';
 
 describe('Function: gae', () => {
   it('matches a hand computation with a done in the middle and a bootstrap at the end', () => {
@@ -32,4 +34,22 @@ describe('Function: gae', () => {
     gae({ rewards: [1, 0, 1, 0], values: new Float32Array(4), dones: new Uint8Array(4), nextValues: new Float32Array(2), numSteps: 2, numEnvs: 2, gamma: 1, gaeLambda: 1 }, advantages, returns);
     assert.deepEqual(Array.from(advantages), [2, 0, 1, 0]);
   });
+});
+
+describe('Function: train', () => {
+  for (const id of ['MountainCar-v0', 'Pendulum-v1']) {
+    it(`gives the same parameters for the same seed, and others for another (${id})`, async () => {
+      // Prepare: three updates of the person's shaping through the real sandbox.
+      const task = getTask(id);
+      const run = (seed: number) => runSeed({ task, candidateId: 'human', source: task.baselines.human.code, seed, budget: { steps: 3 * 16 * (task.ppo?.numSteps ?? 128), evalEpisodes: 1 } });
+
+      // Act
+      const [a, b, c] = [await run(3), await run(3), await run(4)];
+
+      // Assess
+      assert.equal(a.result.outcome, 'trained', a.result.reason);
+      assert.deepEqual(a.policy!.theta, b.policy!.theta);
+      assert.notDeepEqual(a.policy!.theta, c.policy!.theta);
+    });
+  }
 });

@@ -1,17 +1,15 @@
 /**
  * The actor and the critic: two separate 64-64 tanh MLPs (CleanRL's PPO agent), with all their
- * parameters in ONE flat Float32 vector. One vector means one Adam update and one gradient norm
- * instead of a dozen small ops each, and one copy to refresh the plain-JS forward pass that the
- * rollout and the grader use (batches of 16 are faster in JS than through tfjs op dispatch).
+ * parameters in ONE flat Float32 vector: one Adam update and one gradient norm over it, and one
+ * copy to refresh the plain-JS forward pass that the rollout and the grader use (batches of 16 are
+ * faster in JS than through tfjs op dispatch). The minibatch update's passes are mlp-gradient.ts.
  *
  * The shape follows the task: the actor outputs one logit per action (discrete) or the mean of a
  * diagonal Gaussian per action dimension (continuous), whose log-std is a state-independent
  * parameter at the end of the vector (CleanRL's ppo_continuous_action.py).
  */
-import * as tf from '@tensorflow/tfjs-core';
 import { Random } from '../../core/random.ts';
 import type { Task } from '../../tasks/contract.ts';
-import { dense, fastTanh } from './fast-ops.ts';
 
 export const HIDDEN = 64;
 
@@ -190,30 +188,4 @@ function denseJs(wT: Float64Array, bias: Float64Array, inputs: number, outputs: 
     }
     if (tanh) for (let k = r; k < r + outputs; k++) result[k] = Math.tanh(result[k]);
   }
-}
-
-/** One layer's weights [inputs, outputs] and bias, as tfjs tensors. */
-export interface TfLayer { w: tf.Tensor2D; b: tf.Tensor1D }
-
-/**
- * Cuts theta into each layer's tensors, actor then critic (and the log-std), in theta's own order.
- * The update takes gradients with respect to these pieces and concatenates them back into one
- * vector: slicing outside the tape spares the backward pass a pad and a sum per layer (~10%).
- */
-export function unpack(net: Network, theta: tf.Tensor1D): { actor: TfLayer[]; critic: TfLayer[]; logStd: tf.Tensor1D | null } {
-  const cut = (slots: LayerSlot[]) => slots.map(({ inputs, outputs, w, b }) => ({
-    w: tf.reshape(tf.slice(theta, w, inputs * outputs), [inputs, outputs]) as tf.Tensor2D,
-    b: tf.slice(theta, b, outputs),
-  }));
-  return { actor: cut(net.actor), critic: cut(net.critic), logStd: net.continuous ? tf.slice(theta, net.logStd, net.actions) : null };
-}
-
-/** tfjs forward pass of one MLP over a batch. */
-export function forwardTf(layers: TfLayer[], x: tf.Tensor2D): tf.Tensor2D {
-  let h = x;
-  layers.forEach(({ w, b }, l) => {
-    h = dense(h, w, b);
-    if (l < layers.length - 1) h = fastTanh(h);
-  });
-  return h;
 }

@@ -2,25 +2,23 @@
  * PPO after CleanRL's ppo.py (discrete actions) and ppo_continuous_action.py (a diagonal Gaussian
  * with a state-independent log-std): the hyperparameters in one place, then the algorithm top to
  * bottom (rollout, GAE, epochs of shuffled minibatches with the clipped losses). The rollout and
- * the reward run in plain JS; the minibatch update runs on TensorFlow.js. The candidate's reward
- * is called once per rollout, for all its transitions at once, with the actions the environment
- * applied (clipped, for continuous tasks); the policy's log-probabilities are of the sampled ones.
- * The hyperparameters are in ppo-config.ts (the prompt states them; it must not load tfjs).
+ * the reward run in plain JS; in the minibatch update the networks' matrix products run on
+ * TensorFlow.js (mlp-gradient.ts) and the loss (ppo-loss.ts) and Adam (adam.ts) in JS. The
+ * candidate's reward is called once per rollout, for all its transitions at once, with the actions
+ * the environment applied (clipped, for continuous tasks); the policy's log-probabilities are of
+ * the sampled ones. The hyperparameters are in core/ppo-config.ts (the prompt states them).
  */
-import * as tf from '@tensorflow/tfjs-core';
-// tfjs-core's Node bundle registers no gradients; tfjs-layers' bundle registers them all.
-import '@tensorflow/tfjs-layers';
 import { Random } from '../../core/random.ts';
 import type { CurvePoint } from '../shared/types.ts';
 import type { EnvSnapshot, Task, VecEnv } from '../../tasks/contract.ts';
-import { restoreAdam, saveAdam, type AdamState } from './adam-state.ts';
 import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
-import {
-  forwardJs, forwardTf, initialParameters, networkFor, prepareJs, scaleObservations, unpack,
-  type Network, type TfLayer,
-} from './network.ts';
+import { Adam, clipGradNorm, type AdamState } from './adam.ts';
+import { matrixOps } from './matrix-ops.ts';
+import { mlpBackward, mlpForward, mlpInput, mlpOutputs } from './mlp-gradient.ts';
+import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations, type Network } from './network.ts';
+import { ppoLoss, type LossAndGradient, type Minibatch } from './ppo-loss.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
 
 /** Anything that turns a rollout's transitions into rewards: the sandbox, in production. */
@@ -92,11 +90,10 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   const a = task.actionSize;
 
   // Agent and optimizer
-  const theta = tf.variable(tf.tensor1d(resume ? resume.theta : initialParameters(net, config.init, rng)), true);
-  const optimizer = tf.train.adam(config.learningRate, 0.9, 0.999, config.adamEpsilon);
-  if (resume) restoreAdam(optimizer, [theta], resume.adam);
-  let thetaJs = theta.dataSync() as Float32Array;
-  let policy = preparePolicy(net, thetaJs);
+  const theta = resume ? Float32Array.from(resume.theta) : initialParameters(net, config.init, rng);
+  const optimizer = new Adam(net.paramCount, { learningRate: config.learningRate, epsilon: config.adamEpsilon }, resume?.adam);
+  const grad = new Float64Array(net.paramCount);
+  let policy = preparePolicy(net, theta);
 
   // Rollout storage, (steps, envs) flattened
   const obs = new Float32Array(batchSize * d);
@@ -118,93 +115,80 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
     rng.restore(resume.rng);
     if (normalizer && resume.normalizer) normalizer.restore(resume.normalizer);
   }
-  const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), value: new Float32Array(numEnvs), action: new Float32Array(numEnvs * a) };
+  const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), action: new Float32Array(numEnvs * a) };
   const updates: UpdateStats[] = resume ? [...resume.updates] : [];
 
-  try {
-    for (let update = first; update <= stopAfter; update++) {
-      // Rollout: act with the current policy, remember what the reward needs.
-      let ended = 0, succeeded = 0, endedLength = 0;
-      for (let step = 0; step < numSteps; step++) {
-        const base = step * numEnvs;
-        scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-        forwardJs(policy.actor, scratch.obs, numEnvs, scratch.out);
-        forwardJs(policy.critic, scratch.obs, numEnvs, scratch.value);
-        for (let e = 0; e < numEnvs; e++) {
-          logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
-          values[base + e] = scratch.value[e];
-        }
-        obs.set(scratch.obs, base * d);
-        rawObs.set(envs.obs, base * d);
-        actions.set(scratch.action, base * a);
-        envs.step(scratch.action);
-        applied.set(envs.applied, base * a);
-        finalObs.set(envs.finalObs, base * d);
-        for (let e = 0; e < numEnvs; e++) {
-          terminated[base + e] = envs.terminated[e];
-          dones[base + e] = envs.terminated[e] | envs.truncated[e];
-        }
-        for (const { episode } of tracker.afterStep()) {
-          ended += 1;
-          succeeded += task.success.test(episode) ? 1 : 0;
-          endedLength += episode.length;
-        }
-      }
-
-      // The candidate's reward, once for the whole rollout.
-      const stepOffset = (update - 1) * batchSize;
-      const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated }, stepOffset);
-      const rewards = normalizer ? normalizer.normalize(rewardBatch.rewards, terminated, numSteps) : rewardBatch.rewards;
-
-      // Bootstrap value and GAE (truncation counts as done, as in CleanRL and the reference).
+  for (let update = first; update <= stopAfter; update++) {
+    // Rollout: act with the current policy, remember what the reward needs.
+    let ended = 0, succeeded = 0, endedLength = 0;
+    for (let step = 0; step < numSteps; step++) {
+      const base = step * numEnvs;
       scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-      forwardJs(policy.critic, scratch.obs, numEnvs, scratch.value);
-      gae({ rewards, values, dones, nextValues: scratch.value, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
-
-      // Optimize the policy and value network: epochs of shuffled minibatches.
-      const b_inds = Int32Array.from({ length: batchSize }, (_, i) => i);
-      for (let epoch = 0; epoch < config.updateEpochs; epoch++) {
-        rng.shuffle(b_inds);
-        for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
-          const mb_inds = b_inds.subarray(start, start + minibatchSize);
-          tf.tidy(() => {
-            const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
-            const parts = unpack(net, theta);
-            const pieces = [...parts.actor, ...parts.critic].flatMap(({ w, b }) => [w, b]);
-            if (parts.logStd) pieces.push(parts.logStd);
-            const loss = (...p: tf.Tensor[]) => ppoLoss(net, regroup(p, parts.actor.length, parts.critic.length), mb, config);
-            const grad = tf.concat(tf.grads(loss)(pieces).map((g) => tf.reshape(g, [-1])));
-            optimizer.applyGradients([{ name: theta.name, tensor: clipByGlobalNorm(grad, config.maxGradNorm) }]);
-          });
-        }
+      forwardJs(policy.actor, scratch.obs, numEnvs, scratch.out);
+      for (let e = 0; e < numEnvs; e++) logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
+      obs.set(scratch.obs, base * d);
+      rawObs.set(envs.obs, base * d);
+      actions.set(scratch.action, base * a);
+      envs.step(scratch.action);
+      applied.set(envs.applied, base * a);
+      finalObs.set(envs.finalObs, base * d);
+      for (let e = 0; e < numEnvs; e++) {
+        terminated[base + e] = envs.terminated[e];
+        dones[base + e] = envs.terminated[e] | envs.truncated[e];
       }
-      thetaJs = theta.dataSync() as Float32Array;
-      policy = preparePolicy(net, thetaJs);
-
-      const stats: UpdateStats = {
-        step: update * batchSize,
-        meanReward: mean(rewardBatch.rewards),
-        // Nothing measured when no training episode ended in this rollout: a gap, not a 0.
-        trainSuccess: ended > 0 ? succeeded / ended : null,
-        episodeLength: ended > 0 ? endedLength / ended : null,
-        terms: termMeans(rewardBatch.terms),
-        episodesEnded: ended,
-        episodesSucceeded: succeeded,
-      };
-      updates.push(stats);
-      onUpdate?.(stats, update, numUpdates);
-      await new Promise((resolve) => setImmediate(resolve));
+      for (const { episode } of tracker.afterStep()) {
+        ended += 1;
+        succeeded += task.success.test(episode) ? 1 : 0;
+        endedLength += episode.length;
+      }
     }
-    const env = envs.snapshot?.() ?? null;
-    const checkpoint: TrainerCheckpoint = {
-      update: Math.max(first - 1, stopAfter), theta: Float32Array.from(thetaJs), adam: saveAdam(optimizer), rng: rng.state(),
-      env, tracker: env ? tracker.snapshot() : null, normalizer: normalizer?.snapshot() ?? null, updates,
+
+    // The candidate's reward, once for the whole rollout.
+    const stepOffset = (update - 1) * batchSize;
+    const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated }, stepOffset);
+    const rewards = normalizer ? normalizer.normalize(rewardBatch.rewards, terminated, numSteps) : rewardBatch.rewards;
+
+    // The critic's values of the rollout (one pass: the policy did not change during it), the
+    // bootstrap value, and GAE (truncation counts as done, as in CleanRL and the reference).
+    values.set(mlpOutputs(net.critic, theta, obs, batchSize, d));
+    scaleObservations(net, envs.obs, numEnvs, scratch.obs);
+    const nextValues = mlpOutputs(net.critic, theta, scratch.obs, numEnvs, d);
+    gae({ rewards, values, dones, nextValues, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
+
+    // Optimize the policy and value network: epochs of shuffled minibatches.
+    const b_inds = Int32Array.from({ length: batchSize }, (_, i) => i);
+    for (let epoch = 0; epoch < config.updateEpochs; epoch++) {
+      rng.shuffle(b_inds);
+      for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
+        const mb_inds = b_inds.subarray(start, start + minibatchSize);
+        const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
+        lossAndGradient(net, theta, mb, config, grad);
+        clipGradNorm(grad, config.maxGradNorm);
+        optimizer.step(theta, grad);
+      }
+    }
+    policy = preparePolicy(net, theta);
+
+    const stats: UpdateStats = {
+      step: update * batchSize,
+      meanReward: mean(rewardBatch.rewards),
+      // Nothing measured when no training episode ended in this rollout: a gap, not a 0.
+      trainSuccess: ended > 0 ? succeeded / ended : null,
+      episodeLength: ended > 0 ? endedLength / ended : null,
+      terms: termMeans(rewardBatch.terms),
+      episodesEnded: ended,
+      episodesSucceeded: succeeded,
     };
-    return { theta: Float32Array.from(thetaJs), network: net, updates, numUpdates, checkpoint };
-  } finally {
-    theta.dispose();
-    optimizer.dispose();
+    updates.push(stats);
+    onUpdate?.(stats, update, numUpdates);
+    await new Promise((resolve) => setImmediate(resolve));
   }
+  const env = envs.snapshot?.() ?? null;
+  const checkpoint: TrainerCheckpoint = {
+    update: Math.max(first - 1, stopAfter), theta: Float32Array.from(theta), adam: optimizer.exportState(), rng: rng.state(),
+    env, tracker: env ? tracker.snapshot() : null, normalizer: normalizer?.snapshot() ?? null, updates,
+  };
+  return { theta: Float32Array.from(theta), network: net, updates, numUpdates, checkpoint };
 }
 
 /**
@@ -232,18 +216,16 @@ function environments(task: Task, config: PpoConfig, obsSize: number, resume?: T
 /** Seeds of fresh copies at a chunk sit past every training and evaluation seed (grade.ts). */
 const FRESH_COPIES_SEED_STRIDE = 2 ** 20;
 
-/** The actor and critic ready for plain-JS passes, and the Gaussian's standard deviations. */
-
+/** The actor ready for plain-JS passes (16 rows a step), and the Gaussian's standard deviations. */
 interface JsPolicy {
   actor: ReturnType<typeof prepareJs>;
-  critic: ReturnType<typeof prepareJs>;
   logStd: Float64Array;
   std: Float64Array;
 }
 
 function preparePolicy(net: Network, theta: Float32Array): JsPolicy {
   const logStd = net.continuous ? Float64Array.from(theta.subarray(net.logStd, net.logStd + net.actions)) : new Float64Array(0);
-  return { actor: prepareJs(theta, net.actor), critic: prepareJs(theta, net.critic), logStd, std: logStd.map(Math.exp) };
+  return { actor: prepareJs(theta, net.actor), logStd, std: logStd.map(Math.exp) };
 }
 
 const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -304,15 +286,6 @@ export function gae(
   }
 }
 
-interface Minibatch {
-  obs: tf.Tensor2D;
-  /** Discrete: one-hot [n, actions]; continuous: the sampled actions [n, actions]. */
-  actions: tf.Tensor2D;
-  logprobs: tf.Tensor1D;
-  advantages: tf.Tensor1D;
-  returns: tf.Tensor1D;
-}
-
 function gatherMinibatch(
   net: Network,
   inds: Int32Array,
@@ -320,82 +293,48 @@ function gatherMinibatch(
   normAdv: boolean,
 ): Minibatch {
   const n = inds.length;
-  const { obsSize: d, actions: k } = net;
-  const obs = new Float32Array(n * d);
-  const acts = new Float32Array(n * k);
-  const logprobs = new Float32Array(n);
-  const adv = new Float32Array(n);
-  const ret = new Float32Array(n);
+  const { obsSize: d } = net;
+  const a = net.continuous ? net.actions : 1;
+  const mb: Minibatch = {
+    n, obs: new Float32Array(n * d), actions: new Float32Array(n * a),
+    logprobs: new Float32Array(n), advantages: new Float32Array(n), returns: new Float32Array(n),
+  };
   for (let m = 0; m < n; m++) {
     const i = inds[m];
-    obs.set(b.obs.subarray(i * d, (i + 1) * d), m * d);
-    if (net.continuous) acts.set(b.actions.subarray(i * k, (i + 1) * k), m * k);
-    else acts[m * k + b.actions[i]] = 1;
-    logprobs[m] = b.logprobs[i];
-    adv[m] = b.advantages[i];
-    ret[m] = b.returns[i];
+    mb.obs.set(b.obs.subarray(i * d, (i + 1) * d), m * d);
+    mb.actions.set(b.actions.subarray(i * a, (i + 1) * a), m * a);
+    mb.logprobs[m] = b.logprobs[i];
+    mb.advantages[m] = b.advantages[i];
+    mb.returns[m] = b.returns[i];
   }
   if (normAdv) {
+    const adv = mb.advantages;
     const mu = mean(adv);
     let variance = 0;
     for (let m = 0; m < n; m++) variance += (adv[m] - mu) ** 2;
     const std = Math.sqrt(variance / (n - 1));
     for (let m = 0; m < n; m++) adv[m] = (adv[m] - mu) / (std + 1e-8);
   }
-  return {
-    obs: tf.tensor2d(obs, [n, d]),
-    actions: tf.tensor2d(acts, [n, k]),
-    logprobs: tf.tensor1d(logprobs),
-    advantages: tf.tensor1d(adv),
-    returns: tf.tensor1d(ret),
-  };
+  return mb;
 }
 
-interface TfAgent { actor: TfLayer[]; critic: TfLayer[]; logStd: tf.Tensor1D | null }
-
-/** Regroups the flat [w, b, w, b, ..., logStd?] list into the actor's and the critic's layers. */
-function regroup(pieces: tf.Tensor[], actorLayers: number, criticLayers: number): TfAgent {
-  const layers = (from: number, count: number): TfLayer[] =>
-    Array.from({ length: count }, (_, l) => ({ w: pieces[from + 2 * l] as tf.Tensor2D, b: pieces[from + 2 * l + 1] as tf.Tensor1D }));
-  const end = 2 * (actorLayers + criticLayers);
-  return { actor: layers(0, actorLayers), critic: layers(2 * actorLayers, criticLayers), logStd: (pieces[end] as tf.Tensor1D | undefined) ?? null };
-}
-
-/** The new policy's log-probability of the minibatch's actions [n], and its mean entropy. */
-function logprobAndEntropy(net: Network, agent: TfAgent, mb: Minibatch): { newlogprob: tf.Tensor1D; entropy: tf.Scalar } {
-  const out = forwardTf(agent.actor, mb.obs);
-  if (!net.continuous || agent.logStd === null) {
-    const logp = tf.logSoftmax(out);
-    return {
-      newlogprob: tf.sum(tf.mul(logp, mb.actions), 1) as tf.Tensor1D,
-      entropy: tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), 1))) as tf.Scalar,
-    };
-  }
-  const z = tf.div(tf.sub(mb.actions, out), tf.exp(agent.logStd));
-  const perDim = tf.sub(tf.mul(-0.5, tf.square(z)), tf.add(agent.logStd, LOG_SQRT_2PI));
-  return {
-    newlogprob: tf.sum(perDim, 1) as tf.Tensor1D,
-    entropy: tf.sum(tf.add(agent.logStd, 0.5 + LOG_SQRT_2PI)) as tf.Scalar,
-  };
-}
-
-function ppoLoss(net: Network, agent: TfAgent, mb: Minibatch, config: PpoConfig): tf.Scalar {
-  const { newlogprob, entropy } = logprobAndEntropy(net, agent, mb);
-  const ratio = tf.exp(tf.sub(newlogprob, mb.logprobs));
-
-  const pg_loss1 = tf.mul(tf.neg(mb.advantages), ratio);
-  const pg_loss2 = tf.mul(tf.neg(mb.advantages), tf.clipByValue(ratio, 1 - config.clipCoef, 1 + config.clipCoef));
-  const pg_loss = tf.mean(tf.maximum(pg_loss1, pg_loss2));
-
-  const newvalue = tf.reshape(forwardTf(agent.critic, mb.obs), [-1]);
-  const v_loss = tf.mul(0.5, tf.mean(tf.square(tf.sub(newvalue, mb.returns))));
-
-  return tf.add(tf.sub(pg_loss, tf.mul(config.entCoef, entropy)), tf.mul(config.vfCoef, v_loss)) as tf.Scalar;
-}
-
-function clipByGlobalNorm(grad: tf.Tensor, maxNorm: number): tf.Tensor {
-  const norm = tf.sqrt(tf.sum(tf.square(grad)));
-  return tf.mul(grad, tf.minimum(1, tf.div(maxNorm, tf.add(norm, 1e-6))));
+/**
+ * PPO's loss on a minibatch, and its gradient with respect to theta written into grad: the actor
+ * and the critic forward on tfjs, the clipped losses in JS, both backward on tfjs.
+ */
+export function lossAndGradient(net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array): LossAndGradient {
+  grad.fill(0);
+  return matrixOps().scope(() => {
+    const input = mlpInput(mb.obs, mb.n, net.obsSize);
+    const actor = mlpForward(net.actor, theta, input);
+    const critic = mlpForward(net.critic, theta, input);
+    const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
+    const result = ppoLoss({ actor: actor.out, values: critic.out, logStd }, mb, net.actions, config);
+    mlpBackward(actor, result.dActor, grad);
+    mlpBackward(critic, result.dValues, grad);
+    if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
+    return result;
+  });
 }
 
 function termMeans(terms: Map<string, Float64Array>): Record<string, number> {
