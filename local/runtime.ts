@@ -36,6 +36,8 @@ export interface LocalRunOptions {
   resume?: boolean;
   /** The caps of each TrainSeed child process. @default CHILD_PROCESS_CAPS (its Lambda's) */
   trainSeedCaps?: FunctionCaps;
+  /** More environment for each TrainSeed child (EUREKA_SANDBOX_MEMORY_MB, say). */
+  trainSeedEnv?: Record<string, string>;
   onEvent?: (event: RuntimeEvent) => void;
 }
 
@@ -69,7 +71,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     }
     const { setTelemetrySink, fileSink } = await import('../functions/shared/telemetry.ts');
     setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
-    const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS);
+    const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS, options.trainSeedEnv);
     stopWorkers = () => pool.close();
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
@@ -105,7 +107,7 @@ export async function withLocalStore<T>(dataDir: string, fn: (store: SearchStore
 }
 
 /** Handlers are imported after the environment is set: they read it once when they load. */
-async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, caps: FunctionCaps): Promise<{ handlers: Record<TaskRole, Handler>; pool: TrainSeedPool }> {
+async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, caps: FunctionCaps, extraEnv: Record<string, string> = {}): Promise<{ handlers: Record<TaskRole, Handler>; pool: TrainSeedPool }> {
   const [propose, reflect, publish] = await Promise.all([
     import('../functions/propose/handler.ts'),
     import('../functions/reflect/handler.ts'),
@@ -117,6 +119,7 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     // The same tasks as this process: a task folder kept outside tasks/ is found in the child too.
     EUREKA_TASKS_DIR: process.env.EUREKA_TASKS_DIR, EUREKA_TASK_PATH: process.env.EUREKA_TASK_PATH,
     EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
+    ...extraEnv,
   };
   const pool = new TrainSeedPool(caps, childEnv, (progress) => emit({ type: 'seed', progress }));
   const staged = (tasksOf: (out: never) => SeedTask[]) => (h: Handler): Handler => async (event) => {

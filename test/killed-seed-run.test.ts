@@ -13,24 +13,29 @@ import { after, before, describe, it } from 'node:test';
 import type { PublishResult } from '../functions/shared/contracts.ts';
 import { runLocalSearch, withLocalStore, type RuntimeEvent } from '../local/runtime.ts';
 
-/** Fine for two rollouts, then keeps 40 MiB in its sandbox (under the sandbox's own 64 MiB cap): the process grows past its cap. */
+/**
+ * Fine for two rollouts, then keeps 300 MiB in its sandbox, whose cap the test raises to 512 MiB
+ * (EUREKA_SANDBOX_MEMORY_MB): the process, not the sandbox, runs out of memory, as a leak the
+ * sandbox did not count would make it.
+ */
 const HOARDER = `// idea: grows its process's memory once training is under way
 const hoard = [];
 let calls = 0;
 function computeReward(obs, action, nextObs, terminated) {
   calls += 1;
-  if (calls > 16384 && hoard.length < 40) hoard.push(new Float64Array(1 << 17).fill(calls));
+  if (calls > 4096 && hoard.length < 300) hoard.push(new Float64Array(1 << 17).fill(calls));
   return [0, { hoarded: hoard.length }];
 }
 `;
 
 /**
- * Measured here (peak resident memory over 7 seed-runs each, one chunk of 200,000 MountainCar
- * steps): the others peak at 201-230 MB when the 6 s time cap kills them after they reported
- * progress; the hoarder, which starts hoarding a second or two into training, at 246 MB. One chunk,
- * so that no invocation ends before the time cap.
+ * Measured here (peak resident memory, one chunk of 200,000 MountainCar steps): the others peak at
+ * 200-230 MB when the 6 s time cap kills them after they reported progress; the hoarder grows
+ * toward 500 MB and is killed on its way past 350. One chunk, so that no invocation ends before
+ * the time cap.
  */
-const CAPS = { memoryMb: 232, timeoutSeconds: 6 };
+const CAPS = { memoryMb: 350, timeoutSeconds: 6 };
+const SANDBOX = { EUREKA_SANDBOX_MEMORY_MB: '512' };
 
 describe('Local: seed-runs killed for memory and for time during training', () => {
   let dataDir = '';
@@ -43,7 +48,7 @@ describe('Local: seed-runs killed for memory and for time during training', () =
       if (e.type === 'seed' && e.progress.state === 'progress') progressed.add(e.progress.task.candidateId);
     };
     const result = await runLocalSearch({
-      dataDir, executionName: 'killed', onEvent, trainSeedCaps: CAPS,
+      dataDir, executionName: 'killed', onEvent, trainSeedCaps: CAPS, trainSeedEnv: SANDBOX,
       input: {
         task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 200_000, evalEpisodes: 5, includeHostile: false, proposer: 'offline', racing: false, chunkSteps: 200_000,
         humanInit: [{ name: 'hoarder', idea: 'hoards memory', code: HOARDER }],

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { blobStoreFromEnv } from '../shared/blob.ts';
+import { optionalEnv } from '../shared/env.ts';
 import { defaultChunkSteps } from '../shared/chunk-size.ts';
 import { MAX_SEED_RUN_STEPS } from '../../infra/config.ts';
 import { getTask } from '../../tasks/registry.ts';
@@ -23,6 +24,7 @@ import { trainSeedChunk } from './seed-task.ts';
 export { MissingReward } from './seed-task.ts';
 
 const blobs = blobStoreFromEnv();
+const sandboxLimits = sandboxLimitsFromEnv();
 
 const ids = {
   searchId: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
@@ -61,7 +63,7 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
     }
     const parsed = SeedTaskSchema.parse(event);
     const item = { ...parsed, targetSteps: parsed.targetSteps ?? parsed.budget.steps, chunkSteps: parsed.chunkSteps ?? defaultChunkSteps(getTask(parsed.task)) };
-    const { answer, result, ran } = await trainSeedChunk(blobs, item, reportToParent);
+    const { answer, result, ran } = await trainSeedChunk(blobs, item, reportToParent, sandboxLimits);
     retire = ran && result?.outcome === 'memory';
     if (ran && result && answer.done) recordSeedRun(result, answer.summary);
     return answer;
@@ -94,4 +96,17 @@ function recordCheck(summary: CheckSummary): void {
 /** Run as a local child process (local/), the seed-run reports its progress to the parent. */
 function reportToParent(stats: { trainSuccess: number | null }, update: number, total: number): void {
   process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess });
+}
+
+/**
+ * EUREKA_SANDBOX_MEMORY_MB: the seed-run sandbox's WebAssembly memory cap in MiB (default 64, the
+ * stack never sets it). The kill test raises it so that a reward can outgrow its process's memory
+ * cap, the defence behind the sandbox's own.
+ */
+function sandboxLimitsFromEnv(): { memoryBytes: number } | undefined {
+  const raw = optionalEnv('EUREKA_SANDBOX_MEMORY_MB');
+  if (raw === undefined) return undefined;
+  const mib = Number(raw);
+  if (!Number.isInteger(mib) || mib < 32 || mib > 4096) throw new Error(`EUREKA_SANDBOX_MEMORY_MB must be a whole number of MiB from 32 to 4096, got ${JSON.stringify(raw)}`);
+  return { memoryBytes: mib * 1024 * 1024 };
 }

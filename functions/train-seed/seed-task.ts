@@ -27,7 +27,7 @@ const EXPIRING = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
 
 /** The chunk's answer, the result once graded, and whether this call ran the candidate's code (false: stored). */
 export async function trainSeedChunk(
-  blobs: BlobStore, item: SeedTask, onUpdate?: SeedRunInput['onUpdate'],
+  blobs: BlobStore, item: SeedTask, onUpdate?: SeedRunInput['onUpdate'], limits?: SeedRunInput['limits'],
 ): Promise<{ answer: ChunkAnswer; result?: SeedResult; ran: boolean }> {
   const { searchId, generation, candidateId, seed } = item;
   const finalKey = seedResultKey(searchId, generation, candidateId, seed);
@@ -46,7 +46,7 @@ export async function trainSeedChunk(
   const stored = await blobs.get(ckptKey);
   const resume = stored === undefined ? undefined : decodeTyped<SeedCheckpoint>(stored);
   const run = await runSeedChunk({
-    task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, onUpdate,
+    task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, onUpdate, limits,
   });
   if (!run.done) {
     await blobs.put(ckptKey, encodeTyped(run.checkpoint), 'application/octet-stream', EXPIRING);
