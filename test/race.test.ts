@@ -74,6 +74,19 @@ describe('Function: promoteRung', () => {
     assert.deepEqual(state.finished.find((s) => s.candidateId === 'faulty' && s.seed === 0)?.outcome, 'error');
   });
 
+  it('stops nobody at a rung where none has succeeded yet, greedy or in training: the order there is only the order they came in', () => {
+    const nothing = { meanSuccessSteps: null, trainSuccessArea: 0 };
+    const results = ['a', 'b', 'c', 'd'].flatMap((id) => [summary(id, 0, 0, nothing), summary(id, 1, 0, { ...nothing, trainSuccessArea: null })]);
+    const { state, record } = promoteRung(three, MOUNTAIN_CAR, event(1, results));
+    assert.deepEqual([...new Set(state.tasks.map((t) => t.candidateId))], ['a', 'b', 'c', 'd']);
+    assert.ok(state.tasks.every((t) => t.targetSteps === 49_152));
+    assert.deepEqual(state.finished, []);
+    assert.ok(record.rung.standings.every((s) => s.promoted));
+    // One training success anywhere is something to rank on: the race cuts again.
+    const some = promoteRung(three, MOUNTAIN_CAR, event(1, [...results.slice(2), summary('a', 0, 0, { trainSuccessArea: 0.01 }), summary('a', 1, 0, nothing)]));
+    assert.deepEqual([...new Set(some.state.tasks.map((t) => t.candidateId))].sort(), ['a', 'b'], 'a, then b first by id of the rest');
+  });
+
   it('without racing hands every seed-run on as finished at the budget', () => {
     const { state } = promoteRung(config(false), MOUNTAIN_CAR, event(1, [summary('a', 0, 0.2), summary('b', 0, 0.9)]));
     assert.deepEqual([state.more, state.tasks.length, state.finished.map((s) => s.outcome)], [false, 0, ['trained', 'trained']]);

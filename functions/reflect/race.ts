@@ -3,7 +3,9 @@
  * passed their check train to the first rung, a small share of the budget; at each rung they are
  * ranked by the task's rank (success on the evaluation episodes, the task's tie-break, then how
  * early they learned), the top 1/eta go on from their checkpoints to the next rung, and the others
- * stop there with the rung's results as theirs (outcome 'stopped'). The last rung is the full
+ * stop there with the rung's results as theirs (outcome 'stopped'). A rung where none has
+ * succeeded at all yet stops nobody: on a task that learns late in its budget (MountainCar,
+ * Pendulum) an early rung's order is the candidates' order, and stopping on it lost the winner. The last rung is the full
  * budget, so the generation's best is always a fully trained reward. Without racing there is one
  * rung, the budget, and Promote only hands every seed-run on.
  */
@@ -55,7 +57,10 @@ export function promoteRung(config: SearchSettings, task: Task, event: PromoteEv
   const last = event.rung >= rungs;
   const standings = rank(event.results, task.tieBreak, event.generation);
   const eta = config.racing === false ? 1 : config.racing.eta;
-  const going = last ? 0 : Math.max(1, Math.ceil(standings.length / eta));
+  // A rung at which no candidate has succeeded yet, greedy or in training, ranks nothing but the
+  // order they came in: every one goes on, and the race cuts where there is something to cut on.
+  const undecided = !standings.some((s) => s.success > 0 || (s.trainSuccessArea ?? 0) > 0);
+  const going = last ? 0 : undecided ? standings.length : Math.max(1, Math.ceil(standings.length / eta));
   const promoted = new Set(standings.slice(0, going).map((s) => s.candidateId));
   // The last one left needs no more ranking: it goes straight on to the budget.
   const nextRung = going === 1 ? rungs : event.rung + 1;
