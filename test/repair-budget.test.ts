@@ -97,16 +97,14 @@ describe('The stack\'s default ceiling', () => {
   });
 });
 
-describe('Function: checkBudget on a real table', () => {
+/** A search store on dynalite and a directory, for the suite it is called in; `store()` once started. */
+function realStore(prefix: string): () => SearchStore {
   let dir = '';
   let local: LocalTable;
   let store: SearchStore;
   const saved = { ...process.env };
-  const start = async (searchId: string, input: Record<string, unknown>) =>
-    (await initSearch(store, { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', ...input } }, 'anthropic')).config;
-
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'eureka-budget-'));
+    dir = await mkdtemp(join(tmpdir(), prefix));
     local = await startLocalTable({ dir: join(dir, 'table') });
     Object.assign(process.env, localAwsEnv(local));
     store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
@@ -116,54 +114,47 @@ describe('Function: checkBudget on a real table', () => {
     await rm(dir, { recursive: true, force: true });
     process.env = saved;
   });
+  return () => store;
+}
+
+describe('Function: checkBudget on a real table', () => {
+  const storeOf = realStore('eureka-budget-');
+  const start = async (searchId: string, input: Record<string, unknown>) =>
+    (await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', ...input } }, 'anthropic')).config;
+
 
   it('lets a request through with no ceiling, or within it', async () => {
-    assert.equal(await checkBudget(store, 'free', await start('free', {}), 2, 'propose', 5), null);
-    assert.equal(await checkBudget(store, 'within', await start('within', { maxCostUsd: 1 }), 1, 'propose', 0.99), null);
+    assert.equal(await checkBudget(storeOf(), 'free', await start('free', {}), 2, 'propose', 5), null);
+    assert.equal(await checkBudget(storeOf(), 'within', await start('within', { maxCostUsd: 1 }), 1, 'propose', 0.99), null);
   });
 
   it('refuses a first request it cannot cover, and a model it cannot price, with a clear error', async () => {
     const config = await start('small', { maxCostUsd: 0.1 });
-    await assert.rejects(checkBudget(store, 'small', config, 1, 'propose', 0.72), /maxCostUsd \$0\.1000 does not cover the first request, which could cost up to \$0\.7200/);
+    await assert.rejects(checkBudget(storeOf(), 'small', config, 1, 'propose', 0.72), /maxCostUsd \$0\.1000 does not cover the first request, which could cost up to \$0\.7200/);
     const unpriced = await start('unpriced', { maxCostUsd: 5, model: 'claude-next-unreleased' });
-    await assert.rejects(checkBudget(store, 'unpriced', unpriced, 1, 'propose', null), /model "claude-next-unreleased" has no price in the price table/);
+    await assert.rejects(checkBudget(storeOf(), 'unpriced', unpriced, 1, 'propose', null), /model "claude-next-unreleased" has no price in the price table/);
   });
 
   it('stops a later request past the ceiling, once, and records it', async () => {
     const config = await start('later', { maxCostUsd: 0.5 });
-    const stop = await checkBudget(store, 'later', config, 3, 'repair', 0.6);
+    const stop = await checkBudget(storeOf(), 'later', config, 3, 'repair', 0.6);
     assert.equal(stop?.reason, 'budget');
     assert.match(stop?.detail ?? '', /generation 3's repair request could cost up to \$0\.6000; \$0\.0000 of the \$0\.5000 budget was spent/);
-    assert.deepEqual((await store.meta('later')).stoppedBy, stop);
-    const again = await checkBudget(store, 'later', config, 4, 'propose', 0.6);
+    assert.deepEqual((await storeOf().meta('later')).stoppedBy, stop);
+    const again = await checkBudget(storeOf(), 'later', config, 4, 'propose', 0.6);
     assert.deepEqual(again, stop, 'the first stop stands');
   });
 });
 
 describe('Function: repair on a real table', () => {
-  let dir = '';
-  let local: LocalTable;
-  let store: SearchStore;
-  const saved = { ...process.env };
-
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'eureka-repair-'));
-    local = await startLocalTable({ dir: join(dir, 'table') });
-    Object.assign(process.env, localAwsEnv(local));
-    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
-  });
-  after(async () => {
-    await local.close();
-    await rm(dir, { recursive: true, force: true });
-    process.env = saved;
-  });
+  const storeOf = realStore('eureka-repair-');
 
   it('sends only the failures the code caused, never a check that failed for an infrastructure reason', async () => {
     const searchId = 'infra-faults';
-    await initSearch(store, { kind: 'init', executionName: searchId, input: { proposer: 'offline', candidates: 5, includeHostile: false } }, 'offline');
-    const ids = (await propose(store, { searchId, generation: 1 }, createProposer)).checks.map((c) => c.candidateId);
+    await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'offline', candidates: 5, includeHostile: false } }, 'offline');
+    const ids = (await propose(storeOf(), { searchId, generation: 1 }, createProposer)).checks.map((c) => c.candidateId);
     const sandbox = async (id: string, verdict: CheckRecord['verdict'], reason: string): Promise<CheckSummary> => {
-      await store.blobs.put(checkKey(searchId, 1, id), JSON.stringify({ candidateId: id, verdict, reason, terms: {} }), 'application/json');
+      await storeOf().blobs.put(checkKey(searchId, 1, id), JSON.stringify({ candidateId: id, verdict, reason, terms: {} }), 'application/json');
       return { candidateId: id, verdict, reason };
     };
     // The sandbox judged the first two (check.json); the others' process failed before it could
@@ -175,7 +166,7 @@ describe('Function: repair on a real table', () => {
       { candidateId: ids[3], verdict: 'timeout', reason: 'the check did not finish within its 600 s time cap (States.Timeout)' },
       { candidateId: ids[4], verdict: 'error', reason: 'the check failed with Runtime.ExitError (its Cause is in the execution history)' },
     ];
-    const out = await repair(store, { kind: 'repair', searchId, generation: 1, checks }, createProposer);
+    const out = await repair(storeOf(), { kind: 'repair', searchId, generation: 1, checks }, createProposer);
     const repairedIds = out.checks.map((c) => c.candidateId).sort();
     assert.deepEqual(repairedIds, [ids[0], ids[1], ids[2]].map((id) => `${id}-repaired`).sort());
   });
