@@ -161,10 +161,9 @@ export const ENV_VARS = {
 /**
  * The stack's spending ceiling on the model, in US dollars, for every search it starts (cdk
  * -c maxCostUsd=... sets another): whoever may put an event on the bus or start an execution gets
- * at most this. An execution input's maxCostUsd may only lower it. $10 is the worst case of a
- * default search (G=4, K=6, a repair of all six every generation) on MountainCar-v0 with
- * claude-sonnet-5-5, $5.86, rounded up; on the other tasks that worst case is at most $5.91
- * (test/repair-budget.test.ts). Real requests cost a fraction of their worst case.
+ * at most this. An execution input's maxCostUsd may only lower it. $10 is a default search's
+ * worst case (G=4, K=6, a repair of all six every generation) with claude-sonnet-5-5, at most
+ * $5.91 on any task shipped, rounded up (test/repair-budget.test.ts). Real requests cost a fraction of their worst case.
  */
 export const DEFAULT_MAX_COST_USD = 10;
 

@@ -4,10 +4,11 @@
  * ranked by the task's rank (success on the evaluation episodes, the task's tie-break, then how
  * early they learned), the top 1/eta go on from their checkpoints to the next rung, and the others
  * stop there with the rung's results as theirs (outcome 'stopped'). A rung where none has
- * succeeded at all yet stops nobody: on a task that learns late in its budget (MountainCar,
- * Pendulum) an early rung's order is the candidates' order, and stopping on it lost the winner. The last rung is the full
- * budget, so the generation's best is always a fully trained reward. Without racing there is one
- * rung, the budget, and Promote only hands every seed-run on.
+ * succeeded at all yet stops nobody: on a task that learns late in its budget, an early rung's
+ * order is only the candidates' order, and stopping on it lost the full search's winner (README,
+ * "Spending the compute where it pays"). The last rung is the full budget, so the generation's
+ * best is always a fully trained reward. Without racing there is one rung, the budget, and Promote
+ * only hands every seed-run on.
  */
 import type { PromoteEvent, RaceState, SearchSettings } from '../shared/contracts.ts';
 import { defaultChunkSteps } from '../shared/chunk-size.ts';
