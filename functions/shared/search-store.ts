@@ -79,8 +79,7 @@ export class SearchStore {
 
   /** Every pause of the search, in generation order. */
   async feedbacks(searchId: string): Promise<FeedbackRecord[]> {
-    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
-    return items.filter((i) => i.sk.endsWith('#FEEDBACK')).map((i) => fields<FeedbackRecord>(i)).sort((a, b) => a.generation - b.generation);
+    return this.everyGeneration<FeedbackRecord>(searchId, '#FEEDBACK');
   }
 
   /** Records a pause (a retried "Wait for feedback" replaces it: its token is new). */
@@ -112,8 +111,7 @@ export class SearchStore {
 
   /** Every generation's summary, in order. */
   async summaries(searchId: string): Promise<SummaryRecord[]> {
-    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
-    return items.filter((i) => i.sk.endsWith('#SUMMARY')).map((i) => fields<SummaryRecord>(i)).sort((a, b) => a.generation - b.generation);
+    return this.everyGeneration<SummaryRecord>(searchId, '#SUMMARY');
   }
 
   /** Records one rung of a generation's race; a retried Promote writes the same rung again. */
@@ -132,8 +130,7 @@ export class SearchStore {
 
   /** Every generation's race, in order. */
   async races(searchId: string): Promise<RaceRecord[]> {
-    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
-    return items.filter((i) => i.sk.endsWith('#RACE')).map((i) => fields<RaceRecord>(i)).sort((a, b) => a.generation - b.generation);
+    return this.everyGeneration<RaceRecord>(searchId, '#RACE');
   }
 
   async putWinner<T extends object>(searchId: string, record: T): Promise<void> {
@@ -148,6 +145,12 @@ export class SearchStore {
   async result(key: string): Promise<SeedResult | undefined> {
     const text = await this.blobs.getText(key);
     return text === undefined ? undefined : (JSON.parse(text) as SeedResult);
+  }
+
+  /** The records of one kind (the sort key's suffix), one per generation, in generation order. */
+  private async everyGeneration<T extends { generation: number }>(searchId: string, suffix: string): Promise<T[]> {
+    const items = await this.table.queryPrefix(searchPk(searchId), 'GEN#');
+    return items.filter((i) => i.sk.endsWith(suffix)).map((i) => fields<T>(i)).sort((a, b) => a.generation - b.generation);
   }
 }
 
