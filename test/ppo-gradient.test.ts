@@ -81,16 +81,18 @@ describe('Function: lossAndGradient', () => {
     });
   }
 
-  it('is the same through the wasm kernels as through tfjs\'s ops', () => {
+  it('is the same on the project\'s kernel as through tfjs\'s ops (the tfjs-node way), to 1e-6', () => {
     const net = networkFor(getTask('LunarLanderContinuous-v3'));
     const { theta, mb } = problem(net, 64, 1);
-    const [direct, engine] = [false, true].map((throughEngine) => {
+    const [kernel, engine] = [false, true].map((throughEngine) => {
       useEngineOps(throughEngine);
       const grad = new Float64Array(net.paramCount);
       lossAndGradient(net, theta, mb, DEFAULT_PPO_CONFIG, grad);
       useEngineOps(false);
       return grad;
     });
-    assert.deepEqual(direct, engine);
+    const worst = kernel.reduce((w, g, i) => Math.max(w, Math.abs(g - engine[i])), 0);
+    assert.ok(worst < 1e-6, `largest difference ${worst}`);
+    assert.ok(kernel.some((g, i) => g !== engine[i]), 'two computations, not one (they round differently)');
   });
 });

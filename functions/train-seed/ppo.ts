@@ -15,8 +15,9 @@ import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
 import { Adam, clipGradNorm, type AdamState } from './adam.ts';
-import { matrixOps } from './matrix-ops.ts';
+import { matrixOps, ownKernel } from './matrix-ops.ts';
 import { mlpBackward, mlpForward, mlpInput, mlpOutputs } from './mlp-gradient.ts';
+import { mlpKernel } from './mlp-kernel.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations, type Network } from './network.ts';
 import { ppoLoss, type LossAndGradient, type Minibatch } from './ppo-loss.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
@@ -150,9 +151,9 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
 
     // The critic's values of the rollout (one pass: the policy did not change during it), the
     // bootstrap value, and GAE (truncation counts as done, as in CleanRL and the reference).
-    values.set(mlpOutputs(net.critic, theta, obs, batchSize, d));
+    values.set(criticValues(net, theta, obs, batchSize));
     scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-    const nextValues = mlpOutputs(net.critic, theta, scratch.obs, numEnvs, d);
+    const nextValues = criticValues(net, theta, scratch.obs, numEnvs);
     gae({ rewards, values, dones, nextValues, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
 
     // Optimize the policy and value network: epochs of shuffled minibatches.
@@ -320,21 +321,43 @@ function gatherMinibatch(
 
 /**
  * PPO's loss on a minibatch, and its gradient with respect to theta written into grad: the actor
- * and the critic forward on tfjs, the clipped losses in JS, both backward on tfjs.
+ * and the critic forward, the clipped losses in JS (ppo-loss.ts), both backward. The passes run on
+ * the project's wasm kernel (mlp-kernel.ts) by default, through tfjs's ops otherwise (tfjs-node).
  */
 export function lossAndGradient(net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array): LossAndGradient {
   grad.fill(0);
+  const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
+  if (ownKernel()) {
+    const kernel = mlpKernel();
+    kernel.load(theta, net.obsSize, mb.n, [net.actor, net.critic]);
+    kernel.input(mb.obs);
+    const result = ppoLoss({ actor: kernel.forward(net.actor), values: kernel.forward(net.critic), logStd }, mb, net.actions, config);
+    kernel.zeroGrad();
+    kernel.backward(net.actor, result.dActor);
+    kernel.backward(net.critic, result.dValues);
+    kernel.addGrad(grad);
+    if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
+    return result;
+  }
   return matrixOps().scope(() => {
     const input = mlpInput(mb.obs, mb.n, net.obsSize);
     const actor = mlpForward(net.actor, theta, input);
     const critic = mlpForward(net.critic, theta, input);
-    const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
     const result = ppoLoss({ actor: actor.out, values: critic.out, logStd }, mb, net.actions, config);
     mlpBackward(actor, result.dActor, grad);
     mlpBackward(critic, result.dValues, grad);
     if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
     return result;
   });
+}
+
+/** The critic's values of n scaled observations (a whole rollout at once). */
+function criticValues(net: Network, theta: Float32Array, obs: Float32Array, n: number): Float32Array {
+  if (!ownKernel()) return mlpOutputs(net.critic, theta, obs, n, net.obsSize);
+  const kernel = mlpKernel();
+  kernel.load(theta, net.obsSize, n, [net.actor, net.critic]);
+  kernel.input(obs);
+  return Float32Array.from(kernel.forward(net.critic));
 }
 
 function termMeans(terms: Map<string, Float64Array>): Record<string, number> {
