@@ -28,7 +28,7 @@ import { Random } from '../core/random.ts';
 import { initialParameters, networkFor } from '../functions/train-seed/network.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
-import type { Task, VecEnv } from '../tasks/contract.ts';
+import type { Task } from '../tasks/contract.ts';
 import { planckLander } from './lunar-engines/planck-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
@@ -79,54 +79,28 @@ async function versus(task: Task, steps: number, target: number, source?: string
   return { task: task.id, steps, ours, reference: ref, ratio };
 }
 
-/**
- * Steps per CPU-second of an environment alone (16 copies, uniformly random actions), over `ms`
- * of this process's CPU time: on a shared machine the wall clock also counts the other
- * processes' turns, the CPU time only this one's work.
- */
-function stepsPerSecond(task: Task, env: VecEnv, ms: number): number {
-  const actions = new Float64Array(16 * task.actionSize);
-  const a = task.action;
-  let x = 12345;
-  const next = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const cpuMs = (since: NodeJS.CpuUsage): number => {
-    const used = process.cpuUsage(since);
-    return (used.user + used.system) / 1000;
-  };
-  const started = process.cpuUsage();
-  let steps = 0;
-  while (cpuMs(started) < ms) {
-    for (let k = 0; k < 10; k++) {
-      for (let i = 0; i < actions.length; i++) {
-        actions[i] = a.kind === 'discrete' ? Math.floor(next() * a.names.length) : a.low[i % a.low.length] + next() * (a.high[i % a.high.length] - a.low[i % a.low.length]);
-      }
-      env.step(actions);
-      steps += 16;
-    }
-  }
-  return steps / (cpuMs(started) / 1000);
+/** One round of bench/env-speed.ts in a fresh process: an engine's steps per CPU-second. */
+async function speedRound(task: Task, engine: 'ours' | 'planck'): Promise<number> {
+  const args = ['--import', 'tsx', resolve(root, 'bench', 'env-speed.ts'), '--task', task.id, '--ms', '1000', ...(engine === 'planck' ? ['--engine', 'planck'] : [])];
+  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root });
+  return (JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { stepsPerSecond: number }).stepsPerSecond;
 }
 
 /**
  * A task's environment speed; for the LunarLanders also planck's, the engine they ran on before
- * box2d-f32 (bench/lunar-engines/), measured in alternating rounds so that the machine's load
- * falls on both alike: the medians of three rounds each.
+ * box2d-f32 (bench/lunar-engines/): each measured in processes of their own (bench/env-speed.ts),
+ * in alternating rounds so that the machine's load falls on both alike: the medians of three.
  */
-function environmentSpeed(task: Task): { ours: number; planck: number | null } {
-  const reference = planckLander(task.id, 16, seed);
-  if (reference === null) return { ours: stepsPerSecond(task, task.makeEnv(16, seed), 1500), planck: null };
-  const env = task.makeEnv(16, seed);
+async function environmentSpeed(task: Task): Promise<{ ours: number; planck: number | null }> {
+  const hasPlanck = planckLander(task.id, 1, 0) !== null;
   const ours: number[] = [];
   const theirs: number[] = [];
-  // A first round each to compile both (not counted).
-  stepsPerSecond(task, env, 200);
-  stepsPerSecond(task, reference, 200);
   for (let round = 0; round < 3; round++) {
-    ours.push(stepsPerSecond(task, env, 500));
-    theirs.push(stepsPerSecond(task, reference, 500));
+    ours.push(await speedRound(task, 'ours'));
+    if (hasPlanck) theirs.push(await speedRound(task, 'planck'));
   }
   const median = (v: number[]): number => v.sort((p, q) => p - q)[1];
-  return { ours: median(ours), planck: median(theirs) };
+  return { ours: median(ours), planck: hasPlanck ? median(theirs) : null };
 }
 
 /** Milliseconds per minibatch step of the trainer at 64 and 512 rows. */
@@ -178,7 +152,7 @@ const continuous = await versus(pendulum, pendulum.budget.steps, 0.6);
 log('\nenvironments: steps per CPU-second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
 const tasks = [];
 for (const task of TASKS) {
-  const speed = environmentSpeed(task);
+  const speed = await environmentSpeed(task);
   const envStepsPerSecond = speed.ours;
   const run = quick ? null : await seedRun(task, task.budget.steps);
   tasks.push({ task: task.id, envStepsPerSecond, planckStepsPerSecond: speed.planck, defaultSteps: task.budget.steps, seedRun: run });

@@ -17,7 +17,7 @@ import { RewardNormalizer } from './reward-normalizer.ts';
 import { Adam, clipGradNorm, type AdamState } from './adam.ts';
 import { matrixOps, ownKernel } from './matrix-ops.ts';
 import { mlpBackward, mlpForward, mlpInput, mlpOutputs } from './mlp-gradient.ts';
-import { mlpKernel } from './mlp-kernel.ts';
+import { MlpKernel, mlpKernel } from './mlp-kernel.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations, type Network } from './network.ts';
 import { ppoLoss, type LossAndGradient, type Minibatch } from './ppo-loss.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
@@ -94,7 +94,9 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   const theta = resume ? Float32Array.from(resume.theta) : initialParameters(net, config.init, rng);
   const optimizer = new Adam(net.paramCount, { learningRate: config.learningRate, epsilon: config.adamEpsilon }, resume?.adam);
   const grad = new Float64Array(net.paramCount);
-  let policy = preparePolicy(net, theta);
+  // The trainer's own kernel instance: its memory holds this run's parameters between calls.
+  const kernel = ownKernel() ? new MlpKernel() : null;
+  let policy = preparePolicy(net, theta, numEnvs, kernel);
 
   // Rollout storage, (steps, envs) flattened
   const obs = new Float32Array(batchSize * d);
@@ -125,7 +127,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
     for (let step = 0; step < numSteps; step++) {
       const base = step * numEnvs;
       scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-      forwardJs(policy.actor, scratch.obs, numEnvs, scratch.out);
+      policy.act(scratch.obs, scratch.out);
       for (let e = 0; e < numEnvs; e++) logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
       obs.set(scratch.obs, base * d);
       rawObs.set(envs.obs, base * d);
@@ -151,9 +153,9 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
 
     // The critic's values of the rollout (one pass: the policy did not change during it), the
     // bootstrap value, and GAE (truncation counts as done, as in CleanRL and the reference).
-    values.set(criticValues(net, theta, obs, batchSize));
+    values.set(criticValues(net, theta, obs, batchSize, kernel));
     scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-    const nextValues = criticValues(net, theta, scratch.obs, numEnvs);
+    const nextValues = criticValues(net, theta, scratch.obs, numEnvs, kernel);
     gae({ rewards, values, dones, nextValues, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
 
     // Optimize the policy and value network: epochs of shuffled minibatches.
@@ -163,12 +165,12 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
       for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
         const mb_inds = b_inds.subarray(start, start + minibatchSize);
         const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
-        lossAndGradient(net, theta, mb, config, grad);
+        lossAndGradient(net, theta, mb, config, grad, kernel);
         clipGradNorm(grad, config.maxGradNorm);
         optimizer.step(theta, grad);
       }
     }
-    policy = preparePolicy(net, theta);
+    policy = preparePolicy(net, theta, numEnvs, kernel);
 
     const stats: UpdateStats = {
       step: update * batchSize,
@@ -217,22 +219,35 @@ function environments(task: Task, config: PpoConfig, obsSize: number, resume?: T
 /** Seeds of fresh copies at a chunk sit past every training and evaluation seed (grade.ts). */
 const FRESH_COPIES_SEED_STRIDE = 2 ** 20;
 
-/** The actor ready for plain-JS passes (16 rows a step), and the Gaussian's standard deviations. */
-interface JsPolicy {
-  actor: ReturnType<typeof prepareJs>;
+/** The rollout's policy: the actor's outputs for one step of every copy, and the Gaussian's standard deviations. */
+interface RolloutPolicy {
+  act(obs: Float32Array, out: Float32Array): void;
   logStd: Float64Array;
   std: Float64Array;
 }
 
-function preparePolicy(net: Network, theta: Float32Array): JsPolicy {
+/** The policy at theta, on the kernel (theta loaded once per update) or in plain JS (prepareJs). */
+function preparePolicy(net: Network, theta: Float32Array, numEnvs: number, kernel: MlpKernel | null): RolloutPolicy {
   const logStd = net.continuous ? Float64Array.from(theta.subarray(net.logStd, net.logStd + net.actions)) : new Float64Array(0);
-  return { actor: prepareJs(theta, net.actor), logStd, std: logStd.map(Math.exp) };
+  const std = logStd.map(Math.exp);
+  if (kernel === null) {
+    const actor = prepareJs(theta, net.actor);
+    return { act: (obs, out) => forwardJs(actor, obs, numEnvs, out), logStd, std };
+  }
+  kernel.load(theta, net.obsSize, numEnvs, [net.actor, net.critic]);
+  return {
+    act: (obs, out) => {
+      kernel.input(obs);
+      out.set(kernel.forward(net.actor));
+    },
+    logStd, std,
+  };
 }
 
 const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
 
 /** Samples env e's action into out; returns its log-probability under the current policy. */
-function sampleAction(net: Network, policy: JsPolicy, actorOut: Float32Array, e: number, rng: Random, out: Float32Array): number {
+function sampleAction(net: Network, policy: RolloutPolicy, actorOut: Float32Array, e: number, rng: Random, out: Float32Array): number {
   const k = net.actions;
   if (!net.continuous) {
     const [action, logprob] = sampleCategorical(actorOut, e * k, k, rng);
@@ -324,11 +339,12 @@ function gatherMinibatch(
  * and the critic forward, the clipped losses in JS (ppo-loss.ts), both backward. The passes run on
  * the project's wasm kernel (mlp-kernel.ts) by default, through tfjs's ops otherwise (tfjs-node).
  */
-export function lossAndGradient(net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array): LossAndGradient {
+export function lossAndGradient(
+  net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array, kernel: MlpKernel | null = ownKernel() ? mlpKernel() : null,
+): LossAndGradient {
   grad.fill(0);
   const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
-  if (ownKernel()) {
-    const kernel = mlpKernel();
+  if (kernel !== null) {
     kernel.load(theta, net.obsSize, mb.n, [net.actor, net.critic]);
     kernel.input(mb.obs);
     const result = ppoLoss({ actor: kernel.forward(net.actor), values: kernel.forward(net.critic), logStd }, mb, net.actions, config);
@@ -352,9 +368,8 @@ export function lossAndGradient(net: Network, theta: Float32Array, mb: Minibatch
 }
 
 /** The critic's values of n scaled observations (a whole rollout at once). */
-function criticValues(net: Network, theta: Float32Array, obs: Float32Array, n: number): Float32Array {
-  if (!ownKernel()) return mlpOutputs(net.critic, theta, obs, n, net.obsSize);
-  const kernel = mlpKernel();
+function criticValues(net: Network, theta: Float32Array, obs: Float32Array, n: number, kernel: MlpKernel | null): Float32Array {
+  if (kernel === null) return mlpOutputs(net.critic, theta, obs, n, net.obsSize);
   kernel.load(theta, net.obsSize, n, [net.actor, net.critic]);
   kernel.input(obs);
   return Float32Array.from(kernel.forward(net.critic));

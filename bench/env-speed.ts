@@ -1,0 +1,46 @@
+/**
+ * One environment's steps per CPU-second (16 copies, uniformly random actions), measured in a
+ * process of its own: `npx tsx bench/env-speed.ts --task ID [--engine planck] [--ms 500]` prints
+ * one JSON line. npm run bench runs it in alternating rounds per engine (bench/seed-run.ts): in
+ * one process the LunarLanders' two engines would share physics.ts's call sites, and the JIT
+ * compiled for both would slow each.
+ */
+import type { Task, VecEnv } from '../tasks/contract.ts';
+import { getTask } from '../tasks/registry.ts';
+import { planckLander } from './lunar-engines/planck-env.ts';
+
+/** Steps per CPU-second over `ms` of this process's CPU time (the wall clock would count other processes' turns). */
+export function stepsPerCpuSecond(task: Task, env: VecEnv, ms: number): number {
+  const actions = new Float64Array(16 * task.actionSize);
+  const a = task.action;
+  let x = 12345;
+  const next = (): number => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const cpuMs = (since: NodeJS.CpuUsage): number => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1000;
+  };
+  const started = process.cpuUsage();
+  let steps = 0;
+  while (cpuMs(started) < ms) {
+    for (let k = 0; k < 10; k++) {
+      for (let i = 0; i < actions.length; i++) {
+        actions[i] = a.kind === 'discrete' ? Math.floor(next() * a.names.length) : a.low[i % a.low.length] + next() * (a.high[i % a.high.length] - a.low[i % a.low.length]);
+      }
+      env.step(actions);
+      steps += 16;
+    }
+  }
+  return steps / (cpuMs(started) / 1000);
+}
+
+if (process.argv[1]?.endsWith('env-speed.ts')) {
+  const argv = process.argv.slice(2);
+  const flag = (name: string): string | undefined => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+  const task = getTask(flag('task') ?? 'LunarLander-v3');
+  const planck = flag('engine') === 'planck';
+  const env = planck ? planckLander(task.id, 16, 0) : task.makeEnv(16, 0);
+  if (env === null) throw new Error(`--engine planck: ${task.id} does not run on planck`);
+  const ms = Number(flag('ms') ?? 500);
+  stepsPerCpuSecond(task, env, Math.min(1000, ms)); // compile first (not counted)
+  process.stdout.write(`${JSON.stringify({ task: task.id, engine: planck ? 'planck' : 'ours', stepsPerSecond: stepsPerCpuSecond(task, env, ms) })}\n`);
+}
