@@ -9,9 +9,10 @@
  *   products for both, tanh through sigmoid), one fused loss, tf.grads, tfjs's Adam.
  * - customGrad: the trainer's passes (mlp-gradient.ts), with the loss and its hand-written
  *   gradient as a tf.customGrad of tfjs ops in place of ppo-loss.ts.
- * - ours, engine: what the trainer runs, its matrices through tfjs's ops (as on tfjs-node).
- * - ours: what the trainer runs (ppo.ts lossAndGradient, then adam.ts): on wasm, the backend's
- *   kernels called directly (matrix-ops.ts).
+ * - ours, engine: the trainer's passes (mlp-gradient.ts) with their matrices through tfjs's ops,
+ *   as on tfjs-node.
+ * - ours: what the trainer runs on wasm (ppo.ts lossAndGradient, then adam.ts): the passes on the
+ *   project's own WebAssembly kernel (mlp-kernel.ts, SIMD), the loss in JS.
  *
  * Times are the least of 7 trials of 40 steps each, after a warm-up (the machine is shared):
  * wall and CPU milliseconds per step. Flags: --task ID (default LunarLander-v3), --rows 1,64,512.
