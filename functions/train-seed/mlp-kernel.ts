@@ -17,6 +17,7 @@
  */
 import { instantiateKernel, type KernelMemory } from '../../core/wasm.ts';
 import { MLP_KERNEL_WASM } from './mlp-kernel-wasm.ts';
+import type { AdamSettings, AdamState } from './adam.ts';
 import type { LayerSlot } from './network.ts';
 
 interface Exports {
@@ -28,6 +29,8 @@ interface Exports {
   columnSums(d: number, n: number, outputs: number, g: number): void;
   transpose(src: number, rows: number, cols: number, dst: number): void;
   tanhInPlace(p: number, count: number): void;
+  sumSquares(g: number, count: number): number;
+  adam(theta: number, g: number, m: number, v: number, count: number, gradScale: number, beta1: number, beta2: number, stepSize: number, invSqrtCorrection2: number, epsilon: number): void;
 }
 
 /** Byte offsets of one network's activations: h1, h2 [rows, hidden], out and dOut [rows, outputs]. */
@@ -46,6 +49,10 @@ export class MlpKernel {
   private dz2 = 0;
   private readonly nets = new Map<LayerSlot[], NetRegion>();
   private rows = 0;
+  /** Adam's moments (float64) and step count, when the kernel runs the optimizer too. */
+  private m = 0;
+  private v = 0;
+  private adamStep = 0;
 
   constructor() {
     this.wasm = instantiateKernel<Exports>(MLP_KERNEL_WASM);
@@ -113,13 +120,54 @@ export class MlpKernel {
     for (let i = from; i < to; i++) grad[i] += this.heap[base + i];
   }
 
+  /**
+   * Runs the optimizer here from now on, from a checkpoint's state (or zeros), after load(): the
+   * parameters, their gradient and both moments then stay in this memory between steps.
+   */
+  initAdam(state: AdamState): void {
+    if (state.m.length !== this.paramCount) throw new Error(`Adam state holds ${state.m.length} moments for ${this.paramCount} parameters`);
+    if (this.m === 0) this.layout(this.paramCount, this.obsSize, this.capacity, [...this.nets.keys()], true);
+    const f64 = new Float64Array(this.wasm.memory.buffer);
+    f64.set(state.m, this.m >> 3);
+    f64.set(state.v, this.v >> 3);
+    this.adamStep = state.step;
+  }
+
+  /**
+   * The global norm clip of the kernel's gradient (the logStd's, if any, written by setGrad) and
+   * one Adam step, as adam.ts's clipGradNorm and Adam.step compute them; theta (the caller's copy)
+   * gets the new parameters. Returns the gradient's norm before the clip.
+   */
+  clipAndStep(theta: Float32Array, settings: AdamSettings, maxGradNorm: number): number {
+    const { wasm } = this;
+    const beta1 = settings.beta1 ?? 0.9, beta2 = settings.beta2 ?? 0.999;
+    const t = ++this.adamStep;
+    const norm = Math.sqrt(wasm.sumSquares(this.grad, this.paramCount));
+    const scale = maxGradNorm / (norm + 1e-6);
+    wasm.adam(this.theta, this.grad, this.m, this.v, this.paramCount, scale, beta1, beta2,
+      settings.learningRate / (1 - beta1 ** t), 1 / Math.sqrt(1 - beta2 ** t), settings.epsilon);
+    theta.set(this.heap.subarray(this.theta >> 2, (this.theta >> 2) + this.paramCount));
+    return norm;
+  }
+
+  /** Adam's state, for a checkpoint. */
+  adamState(): AdamState {
+    const f64 = new Float64Array(this.wasm.memory.buffer);
+    return { step: this.adamStep, m: f64.slice(this.m >> 3, (this.m >> 3) + this.paramCount), v: f64.slice(this.v >> 3, (this.v >> 3) + this.paramCount) };
+  }
+
+  /** Sets the gradient of the parameters from `at` to these values (the log-std's, computed in JS). */
+  setGrad(at: number, values: ArrayLike<number>): void {
+    this.heap.set(values, (this.grad >> 2) + at);
+  }
+
   private region(slots: LayerSlot[]): NetRegion {
     const r = this.nets.get(slots);
     if (r === undefined) throw new Error('MlpKernel: a network that load() was not given');
     return r;
   }
 
-  private layout(paramCount: number, obsSize: number, capacity: number, networks: LayerSlot[][]): void {
+  private layout(paramCount: number, obsSize: number, capacity: number, networks: LayerSlot[][], withAdam = false): void {
     const hidden = Math.max(...networks.flatMap(([l1, l2]) => [l1.outputs, l2.outputs]));
     if (networks.some(([l1, l2, l3]) => l1.outputs % 4 !== 0 || l2.outputs % 4 !== 0 || l3.inputs % 4 !== 0)) {
       throw new Error('MlpKernel: hidden widths must be multiples of 4');
@@ -130,8 +178,14 @@ export class MlpKernel {
       top += Math.ceil((4 * floats) / 16) * 16;
       return at;
     };
+    // The optimizer's moments survive a new layout (a larger batch after the first steps).
+    const moments = this.m === 0 ? null : this.adamState();
+    const adam = withAdam || moments !== null;
+    const thetaBefore = this.heap.slice(this.theta >> 2, (this.theta >> 2) + this.paramCount);
     this.theta = take(paramCount);
     this.grad = take(paramCount);
+    this.m = adam ? take(2 * paramCount) : 0;
+    this.v = adam ? take(2 * paramCount) : 0;
     this.x = take(capacity * obsSize);
     this.dz1 = take(capacity * hidden);
     this.dz2 = take(capacity * hidden);
@@ -150,6 +204,8 @@ export class MlpKernel {
     this.capacity = capacity;
     this.paramCount = paramCount;
     this.obsSize = obsSize;
+    if (thetaBefore.length === paramCount) this.heap.set(thetaBefore, this.theta >> 2);
+    if (moments !== null) this.initAdam(moments);
   }
 }
 

@@ -90,12 +90,15 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   const { obsSize: d, actions: k } = net;
   const a = task.actionSize;
 
-  // Agent and optimizer
+  // Agent and optimizer. On the trainer's own kernel instance, the parameters, their gradient and
+  // Adam's moments stay in its memory between steps (the same arithmetic as adam.ts).
   const theta = resume ? Float32Array.from(resume.theta) : initialParameters(net, config.init, rng);
-  const optimizer = new Adam(net.paramCount, { learningRate: config.learningRate, epsilon: config.adamEpsilon }, resume?.adam);
-  const grad = new Float64Array(net.paramCount);
-  // The trainer's own kernel instance: its memory holds this run's parameters between calls.
+  const adamSettings = { learningRate: config.learningRate, epsilon: config.adamEpsilon };
   const kernel = ownKernel() ? new MlpKernel() : null;
+  const optimizer = kernel ? null : new Adam(net.paramCount, adamSettings, resume?.adam);
+  kernel?.load(theta, d, batchSize, [net.actor, net.critic]);
+  kernel?.initAdam(resume?.adam ?? { step: 0, m: new Float64Array(net.paramCount), v: new Float64Array(net.paramCount) });
+  const grad = new Float64Array(net.paramCount);
   let policy = preparePolicy(net, theta, numEnvs, kernel);
 
   // Rollout storage, (steps, envs) flattened
@@ -165,9 +168,14 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
       for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
         const mb_inds = b_inds.subarray(start, start + minibatchSize);
         const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
-        lossAndGradient(net, theta, mb, config, grad, kernel);
-        clipGradNorm(grad, config.maxGradNorm);
-        optimizer.step(theta, grad);
+        if (kernel) {
+          kernelLossAndGradient(net, theta, mb, config, kernel);
+          kernel.clipAndStep(theta, adamSettings, config.maxGradNorm);
+        } else {
+          lossAndGradient(net, theta, mb, config, grad, null);
+          clipGradNorm(grad, config.maxGradNorm);
+          optimizer?.step(theta, grad);
+        }
       }
     }
     policy = preparePolicy(net, theta, numEnvs, kernel);
@@ -188,7 +196,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   }
   const env = envs.snapshot?.() ?? null;
   const checkpoint: TrainerCheckpoint = {
-    update: Math.max(first - 1, stopAfter), theta: Float32Array.from(theta), adam: optimizer.exportState(), rng: rng.state(),
+    update: Math.max(first - 1, stopAfter), theta: Float32Array.from(theta), adam: kernel ? kernel.adamState() : (optimizer as Adam).exportState(), rng: rng.state(),
     env, tracker: env ? tracker.snapshot() : null, normalizer: normalizer?.snapshot() ?? null, updates,
   };
   return { theta: Float32Array.from(theta), network: net, updates, numUpdates, checkpoint };
@@ -343,18 +351,13 @@ export function lossAndGradient(
   net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array, kernel: MlpKernel | null = ownKernel() ? mlpKernel() : null,
 ): LossAndGradient {
   grad.fill(0);
-  const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
   if (kernel !== null) {
-    kernel.load(theta, net.obsSize, mb.n, [net.actor, net.critic]);
-    kernel.input(mb.obs);
-    const result = ppoLoss({ actor: kernel.forward(net.actor), values: kernel.forward(net.critic), logStd }, mb, net.actions, config);
-    kernel.zeroGrad();
-    kernel.backward(net.actor, result.dActor);
-    kernel.backward(net.critic, result.dValues);
+    const result = kernelLossAndGradient(net, theta, mb, config, kernel);
     kernel.addGrad(grad);
     if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
     return result;
   }
+  const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
   return matrixOps().scope(() => {
     const input = mlpInput(mb.obs, mb.n, net.obsSize);
     const actor = mlpForward(net.actor, theta, input);
@@ -365,6 +368,19 @@ export function lossAndGradient(
     if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
     return result;
   });
+}
+
+/** lossAndGradient on the kernel, its gradient left in the kernel's memory (for its optimizer). */
+function kernelLossAndGradient(net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, kernel: MlpKernel): LossAndGradient {
+  const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
+  kernel.load(theta, net.obsSize, mb.n, [net.actor, net.critic]);
+  kernel.input(mb.obs);
+  const result = ppoLoss({ actor: kernel.forward(net.actor), values: kernel.forward(net.critic), logStd }, mb, net.actions, config);
+  kernel.zeroGrad();
+  kernel.backward(net.actor, result.dActor);
+  kernel.backward(net.critic, result.dValues);
+  if (result.dLogStd) kernel.setGrad(net.logStd, result.dLogStd);
+  return result;
 }
 
 /** The critic's values of n scaled observations (a whole rollout at once). */

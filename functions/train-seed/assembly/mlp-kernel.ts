@@ -279,3 +279,35 @@ export function transpose(src: usize, rows: i32, cols: i32, dst: usize): void {
     }
   }
 }
+
+// ---- The optimizer, in float64 as adam.ts computes it (the same operations in the same order, so
+// the two agree bit for bit: test/mlp-kernel.test.ts); the parameters stay float32.
+
+/** Σ g[i]² over count float32 values, in order. */
+export function sumSquares(g: usize, count: i32): f64 {
+  let sum: f64 = 0;
+  for (let i = 0; i < count; i++) {
+    const x = <f64>load<f32>(g + (<usize>i << 2));
+    sum += x * x;
+  }
+  return sum;
+}
+
+/**
+ * One Adam step over count parameters, each gradient times gradScale (the norm clip's factor, or
+ * 1): m and v are float64, theta float32.
+ */
+export function adam(theta: usize, g: usize, m: usize, v: usize, count: i32, gradScale: f64, beta1: f64, beta2: f64, stepSize: f64, invSqrtCorrection2: f64, epsilon: f64): void {
+  const c1 = 1 - beta1, c2 = 1 - beta2;
+  for (let i = 0; i < count; i++) {
+    const at = <usize>i;
+    let gi = <f64>load<f32>(g + (at << 2));
+    if (gradScale < 1) gi *= gradScale;
+    const mi = beta1 * load<f64>(m + (at << 3)) + c1 * gi;
+    const vi = beta2 * load<f64>(v + (at << 3)) + c2 * gi * gi;
+    store<f64>(m + (at << 3), mi);
+    store<f64>(v + (at << 3), vi);
+    const t = <f64>load<f32>(theta + (at << 2));
+    store<f32>(theta + (at << 2), <f32>(t - (stepSize * mi) / (Math.sqrt(vi) * invSqrtCorrection2 + epsilon)));
+  }
+}
