@@ -9,7 +9,7 @@ import { Adam, clipGradNorm } from '../functions/train-seed/adam.ts';
 import { matrixOps, useEngineOps } from '../functions/train-seed/matrix-ops.ts';
 import { mlpBackward, mlpForward, mlpInput } from '../functions/train-seed/mlp-gradient.ts';
 import type { Network } from '../functions/train-seed/network.ts';
-import { lossAndGradient } from '../functions/train-seed/ppo.ts';
+import { lossAndGradient } from '../functions/train-seed/network-passes.ts';
 import type { Minibatch } from '../functions/train-seed/ppo-loss.ts';
 import { referenceLoss } from '../test/support/ppo-reference.ts';
 import { headLoss } from './minibatch-custom-grad.ts';

@@ -11,7 +11,7 @@
  *   gradient as a tf.customGrad of tfjs ops in place of ppo-loss.ts.
  * - ours, engine: the trainer's passes (mlp-gradient.ts) with their matrices through tfjs's ops,
  *   as on tfjs-node.
- * - ours: what the trainer runs on wasm (ppo.ts lossAndGradient, then adam.ts): the passes on the
+ * - ours: what the trainer runs on wasm (network-passes.ts lossAndGradient, then adam.ts): the passes on the
  *   project's own WebAssembly kernel (mlp-kernel.ts, SIMD), the loss in JS.
  *
  * Times are the least of 7 trials of 40 steps each, after a warm-up (the machine is shared):

@@ -10,7 +10,7 @@ import { Random } from '../core/random.ts';
 import { initBackend } from '../functions/train-seed/backend.ts';
 import { useEngineOps } from '../functions/train-seed/matrix-ops.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, type Network } from '../functions/train-seed/network.ts';
-import { lossAndGradient } from '../functions/train-seed/ppo.ts';
+import { lossAndGradient } from '../functions/train-seed/network-passes.ts';
 import type { Minibatch } from '../functions/train-seed/ppo-loss.ts';
 import { getTask } from '../tasks/registry.ts';
 import { referenceGradient } from './support/ppo-reference.ts';

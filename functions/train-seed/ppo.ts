@@ -2,8 +2,9 @@
  * PPO after CleanRL's ppo.py (discrete actions) and ppo_continuous_action.py (a diagonal Gaussian
  * with a state-independent log-std): the hyperparameters in one place, then the algorithm top to
  * bottom (rollout, GAE, epochs of shuffled minibatches with the clipped losses). The rollout and
- * the reward run in plain JS; in the minibatch update the networks' matrix products run on
- * TensorFlow.js (mlp-gradient.ts) and the loss (ppo-loss.ts) and Adam (adam.ts) in JS. The
+ * the reward run in plain JS; the networks' passes (network-passes.ts) and Adam run on the
+ * project's own WebAssembly kernel (mlp-kernel.ts), the loss (ppo-loss.ts) in JS; on tfjs-node the
+ * passes go through TensorFlow.js (mlp-gradient.ts) and Adam runs in JS (adam.ts). The
  * candidate's reward is called once per rollout, for all its transitions at once, with the actions
  * the environment applied (clipped, for continuous tasks); the policy's log-probabilities are of
  * the sampled ones. The hyperparameters are in core/ppo-config.ts (the prompt states them).
@@ -15,11 +16,11 @@ import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
 import { Adam, clipGradNorm, type AdamState } from './adam.ts';
-import { matrixOps, ownKernel } from './matrix-ops.ts';
-import { mlpBackward, mlpForward, mlpInput, mlpOutputs } from './mlp-gradient.ts';
-import { MlpKernel, mlpKernel } from './mlp-kernel.ts';
+import { ownKernel } from './matrix-ops.ts';
+import { MlpKernel } from './mlp-kernel.ts';
+import { criticValues, kernelLossAndGradient, lossAndGradient } from './network-passes.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations, type Network } from './network.ts';
-import { ppoLoss, type LossAndGradient, type Minibatch } from './ppo-loss.ts';
+import type { Minibatch } from './ppo-loss.ts';
 import type { RewardBatch, TransitionBatch } from './sandbox.ts';
 
 /** Anything that turns a rollout's transitions into rewards: the sandbox, in production. */
@@ -340,55 +341,6 @@ function gatherMinibatch(
     for (let m = 0; m < n; m++) adv[m] = (adv[m] - mu) / (std + 1e-8);
   }
   return mb;
-}
-
-/**
- * PPO's loss on a minibatch, and its gradient with respect to theta written into grad: the actor
- * and the critic forward, the clipped losses in JS (ppo-loss.ts), both backward. The passes run on
- * the project's wasm kernel (mlp-kernel.ts) by default, through tfjs's ops otherwise (tfjs-node).
- */
-export function lossAndGradient(
-  net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, grad: Float64Array, kernel: MlpKernel | null = ownKernel() ? mlpKernel() : null,
-): LossAndGradient {
-  grad.fill(0);
-  if (kernel !== null) {
-    const result = kernelLossAndGradient(net, theta, mb, config, kernel);
-    kernel.addGrad(grad);
-    if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
-    return result;
-  }
-  const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
-  return matrixOps().scope(() => {
-    const input = mlpInput(mb.obs, mb.n, net.obsSize);
-    const actor = mlpForward(net.actor, theta, input);
-    const critic = mlpForward(net.critic, theta, input);
-    const result = ppoLoss({ actor: actor.out, values: critic.out, logStd }, mb, net.actions, config);
-    mlpBackward(actor, result.dActor, grad);
-    mlpBackward(critic, result.dValues, grad);
-    if (result.dLogStd) grad.set(result.dLogStd, net.logStd);
-    return result;
-  });
-}
-
-/** lossAndGradient on the kernel, its gradient left in the kernel's memory (for its optimizer). */
-function kernelLossAndGradient(net: Network, theta: Float32Array, mb: Minibatch, config: PpoConfig, kernel: MlpKernel): LossAndGradient {
-  const logStd = net.continuous ? theta.subarray(net.logStd, net.logStd + net.actions) : null;
-  kernel.load(theta, net.obsSize, mb.n, [net.actor, net.critic]);
-  kernel.input(mb.obs);
-  const result = ppoLoss({ actor: kernel.forward(net.actor), values: kernel.forward(net.critic), logStd }, mb, net.actions, config);
-  kernel.zeroGrad();
-  kernel.backward(net.actor, result.dActor);
-  kernel.backward(net.critic, result.dValues);
-  if (result.dLogStd) kernel.setGrad(net.logStd, result.dLogStd);
-  return result;
-}
-
-/** The critic's values of n scaled observations (a whole rollout at once). */
-function criticValues(net: Network, theta: Float32Array, obs: Float32Array, n: number, kernel: MlpKernel | null): Float32Array {
-  if (kernel === null) return mlpOutputs(net.critic, theta, obs, n, net.obsSize);
-  kernel.load(theta, net.obsSize, n, [net.actor, net.critic]);
-  kernel.input(obs);
-  return Float32Array.from(kernel.forward(net.critic));
 }
 
 function termMeans(terms: Map<string, Float64Array>): Record<string, number> {
