@@ -6,6 +6,7 @@ import type { Body } from './body.ts';
 import type { Contact } from './contact.ts';
 import { ContactSolver } from './contact-solver.ts';
 import type { RevoluteJoint, SolverData } from './revolute.ts';
+import { solverMemory } from './solver-memory.ts';
 import { ANGULAR_SLEEP_TOLERANCE, f, FLT_MAX, LINEAR_SLEEP_TOLERANCE, MAX_ROTATION, MAX_ROTATION_SQUARED, MAX_TRANSLATION, MAX_TRANSLATION_SQUARED, sqrtf, TIME_TO_SLEEP } from './settings.ts';
 
 export class Island {
@@ -13,11 +14,9 @@ export class Island {
   readonly bodies: Body[] = [];
   readonly contacts: Contact[] = [];
   readonly joints: RevoluteJoint[] = [];
-  private positions = new Float64Array(24);
-  private velocities = new Float64Array(24);
   private readonly solver = new ContactSolver();
   private readonly toiSolver = new ContactSolver();
-  private readonly data: SolverData = { dt: 0, dtRatio: 0, warmStarting: true, positions: this.positions, velocities: this.velocities };
+  private readonly data: SolverData = { dt: 0, dtRatio: 0, warmStarting: true, positions: solverMemory.positions, velocities: solverMemory.velocities };
 
   clear(): void {
     this.bodies.length = 0;
@@ -30,19 +29,18 @@ export class Island {
     this.bodies.push(body);
   }
 
-  private ensure(n: number): void {
-    if (this.positions.length >= 3 * n) return;
-    this.positions = new Float64Array(6 * n);
-    this.velocities = new Float64Array(6 * n);
-    this.data.positions = this.positions;
-    this.data.velocities = this.velocities;
+  /** Room in the solver memory for this island; its (possibly new) position and velocity views. */
+  private ensure(): void {
+    solverMemory.ensure(this.bodies.length, this.joints.length, this.contacts.length);
+    this.data.positions = solverMemory.positions;
+    this.data.velocities = solverMemory.velocities;
   }
 
   /** b2Island::Solve: integrate, solve the velocity and position constraints, sleep. */
   solve(h: number, dtRatio: number, velocityIterations: number, positionIterations: number, gravityX: number, gravityY: number): void {
     const bodies = this.bodies;
-    this.ensure(bodies.length);
-    const P = this.positions, V = this.velocities;
+    this.ensure();
+    const P = this.data.positions, V = this.data.velocities;
     for (let i = 0; i < bodies.length; i++) {
       const b = bodies[i];
       let vx = b.vx, vy = b.vy, w = b.w;
@@ -66,11 +64,11 @@ export class Island {
     solver.init(this.contacts, this.contacts.length, dtRatio, true, P, V);
     solver.initializeVelocityConstraints();
     solver.warmStart();
-    for (let i14 = 0, a14 = this.joints; i14 < a14.length; i14++) {
-      const j = a14[i14];
-      j.initVelocityConstraints(data);
-    }
-    this.iterateVelocities(velocityIterations);
+    const joints = this.joints;
+    for (let k = 0; k < joints.length; k++) joints[k].initVelocityConstraints(data, k);
+    // The velocity iterations: the joints in island order, then the contacts, each time.
+    solverMemory.solveVelocities(joints.length, this.contacts.length, velocityIterations);
+    for (let k = 0; k < joints.length; k++) joints[k].storeImpulses(k);
     solver.storeImpulses();
     integrate(bodies.length, h, P, V);
     let positionSolved = false;
@@ -111,20 +109,11 @@ export class Island {
     if (minSleepTime >= TIME_TO_SLEEP && positionSolved) for (const b of bodies) b.setAwake(false);
   }
 
-  /** The island's velocity iterations: the joints, then the contacts, each time. */
-  private iterateVelocities(iterations: number): void {
-    const data = this.data, solver = this.solver, joints = this.joints, n = joints.length;
-    for (let i = 0; i < iterations; i++) {
-      for (let k = 0; k < n; k++) joints[k].solveVelocityConstraints(data);
-      solver.solveVelocityConstraints();
-    }
-  }
-
   /** b2Island::SolveTOI: the TOI position correction of the two bodies, then their velocities for the rest of the step. */
   solveTOI(h: number, velocityIterations: number, toiA: number, toiB: number): void {
     const bodies = this.bodies;
-    this.ensure(bodies.length);
-    const P = this.positions, V = this.velocities;
+    this.ensure();
+    const P = this.data.positions, V = this.data.velocities;
     for (let i = 0; i < bodies.length; i++) {
       const b = bodies[i];
       P[3 * i] = b.sweep.cx; P[3 * i + 1] = b.sweep.cy; P[3 * i + 2] = b.sweep.a;
@@ -139,7 +128,8 @@ export class Island {
       s.c0x = P[3 * k]; s.c0y = P[3 * k + 1]; s.a0 = P[3 * k + 2];
     }
     solver.initializeVelocityConstraints();
-    for (let i = 0; i < velocityIterations; i++) solver.solveVelocityConstraints();
+    // No warm start and no joints here: the contacts alone, velocityIterations times.
+    solverMemory.solveVelocities(0, this.contacts.length, velocityIterations);
     integrate(bodies.length, h, P, V);
     for (let i = 0; i < bodies.length; i++) {
       const b = bodies[i];
@@ -151,7 +141,7 @@ export class Island {
 }
 
 /** Integrate positions, with Box2D's limits on translation and rotation per step. */
-function integrate(n: number, h: number, P: Float64Array, V: Float64Array): void {
+function integrate(n: number, h: number, P: Float32Array, V: Float32Array): void {
   for (let i = 0; i < n; i++) {
     let vx = V[3 * i], vy = V[3 * i + 1], w = V[3 * i + 2];
     const tx = f(h * vx), ty = f(h * vy);
