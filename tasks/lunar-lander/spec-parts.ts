@@ -7,14 +7,19 @@ import type { ConformanceTolerance, Diagnostic, Episode, Feature, ObservationDim
 import { MAX_EPISODE_STEPS, OBS_HIGH, OBS_LOW } from './physics.ts';
 
 /**
- * Measured on Gymnasium's shaping (which is this task's reward too), seeds 0-4, discrete: CleanRL's
- * gamma 0.99 / lambda 0.95 lands 20-60% of evaluation episodes at 400k-600k steps; a longer horizon
- * (0.995 / 0.98, as RL Zoo's 0.999 / 0.98 but with 256-step rollouts) lands 95, 55, 90, 100, 100%
- * at 800k; RL Zoo's 1,024-step rollouts reached 0-20% at 1M. The continuous lander, on the same
- * settings at 800k: 90, 80, 70, 80, 95%.
+ * Measured on Gymnasium's shaping (which is this task's reward too), discrete: CleanRL's gamma 0.99
+ * / lambda 0.95 lands 20-60% of evaluation episodes at 400k-600k steps; a longer horizon with
+ * 256-step rollouts (RL Zoo's lambda 0.98; RL Zoo's 1,024-step rollouts reached 0-20% at 1M) at
+ * 800k, greedy success on seeds 0-4 chosen on, then 5-9 held out (`npm run bench:learning --
+ * --task LunarLander-v3 --reward human --seeds ... --ppo '{"gamma":...}'`, the trainer on its wasm
+ * kernel): gamma 0.995 1, 0.2, 0.65, 0.55, 0.9 and 1, 0.75, 0.8, 0.25, 0.2 (mean 0.63 over the
+ * ten); gamma 0.999 (RL Zoo's) 0.85, 0.7, 0.75, 0.8, 0.95 and 0.5, 0.6, 1, 0.7, 0.7 (0.755). The
+ * continuous lander on seeds 0-4: 0.995 0.8, 0.35, 0.55, 0.75, 1; 0.999 1, 0.8, 0.6, 0.8, 0.6.
+ * Linear learning-rate annealing (0.9, 0.25, 0, 0, 0.25) and 32 minibatches (0.35, 0.05, 0.75, 0,
+ * 0.05) did worse on seeds 0-4 at gamma 0.995.
  */
 export const PPO: NonNullable<Task['ppo']> = {
-  gamma: 0.995,
+  gamma: 0.999,
   gaeLambda: 0.98,
   numSteps: 256,
   numMinibatches: 64,
