@@ -29,12 +29,13 @@ export const PPO: NonNullable<Task['ppo']> = {
 };
 
 /**
- * An 800k-step seed-run takes about 96 s on one core (`npm run bench`; in chunks of 280,000 steps). At
- * 150k-250k nothing lands: the smoke budget runs the loop, it does not solve the task.
+ * An 800k-step seed-run takes about 34 s on one core (`npm run bench`); at 150k-250k nothing lands:
+ * the smoke budget runs the loop, it does not solve the task.
  */
-// stepsPerSecond: `npm run bench` measured 8,371 (LunarLander-v3) and 9,537 (the continuous one) on
-// one idle core here, rounded down (it sizes the chunks: 280,000 steps, about 2 minutes on a Lambda vCPU)
-export const BUDGET: TaskBudget = { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000, stepsPerSecond: 7_000 };
+// stepsPerSecond: `npm run bench` measured 23,610 (LunarLander-v3) and 25,935 (the continuous one)
+// on one idle core here, rounded down (it sizes the chunks: 798,720 steps, a whole default seed-run,
+// about 100 s on a Lambda vCPU)
+export const BUDGET: TaskBudget = { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000, stepsPerSecond: 20_000 };
 
 /**
  * What `eureka conformance` accepts over whole recorded episodes: Gymnasium's own numbers, to

@@ -118,8 +118,8 @@ function computeReward(obs, action, nextObs, terminated) {
   // Measured (tmp/run.ts, 20 greedy episodes, seeds 0-4, 70,000 steps, 13-24 s a run on 2 busy
   // cores): the person's shaping holds it up in 1.0, 1.0, 0.95, 1.0, 1.0 of episodes; the
   // environment's reward in 0.95, 0.85, 0.9, 1.0, 1.0.
-  // stepsPerSecond: 13,446 measured by `npm run bench` on one idle core here, rounded down (it sizes the chunks)
-  budget: { steps: 70_000, evalEpisodes: 20, smokeSteps: 30_000, stepsPerSecond: 12_000 },
+  // stepsPerSecond: 27,529 measured by `npm run bench` on one idle core here, rounded down (it sizes the chunks)
+  budget: { steps: 70_000, evalEpisodes: 20, smokeSteps: 30_000, stepsPerSecond: 25_000 },
   // Each step from the recorded state: replaying a balancing heuristic's actions open loop
   // keeps the pendulum at its unstable top, where a last-bit difference of Math.sin against
   // glibc's grows by the linearised step's eigenvalue, 1.2134 per step (to 6.6e-2 by step 200).
