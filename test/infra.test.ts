@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { build } from 'esbuild';
 import { App, type CfnElement, Validations } from 'aws-cdk-lib';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import cdkNag from 'cdk-nag';
@@ -462,5 +463,24 @@ describe('Stack: operating it', () => {
     const zip = functionProps('trainSeed');
     assert.equal(zip.PackageType, undefined, 'the default stays the zip');
     assert.equal((zip.Environment as { Variables: Record<string, string> }).Variables.EUREKA_TFJS_BACKEND, 'wasm');
+  });
+
+  it('copies into the tfjs-node image\'s build every file of ours the TrainSeed handler imports', async () => {
+    // Prepare: what the Dockerfile's build stage copies, and what the handler's bundle reads.
+    const dockerfile = readFileSync('functions/train-seed/Dockerfile', 'utf8');
+    const buildStage = dockerfile.slice(0, dockerfile.lastIndexOf('\nFROM '));
+    const copied = [...buildStage.matchAll(/^COPY (\S+) /gm)].map((m) => m[1]).filter((from) => !from.startsWith('package'));
+    const { metafile } = await build({
+      entryPoints: ['functions/train-seed/handler.ts'], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent',
+      external: ['@tensorflow/*', '@jitl/*', 'quickjs-emscripten*'],
+    });
+
+    // Act
+    const ours = Object.keys(metafile.inputs).filter((path) => !path.startsWith('node_modules/'));
+    const missing = ours.filter((path) => !copied.some((from) => path === from || path.startsWith(`${from}/`)));
+
+    // Assess
+    assert.ok(ours.some((path) => path.startsWith('core/')), 'the handler reaches core/');
+    assert.deepEqual(missing, []);
   });
 });
