@@ -29,10 +29,10 @@ function computeReward(obs, action, nextObs, terminated) {
 `;
 
 /**
- * Measured here (peak resident memory, one chunk of 200,000 MountainCar steps): the others peak at
- * 200-230 MB when the 6 s time cap kills them after they reported progress; the hoarder grows
- * toward 500 MB and is killed on its way past 350. One chunk, so that no invocation ends before
- * the time cap.
+ * Measured here (peak resident memory): the others peak at 200-230 MB when the 6 s time cap kills
+ * them after they reported progress; the hoarder grows toward 500 MB and is killed on its way past
+ * 350. One chunk of 1,000,000 MountainCar steps (about 17 s on an idle core with the trainer's wasm
+ * kernel), so that no invocation ends before the time cap.
  */
 const CAPS = { memoryMb: 350, timeoutSeconds: 6 };
 const SANDBOX = { EUREKA_SANDBOX_MEMORY_MB: '512' };
@@ -50,7 +50,7 @@ describe('Local: seed-runs killed for memory and for time during training', () =
     const result = await runLocalSearch({
       dataDir, executionName: 'killed', onEvent, trainSeedCaps: CAPS, trainSeedEnv: SANDBOX,
       input: {
-        task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 200_000, evalEpisodes: 5, includeHostile: false, proposer: 'offline', racing: false, chunkSteps: 200_000,
+        task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 1_000_000, evalEpisodes: 5, includeHostile: false, proposer: 'offline', racing: false, chunkSteps: 1_000_000,
         humanInit: [{ name: 'hoarder', idea: 'hoards memory', code: HOARDER }],
       },
     });
