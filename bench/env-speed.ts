@@ -1,13 +1,15 @@
 /**
  * One environment's steps per CPU-second (16 copies, uniformly random actions), measured in a
- * process of its own: `npx tsx bench/env-speed.ts --task ID [--engine planck] [--ms 500]` prints
- * one JSON line. npm run bench runs it in alternating rounds per engine (bench/seed-run.ts): in
- * one process the LunarLanders' two engines would share physics.ts's call sites, and the JIT
- * compiled for both would slow each.
+ * process of its own after a warm-up: `npx tsx bench/env-speed.ts --task ID [--engine planck]
+ * [--ms 2000]` prints one JSON line. npm run bench runs it in alternating rounds per engine
+ * (bench/seed-run.ts): in one process the LunarLanders' two engines would share physics.ts's call
+ * sites, and the JIT compiled for both would slow each.
  */
 import type { Task, VecEnv } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 import { planckLander } from './lunar-engines/planck-env.ts';
+
+const WARM_UP_MS = 2500;
 
 /** Steps per CPU-second over `ms` of this process's CPU time (the wall clock would count other processes' turns). */
 export function stepsPerCpuSecond(task: Task, env: VecEnv, ms: number): number {
@@ -40,7 +42,9 @@ if (process.argv[1]?.endsWith('env-speed.ts')) {
   const planck = flag('engine') === 'planck';
   const env = planck ? planckLander(task.id, 16, 0) : task.makeEnv(16, 0);
   if (env === null) throw new Error(`--engine planck: ${task.id} does not run on planck`);
-  const ms = Number(flag('ms') ?? 500);
-  stepsPerCpuSecond(task, env, Math.min(1000, ms)); // compile first (not counted)
+  const ms = Number(flag('ms') ?? 2000);
+  // Warm up first (not counted): the JIT takes about 2 s of stepping to reach its steady speed on
+  // the LunarLanders (measured 10k, 31-46k, then 62-68k steps in their first three seconds).
+  stepsPerCpuSecond(task, env, WARM_UP_MS);
   process.stdout.write(`${JSON.stringify({ task: task.id, engine: planck ? 'planck' : 'ours', stepsPerSecond: stepsPerCpuSecond(task, env, ms) })}\n`);
 }

@@ -81,7 +81,7 @@ async function versus(task: Task, steps: number, target: number, source?: string
 
 /** One round of bench/env-speed.ts in a fresh process: an engine's steps per CPU-second. */
 async function speedRound(task: Task, engine: 'ours' | 'planck'): Promise<number> {
-  const args = ['--import', 'tsx', resolve(root, 'bench', 'env-speed.ts'), '--task', task.id, '--ms', '1000', ...(engine === 'planck' ? ['--engine', 'planck'] : [])];
+  const args = ['--import', 'tsx', resolve(root, 'bench', 'env-speed.ts'), '--task', task.id, '--ms', '2000', ...(engine === 'planck' ? ['--engine', 'planck'] : [])];
   const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root });
   return (JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { stepsPerSecond: number }).stepsPerSecond;
 }
