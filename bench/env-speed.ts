@@ -1,6 +1,6 @@
 /**
  * One environment's steps per CPU-second (16 copies, uniformly random actions), measured in a
- * process of its own after a warm-up: `npx tsx bench/env-speed.ts --task ID [--engine planck]
+ * process of its own after a warm-up: `npx tsx bench/env-speed.ts --task ID [--engine planck|box2d-wasm]
  * [--ms 2000]` prints one JSON line. npm run bench runs it in alternating rounds per engine
  * (bench/seed-run.ts): in one process the LunarLanders' two engines would share physics.ts's call
  * sites, and the JIT compiled for both would slow each.
@@ -35,16 +35,29 @@ export function stepsPerCpuSecond(task: Task, env: VecEnv, ms: number): number {
   return steps / (cpuMs(started) / 1000);
 }
 
+/** The LunarLanders on another engine: planck (theirs before box2d-f32) or box2d-wasm (Box2D 2.4.1). */
+async function otherEngine(taskId: string, engine: string): Promise<VecEnv> {
+  if (engine === 'planck') {
+    const env = planckLander(taskId, 16, 0);
+    if (env !== null) return env;
+  }
+  if (engine === 'box2d-wasm') {
+    const { box2dWasmLander } = await import('./lunar-engines/box2d-wasm-env.ts');
+    const env = box2dWasmLander(taskId, 16, 0);
+    if (env !== null) return env;
+  }
+  throw new Error(`--engine ${engine}: ${taskId} does not run on it (planck and box2d-wasm run the LunarLanders)`);
+}
+
 if (process.argv[1]?.endsWith('env-speed.ts')) {
   const argv = process.argv.slice(2);
   const flag = (name: string): string | undefined => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
   const task = getTask(flag('task') ?? 'LunarLander-v3');
-  const planck = flag('engine') === 'planck';
-  const env = planck ? planckLander(task.id, 16, 0) : task.makeEnv(16, 0);
-  if (env === null) throw new Error(`--engine planck: ${task.id} does not run on planck`);
+  const engine = flag('engine') ?? 'ours';
+  const env = engine === 'ours' ? task.makeEnv(16, 0) : await otherEngine(task.id, engine);
   const ms = Number(flag('ms') ?? 2000);
   // Warm up first (not counted): the JIT takes about 2 s of stepping to reach its steady speed on
   // the LunarLanders (measured 10k, 31-46k, then 62-68k steps in their first three seconds).
   stepsPerCpuSecond(task, env, WARM_UP_MS);
-  process.stdout.write(`${JSON.stringify({ task: task.id, engine: planck ? 'planck' : 'ours', stepsPerSecond: stepsPerCpuSecond(task, env, ms) })}\n`);
+  process.stdout.write(`${JSON.stringify({ task: task.id, engine, stepsPerSecond: stepsPerCpuSecond(task, env, ms) })}\n`);
 }
