@@ -22,3 +22,15 @@ export function instantiateKernel<T extends object>(base64: string): T & { memor
   const module = new api.Module(Buffer.from(base64, 'base64'));
   return new api.Instance(module, {}).exports as unknown as T & { memory: KernelMemory };
 }
+
+const PAGE_BYTES = 65536;
+
+/**
+ * Grows a kernel's memory to hold at least `bytes` and returns its buffer. Growing detaches every
+ * view of the old buffer, so callers make their views from what this returns.
+ */
+export function memoryOfAtLeast(memory: KernelMemory, bytes: number): ArrayBuffer {
+  const missing = Math.ceil((bytes - memory.buffer.byteLength) / PAGE_BYTES);
+  if (missing > 0) memory.grow(missing);
+  return memory.buffer;
+}

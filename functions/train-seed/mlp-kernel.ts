@@ -15,7 +15,7 @@
  * Memory: the parameters, their gradient, the input rows and each network's activations at fixed
  * offsets for up to `capacity` rows; a larger batch lays the memory out again.
  */
-import { instantiateKernel, type KernelMemory } from '../../core/wasm.ts';
+import { instantiateKernel, memoryOfAtLeast, type KernelMemory } from '../../core/wasm.ts';
 import { MLP_KERNEL_WASM } from './mlp-kernel-wasm.ts';
 import type { AdamSettings, AdamState } from './adam.ts';
 import type { LayerSlot } from './network.ts';
@@ -197,10 +197,7 @@ export class MlpKernel {
         hiddenT: take(l2.inputs * l2.outputs), headT: take(l3.inputs * l3.outputs),
       });
     }
-    const memory = this.wasm.memory;
-    const pages = Math.ceil(top / 65536) - memory.buffer.byteLength / 65536;
-    if (pages > 0) memory.grow(pages);
-    this.heap = new Float32Array(memory.buffer);
+    this.heap = new Float32Array(memoryOfAtLeast(this.wasm.memory, top));
     this.capacity = capacity;
     this.paramCount = paramCount;
     this.obsSize = obsSize;

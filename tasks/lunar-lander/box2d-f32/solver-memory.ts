@@ -11,7 +11,7 @@
  * Every value stored is already a float32 (the engine rounds each result with `f`), so the
  * Float32Array stores nothing but what was computed.
  */
-import { instantiateKernel } from '../../../core/wasm.ts';
+import { instantiateKernel, memoryOfAtLeast } from '../../../core/wasm.ts';
 import { VELOCITY_SOLVER_WASM } from './velocity-solver-wasm.ts';
 
 interface Kernel {
@@ -84,9 +84,7 @@ class SolverMemory {
     this.jointPtr = this.velocityPtr + 12 * this.bodyCap;
     this.contactPtr = this.jointPtr + 4 * JOINT_SLOTS * this.jointCap;
     const end = this.contactPtr + 4 * CONTACT_SLOTS * this.contactCap;
-    const memory = kernel.memory;
-    if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / 65536));
-    const buffer = memory.buffer;
+    const buffer = memoryOfAtLeast(kernel.memory, end);
     this.positions = new Float32Array(buffer, positionPtr, 3 * this.bodyCap);
     this.velocities = new Float32Array(buffer, this.velocityPtr, 3 * this.bodyCap);
     this.joints = new Float32Array(buffer, this.jointPtr, JOINT_SLOTS * this.jointCap);
