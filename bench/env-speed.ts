@@ -7,7 +7,7 @@
  */
 import type { Task, VecEnv } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
-import { planckLander } from './lunar-engines/planck-env.ts';
+import { landerOn, planckLander } from './lunar-engines/lander-env.ts';
 
 const WARM_UP_MS = 2500;
 
@@ -42,8 +42,9 @@ async function otherEngine(taskId: string, engine: string): Promise<VecEnv> {
     if (env !== null) return env;
   }
   if (engine === 'box2d-wasm') {
-    const { box2dWasmLander } = await import('./lunar-engines/box2d-wasm-env.ts');
-    const env = box2dWasmLander(taskId, 16, 0);
+    // Loaded only when asked: box2d-wasm instantiates its module as it loads.
+    const { Box2DLanderWorld } = await import('./lunar-engines/box2d-wasm-world.ts');
+    const env = landerOn(() => new Box2DLanderWorld(), taskId, 16, 0);
     if (env !== null) return env;
   }
   throw new Error(`--engine ${engine}: ${taskId} does not run on it (planck and box2d-wasm run the LunarLanders)`);

@@ -29,7 +29,7 @@ import { initialParameters, networkFor } from '../functions/train-seed/network.t
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import type { Task } from '../tasks/contract.ts';
-import { planckLander } from './lunar-engines/planck-env.ts';
+import { planckLander } from './lunar-engines/lander-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
 
