@@ -15,7 +15,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SEARCHED = ['core', 'tasks', 'functions'];
+const SEARCHED = ['core', 'physics', 'tasks', 'functions'];
 
 /**
  * IEEE arithmetic is kept (Binaryen's optimizer does not reassociate floats without --fast-math,

@@ -23,7 +23,8 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { blobStoreFromEnv, type BlobStore } from '../functions/shared/blob.ts';
+import type { BlobStore } from '../functions/shared/blob.ts';
+import { blobStoreFromEnv } from '../functions/shared/blob-from-env.ts';
 import { InvalidBlobKey } from '../functions/shared/blob-key.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { isNoSuchObject, S3BlobStore, s3ClientConfig } from '../functions/shared/blob-s3.ts';

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { CardData } from '../functions/publish/card-data.ts';
-import { renderCardHtml } from '../functions/publish/card-html.ts';
+import type { CardData } from '../functions/shared/card/card-data.ts';
+import { renderCardHtml } from '../functions/shared/card/card-html.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { headline, type CardData, type CardReward } from '../functions/publish/card-data.ts';
-import { renderCardHtml } from '../functions/publish/card-html.ts';
-import { renderCardMarkdown } from '../functions/publish/card-md.ts';
+import { headline, type CardData, type CardReward } from '../functions/shared/card/card-data.ts';
+import { renderCardHtml } from '../functions/shared/card/card-html.ts';
+import { renderCardMarkdown } from '../functions/shared/card/card-md.ts';
 import { escapeHtml, mdCode, mdFence, mdText } from '../core/escape.ts';
 
 const fixture = (file: string): CardData => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')) as CardData;

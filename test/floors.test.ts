@@ -1,9 +1,13 @@
 /**
- * The floors (STYLE.md): a folder imports only folders beneath it. core/ stands under tasks/,
- * tasks/ under functions/, so a task folder can be read, tested and copied with only core/ beside it.
+ * The floors (STYLE.md): a folder imports only folders beneath it. core/ stands under physics/,
+ * physics/ under tasks/, tasks/ under functions/, so a task folder can be read, tested and copied
+ * with only the folders beneath it. Beside that, two rooms on one floor never import each other:
+ * a task folder (one with a task.ts) never another task's folder, and a state machine's step
+ * (functions/propose, train-seed, reflect, publish) never another step: steps meet only through
+ * the store and what functions/shared holds for both.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -11,10 +15,13 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 /** Folders above each floor: what code on that floor may not import. */
 const FORBIDDEN: Record<string, string[]> = {
-  core: ['tasks', 'functions', 'infra', 'local', 'bench', 'test'],
+  core: ['physics', 'tasks', 'functions', 'infra', 'local', 'bench', 'test'],
+  physics: ['tasks', 'functions', 'infra', 'local', 'bench', 'test'],
   tasks: ['functions', 'infra', 'local', 'bench', 'test'],
   'test/fixtures/tasks': ['functions', 'infra', 'local', 'bench'],
 };
+
+const STEPS = ['propose', 'train-seed', 'reflect', 'publish'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -24,19 +31,58 @@ function tsFiles(dir: string): string[] {
   });
 }
 
+/** The project-relative paths a file imports (relative specifiers only: packages are not floors). */
 function importsOf(file: string): string[] {
   const source = readFileSync(file, 'utf8');
   const specs = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
   return specs.map((spec) => relative(ROOT, resolve(dirname(file), spec)));
 }
 
+/** `from -> to` for every import of a file under `dir` that lands in one of `targets` (folders). */
+function crossings(dir: string, targets: string[]): string[] {
+  const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+  return tsFiles(join(ROOT, dir)).flatMap((file) =>
+    importsOf(file).filter((target) => targets.some((folder) => inside(target, folder)))
+      .map((target) => `${relative(ROOT, file)} -> ${target}`));
+}
+
+/** The folders under tasks/ that are tasks (a task.ts), and those that are not (code variants share). */
+function taskDirs(): { tasks: string[]; shared: string[] } {
+  const dirs = readdirSync(join(ROOT, 'tasks')).filter((name) => statSync(join(ROOT, 'tasks', name)).isDirectory());
+  const isTask = (name: string) => existsSync(join(ROOT, 'tasks', name, 'task.ts'));
+  return { tasks: dirs.filter(isTask).map((d) => `tasks/${d}`), shared: dirs.filter((d) => !isTask(d)).map((d) => `tasks/${d}`) };
+}
+
 describe('Floors', () => {
   for (const [floor, above] of Object.entries(FORBIDDEN)) {
     it(`${floor}/ imports nothing from ${above.join(', ')}`, () => {
-      const offending = tsFiles(join(ROOT, floor)).flatMap((file) =>
-        importsOf(file).filter((target) => above.some((top) => target === top || target.startsWith(`${top}/`)))
-          .map((target) => `${relative(ROOT, file)} -> ${target}`));
-      assert.deepEqual(offending, []);
+      assert.deepEqual(crossings(floor, above), []);
     });
   }
+
+  it('a task folder imports no other task folder; what two variants share imports none', () => {
+    const { tasks, shared } = taskDirs();
+    assert.ok(tasks.length >= 7 && shared.length >= 1, `found the task folders (${tasks.join(', ')}) and the shared ones (${shared.join(', ')})`);
+    const offending = [
+      ...tasks.flatMap((dir) => crossings(dir, tasks.filter((other) => other !== dir))),
+      ...shared.flatMap((dir) => crossings(dir, tasks)),
+    ];
+    assert.deepEqual(offending, []);
+  });
+
+  it('no step of the state machine imports another; functions/shared imports none of them', () => {
+    const steps = STEPS.map((s) => `functions/${s}`);
+    const offending = [
+      ...steps.flatMap((dir) => crossings(dir, steps.filter((other) => other !== dir))),
+      ...crossings('functions/shared', steps),
+    ];
+    assert.deepEqual(offending, []);
+  });
+
+  it('the import reader finds what a step imports', () => {
+    // The rule above would pass on a regex that matched nothing: it must find this one.
+    const file = join(ROOT, 'functions', 'reflect', 'reflect.ts');
+    const found = importsOf(file);
+    assert.ok(found.includes('functions/shared/aggregate.ts'), found.join(', '));
+  });
 });

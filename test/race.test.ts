@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { PromoteEvent } from '../functions/shared/contracts.ts';
 import type { SeedSummary } from '../functions/shared/types.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
-import { compareRecords } from '../functions/reflect/aggregate.ts';
+import { compareRecords } from '../functions/shared/aggregate.ts';
 import { promoteRung, raceSchedule } from '../functions/reflect/race.ts';
 import type { UpdateStats } from '../functions/train-seed/ppo.ts';
 import { stepsToHalfSuccess, trainSuccessArea, trainSuccessSeries } from '../functions/train-seed/term-stats.ts';

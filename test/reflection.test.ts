@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   formatValue, reflectionText, termDiagnostics, type GenerationBest, type ScoreboardEntry,
-} from '../functions/propose/reflection.ts';
+} from '../functions/shared/reflection.ts';
 import type { TermStats } from '../functions/shared/types.ts';
 import { getTask } from '../tasks/registry.ts';
 import { BEST } from './support/contexts.ts';

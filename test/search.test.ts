@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { pct } from '../functions/publish/card-data.ts';
+import { pct } from '../functions/shared/card/card-data.ts';
 import { withLocalStore } from '../local/runtime.ts';
 
 const run = promisify(execFile);

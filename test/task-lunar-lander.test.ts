@@ -15,11 +15,11 @@ import { compareEpisode, type RecordedStep } from '../tasks/conformance.ts';
 import type { Episode, EpisodeRecord, Task, VecEnv } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 import { Random } from '../core/random.ts';
-import { heuristicContinuous, heuristicDiscrete } from '../tasks/lunar-lander/heuristic.ts';
-import { LunarLanderEnv, MAX_EPISODE_STEPS, landerValues, type LanderEpisodeInfo } from '../tasks/lunar-lander/physics.ts';
-import { LunarRecordingSchema, landerRecordValues, withLanderStates, type LunarEpisode } from '../tasks/lunar-lander/replay.ts';
+import { heuristicContinuous, heuristicDiscrete } from '../tasks/lunar-lander-common/heuristic.ts';
+import { LunarLanderEnv, MAX_EPISODE_STEPS, landerValues, type LanderEpisodeInfo } from '../tasks/lunar-lander-common/physics.ts';
+import { LunarRecordingSchema, landerRecordValues, withLanderStates, type LunarEpisode } from '../tasks/lunar-lander-common/replay.ts';
 import { LunarLanderContinuousEnv } from '../tasks/lunar-lander-continuous/environment.ts';
-import { cosf, sinf } from '../tasks/lunar-lander/box2d-f32/sincosf.ts';
+import { cosf, sinf } from '../physics/box2d-f32/sincosf.ts';
 
 type Action = number | number[];
 type RewardFn = (obs: number[], action: Action, nextObs: number[], terminated: boolean) => [number, Record<string, number>];
@@ -141,7 +141,7 @@ for (const variant of VARIANTS) {
       assert.ok(source.includes(variant.continuous ? 'Box(-1, 1, (2,))' : 'Discrete(4)'));
       assert.ok(!source.includes('reward:begin') && !/\breward\s*=/.test(source), 'no reward in what the model reads');
       // The shared physics keeps Gymnasium's reward between the markers.
-      const physics = readFileSync(new URL('../tasks/lunar-lander/physics.ts', import.meta.url), 'utf8');
+      const physics = readFileSync(new URL('../tasks/lunar-lander-common/physics.ts', import.meta.url), 'utf8');
       assert.equal(physics.match(/\/\/ reward:begin/g)?.length, physics.match(/\/\/ reward:end/g)?.length);
       assert.ok(physics.includes('prevShaping'));
     });

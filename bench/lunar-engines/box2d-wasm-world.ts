@@ -5,8 +5,8 @@
  * and refilled: Box2D copies them, so nothing is allocated per step.
  */
 import { b2 } from './box2d-wasm.ts';
-import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from '../../tasks/lunar-lander/engine.ts';
-import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from '../../tasks/lunar-lander/constants.ts';
+import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from '../../tasks/lunar-lander-common/engine.ts';
+import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from '../../tasks/lunar-lander-common/constants.ts';
 
 /** The glue's raw bindings: a contact's fixtures and a fixture's body as pointers, without wrapper objects. */
 interface RawBindings {

@@ -11,11 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { compareEpisode } from '../../tasks/conformance.ts';
-import { Float32LanderWorld } from '../../tasks/lunar-lander/box2d-f32-world.ts';
-import type { LanderWorld } from '../../tasks/lunar-lander/engine.ts';
+import { Float32LanderWorld } from '../../tasks/lunar-lander-common/box2d-f32-world.ts';
+import type { LanderWorld } from '../../tasks/lunar-lander-common/engine.ts';
 import { LunarLanderDiscreteEnv } from '../../tasks/lunar-lander/environment.ts';
-import type { LunarLanderEnv } from '../../tasks/lunar-lander/physics.ts';
-import { LunarRecordingSchema, landerRecordValues, replayLunarLander, withLanderStates } from '../../tasks/lunar-lander/replay.ts';
+import type { LunarLanderEnv } from '../../tasks/lunar-lander-common/physics.ts';
+import { LunarRecordingSchema, landerRecordValues, replayLunarLander, withLanderStates } from '../../tasks/lunar-lander-common/replay.ts';
 import { LunarLanderContinuousEnv } from '../../tasks/lunar-lander-continuous/environment.ts';
 import { b2 } from './box2d-wasm.ts';
 import { Box2DLanderWorld } from './box2d-wasm-world.ts';

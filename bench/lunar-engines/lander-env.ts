@@ -1,6 +1,6 @@
 /** The LunarLanders on another engine than box2d-f32, for the bench to measure beside it. */
 import type { VecEnv } from '../../tasks/contract.ts';
-import type { EngineFactory } from '../../tasks/lunar-lander/physics.ts';
+import type { EngineFactory } from '../../tasks/lunar-lander-common/physics.ts';
 import { LunarLanderDiscreteEnv } from '../../tasks/lunar-lander/environment.ts';
 import { LunarLanderContinuousEnv } from '../../tasks/lunar-lander-continuous/environment.ts';
 import { PlanckLanderWorld } from './planck-world.ts';

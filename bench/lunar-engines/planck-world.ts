@@ -3,8 +3,8 @@
  * engines (bench/lunar-engines.ts).
  */
 import { Box, Edge, Polygon, RevoluteJoint, World, type Body, type Contact, type Vec2Value } from 'planck';
-import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from '../../tasks/lunar-lander/engine.ts';
-import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from '../../tasks/lunar-lander/constants.ts';
+import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from '../../tasks/lunar-lander-common/engine.ts';
+import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from '../../tasks/lunar-lander-common/constants.ts';
 
 const impulse: Vec2Value = { x: 0, y: 0 };
 const point: Vec2Value = { x: 0, y: 0 };

@@ -16,9 +16,10 @@ import { z } from 'zod';
 import { costUsd, priceOf } from '../shared/pricing.ts';
 import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
 import {
-  NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger, type TokenUsage,
+  NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
 } from './proposer.ts';
-import type { Candidate } from './reflection.ts';
+import type { TokenUsage } from '../shared/records.ts';
+import type { Candidate } from '../shared/reflection.ts';
 
 // ---- The answer's schema -------------------------------------------------------------------------
 

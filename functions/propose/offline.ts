@@ -11,7 +11,7 @@ import {
   asProgram, defaultCoef, describeProgram, familyOfTerm, grammarFor, normalize, parseProgram, programKey,
   programSlug, renderProgram, roundCoef, sampleCoef, sampleProgram, type Family, type Grammar, type Program,
 } from './offline-grammar.ts';
-import { termDiagnostics, type Candidate, type ReflectionBest, type ScoreboardEntry } from './reflection.ts';
+import { termDiagnostics, type Candidate, type ReflectionBest, type ScoreboardEntry } from '../shared/reflection.ts';
 
 /** What the offline proposer needs of the best so far: a ReflectionBest fits. */
 export interface OfflineBest {

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { ProposeContext, RepairContext } from './proposer.ts';
-import { reflectionText } from './reflection.ts';
+import type { PromptBudget, ProposeContext, RepairContext } from './proposer.ts';
+import { reflectionText } from '../shared/reflection.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */
 export const REWARD_SIGNATURE = 'function computeReward(obs, action, nextObs, terminated)';
@@ -24,16 +24,6 @@ export const REWARD_RULES = {
   /** Largest candidate source, in UTF-8 bytes. */
   maxCodeBytes: 64 * 1024,
 } as const;
-
-/** The training budget the prompt states; the search's settings fill it in. */
-export interface PromptBudget {
-  /** Environment steps of PPO per seed-run. */
-  steps: number;
-  /** Seeds each candidate trains on. */
-  seeds: number;
-  /** Greedy evaluation episodes per seed-run. */
-  evalEpisodes: number;
-}
 
 export interface Prompt {
   system: string;

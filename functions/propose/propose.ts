@@ -11,12 +11,12 @@ import type { MetaRecord, ProposedCandidate } from '../shared/records.ts';
 import { loadReflection } from '../shared/reflection-context.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckItem } from '../shared/types.ts';
-import { proposedCandidate } from '../reflect/init.ts';
+import { proposedCandidate } from '../shared/proposed-candidate.ts';
 import { checkBudget } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';
 import type { ProposeContext, Proposer } from './proposer.ts';
-import type { Candidate } from './reflection.ts';
+import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, type StoredCandidate } from './stored-answer.ts';
 
 export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;

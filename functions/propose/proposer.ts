@@ -2,8 +2,18 @@
  * What every proposer (offline, anthropic, bedrock) is given and what it answers. The context is
  * plain data rebuilt from the table, so a retried Propose asks the same question.
  */
-import type { PromptBudget } from './prompt.ts';
-import type { Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from './reflection.ts';
+import type { TokenUsage } from '../shared/records.ts';
+import type { Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
+
+/** The training budget the prompt states; the search's settings fill it in. */
+export interface PromptBudget {
+  /** Environment steps of PPO per seed-run. */
+  steps: number;
+  /** Seeds each candidate trains on. */
+  seeds: number;
+  /** Greedy evaluation episodes per seed-run. */
+  evalEpisodes: number;
+}
 
 export interface ProposeContext {
   /** The task's id (tasks/): what the prompt shows and the offline grammar builds on. */
@@ -27,13 +37,6 @@ export interface ProposeContext {
 /** A repair request: the generation's candidates that failed their sandbox check, with why. */
 export interface RepairContext extends ProposeContext {
   failed: Array<Candidate & { reason: string }>;
-}
-
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
 }
 
 export interface ProposerAnswer {

@@ -16,12 +16,12 @@ import { checkKey, rewardKey } from '../shared/keys.ts';
 import type { ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckRecord, CheckSummary } from '../shared/types.ts';
-import { proposedCandidate } from '../reflect/init.ts';
+import { proposedCandidate } from '../shared/proposed-candidate.ts';
 import { checkBudget } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
 import type { ProposerAnswer, RepairContext } from './proposer.ts';
-import type { Candidate } from './reflection.ts';
+import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, storeFailure, type StoredCandidate } from './stored-answer.ts';
 
 export const REPAIRED_SUFFIX = '-repaired';

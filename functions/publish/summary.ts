@@ -2,7 +2,7 @@
  * winner/summary.json: the search's result for machines. The schema is versioned by `schema`;
  * the README documents each field. Success values are shares in [0, 1].
  */
-import type { CardData, CardReward } from './card-data.ts';
+import type { CardData, CardReward } from '../shared/card/card-data.ts';
 
 export const SUMMARY_SCHEMA = 'eureka-serverless/summary@3';
 

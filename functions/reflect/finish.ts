@@ -7,7 +7,7 @@ import type { FinishEvent, ReflectResult } from '../shared/contracts.ts';
 import { keepFeedback } from '../shared/feedback-copy.ts';
 import type { StopRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import { NoWinner } from '../publish/publish.ts';
+import { NoWinner } from '../shared/card/assemble-card.ts';
 import { freshTasks } from './fresh-seeds.ts';
 
 export async function finish(store: SearchStore, event: FinishEvent): Promise<ReflectResult> {

@@ -3,7 +3,7 @@ import type { SearchSettings } from '../shared/contracts.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer } from '../shared/records.ts';
 import type { SeedTask } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { baselinesOf } from '../propose/baselines.ts';
+import { baselinesOf } from '../shared/baselines.ts';
 import { seedTasks } from './init.ts';
 
 export function freshTasks(searchId: string, best: BestPointer, config: SearchSettings): SeedTask[] {

@@ -2,17 +2,15 @@
  * "Start the search": validate the execution input, record the search (once: a redrive or a
  * resume finds it recorded and keeps its configuration), and stage the two baselines.
  */
-import { createHash } from 'node:crypto';
 import type { InitEvent, InitResult, SearchSettings } from '../shared/contracts.ts';
 import { rewardKey } from '../shared/keys.ts';
-import { BASELINE_GENERATION, type ProposedCandidate } from '../shared/records.ts';
+import { BASELINE_GENERATION } from '../shared/records.ts';
 import { parseSearchInput } from '../shared/search-input.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedTask } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { baselinesOf } from '../propose/baselines.ts';
+import { baselinesOf } from '../shared/baselines.ts';
 import { chunkStepsOf } from './race.ts';
-import type { Candidate } from '../propose/reflection.ts';
 
 /** `costCeilingUsd`: the stack's spending ceiling, applied to every search (null: none, as locally). */
 export async function initSearch(
@@ -49,12 +47,4 @@ export function seedTasks(searchId: string, generation: number, candidateIds: st
   const chunkSteps = chunkStepsOf(config);
   return candidateIds.flatMap((candidateId) => Array.from({ length: config.seeds }, (_, s) =>
     ({ searchId, task: config.task, generation, candidateId, seed: firstSeed + s, budget, targetSteps: budget.steps, chunkSteps })));
-}
-
-export function codeHash(code: string): string {
-  return createHash('sha256').update(code).digest('hex').slice(0, 16);
-}
-
-export function proposedCandidate(candidateId: string, c: Candidate, origin: ProposedCandidate['origin']): ProposedCandidate {
-  return { candidateId, name: c.name, idea: c.idea, codeHash: codeHash(c.code), origin };
 }

@@ -5,8 +5,8 @@
  */
 import { interimCardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import { renderCardHtml } from '../publish/card-html.ts';
-import { assembleCard } from '../publish/publish.ts';
+import { renderCardHtml } from '../shared/card/card-html.ts';
+import { assembleCard } from '../shared/card/assemble-card.ts';
 
 /** Writes the card after `generation`; returns its key, or '' when nothing has trained yet. */
 export async function writeInterimCard(store: SearchStore, searchId: string, generation: number, waiting: boolean): Promise<string> {

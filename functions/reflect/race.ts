@@ -18,7 +18,7 @@ import type { SeedSummary, SeedTask } from '../shared/types.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Task, TieBreak } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { compareCandidates, mean, meanOrNull, type Score } from './aggregate.ts';
+import { compareCandidates, mean, meanOrNull, type Score } from '../shared/aggregate.ts';
 
 /** Steps per seed-run at each rung: budget / eta^(rungs - r), in whole rollouts, the last the budget. */
 export function raceSchedule(config: Pick<SearchSettings, 'racing' | 'steps'>, task: Pick<Task, 'ppo'>): number[] {

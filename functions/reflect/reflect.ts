@@ -6,18 +6,19 @@
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
 import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure } from '../shared/records.ts';
 import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
-import { rewardKey, summaryResultKey } from '../shared/keys.ts';
+import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
-import type { CheckSummary, SeedResult, SeedSummary } from '../shared/types.ts';
+import type { CheckSummary, SeedSummary } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { baselinesOf } from '../propose/baselines.ts';
-import { reflectionText } from '../propose/reflection.ts';
+import { baselinesOf } from '../shared/baselines.ts';
+import { reflectionText } from '../shared/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
-import { aggregateCandidate, compareRecords, compareScores, pointerOf } from './aggregate.ts';
+import { aggregateCandidate, compareRecords, compareScores, pointerOf } from '../shared/aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
 import { writeInterimCard } from './interim-card.ts';
-import { proposedCandidate } from './init.ts';
+import { trainedResults } from '../shared/trained-results.ts';
+import { proposedCandidate } from '../shared/proposed-candidate.ts';
 
 export class MissingProposal extends Error {
   override readonly name = 'MissingProposal';
@@ -86,17 +87,6 @@ async function recordCandidates(
     await store.putCandidate(searchId, record);
     return record;
   }));
-}
-
-/** The stored results of the seed-runs that trained (to the budget, or to the rung the race stopped them at). */
-export async function trainedResults(store: SearchStore, searchId: string, generation: number, summaries: SeedSummary[]): Promise<SeedResult[]> {
-  const results = await Promise.all(summaries.filter((s) => s.outcome === 'trained' || s.outcome === 'stopped')
-    .map(async (s) => {
-      const result = await store.result(summaryResultKey(searchId, generation, s));
-      // A stopped seed's stored result is the rung's, graded as 'trained' there.
-      return result && { ...result, outcome: s.outcome };
-    }));
-  return results.filter((r): r is SeedResult => r !== undefined);
 }
 
 function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary, repairFailure?: string): CandidateRecord {

@@ -1,12 +1,8 @@
 /**
  * The bucket behind one small interface: S3 on AWS, a directory locally (DESIGN §3). Keys follow
- * functions/shared/keys.ts; the key rule is in blob-key.ts.
+ * functions/shared/keys.ts; the key rule is in blob-key.ts,
+ * and which store a function gets is blob-from-env.ts's choice.
  */
-import { join } from 'node:path';
-import { FsBlobStore } from './blob-fs.ts';
-import { S3BlobStore } from './blob-s3.ts';
-import { MissingEnvironment, optionalEnv } from './env.ts';
-
 export interface BlobStore {
   /** Where the objects live, for messages: `s3://bucket` or a directory. */
   readonly location: string;
@@ -22,18 +18,4 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Every key that starts with prefix (a plain string prefix, as S3's), in S3's order. */
   list(prefix: string): Promise<string[]>;
-}
-
-/**
- * The store the environment names: `EUREKA_BUCKET` (S3, on AWS) wins over `EUREKA_DATA_DIR`
- * (local: the directory `<dir>/bucket`). Throws MissingEnvironment when neither is set.
- */
-export function blobStoreFromEnv(): BlobStore {
-  const bucket = optionalEnv('EUREKA_BUCKET');
-  if (bucket !== undefined) return new S3BlobStore(bucket);
-  const dataDir = optionalEnv('EUREKA_DATA_DIR');
-  if (dataDir !== undefined) return new FsBlobStore(join(dataDir, 'bucket'));
-  throw new MissingEnvironment(
-    'No blob store configured: set EUREKA_BUCKET to an S3 bucket (AWS) or EUREKA_DATA_DIR to a local data directory',
-  );
 }

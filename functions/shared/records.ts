@@ -4,7 +4,14 @@
  */
 import type { CheckVerdict, Outcome, SeedSummary, TermStats } from './types.ts';
 import type { SearchSettings } from './contracts.ts';
-import type { TokenUsage } from '../propose/proposer.ts';
+
+/** A model reply's tokens, as the Messages API counts them. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
 
 export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
 const gen = (generation: number): string => `GEN#${String(generation).padStart(4, '0')}`;

@@ -2,7 +2,7 @@
  * What a proposer is told about the search so far, rebuilt from stored records: the best reward
  * so far (elitist) with its statistics, the last generation's scoreboard, the best by generation.
  */
-import type { GenerationBest, ReflectionBest, ScoreboardEntry } from '../propose/reflection.ts';
+import type { GenerationBest, ReflectionBest, ScoreboardEntry } from './reflection.ts';
 import { rewardKey } from './keys.ts';
 import type { BestPointer, CandidateRecord } from './records.ts';
 import type { SearchStore } from './search-store.ts';

@@ -2,7 +2,8 @@
  * Typed access to one search's records (table) and objects (bucket), shared by the handlers.
  * Records are stored as the item's fields next to pk/sk.
  */
-import { blobStoreFromEnv, type BlobStore } from './blob.ts';
+import type { BlobStore } from './blob.ts';
+import { blobStoreFromEnv } from './blob-from-env.ts';
 import {
   BILL_MARK, META_SK, WINNER_SK, answerKindOf, answerSk, billPrefix, billSk, candidateSk, feedbackSk, generationPrefix, raceSk, searchPk, summarySk,
   type AnswerKind, type BillRecord, type CandidateRecord, type FeedbackRecord, type MetaRecord, type ProposalRecord, type RaceRecord,

@@ -11,7 +11,7 @@
  * No retired container is ever left warm for another candidate to land on.
  */
 import { z } from 'zod';
-import { blobStoreFromEnv } from '../shared/blob.ts';
+import { blobStoreFromEnv } from '../shared/blob-from-env.ts';
 import { optionalEnv } from '../shared/env.ts';
 import { defaultChunkSteps } from '../shared/chunk-size.ts';
 import { MAX_SEED_RUN_STEPS } from '../../infra/config.ts';

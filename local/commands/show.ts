@@ -13,7 +13,7 @@ import { SearchStore } from '../../functions/shared/search-store.ts';
 import { S3BlobStore } from '../../functions/shared/blob-s3.ts';
 import { Table } from '../../functions/shared/table.ts';
 import type { SearchSettings } from '../../functions/shared/contracts.ts';
-import { computeOf } from '../../functions/publish/publish.ts';
+import { computeOf } from '../../functions/shared/card/assemble-card.ts';
 import { stepsAtBudget } from '../../functions/shared/chunk-size.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';

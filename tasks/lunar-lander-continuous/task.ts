@@ -1,9 +1,9 @@
 /** LunarLanderContinuous-v3: Gymnasium's register() entry, plus what the search needs to know of it. */
 import { defineTask } from '../contract.ts';
-import { MAX_EPISODE_STEPS } from '../lunar-lander/physics.ts';
-import { LUNAR_LANDER_RENDERER } from '../lunar-lander/render.ts';
-import { replayLunarLander } from '../lunar-lander/replay.ts';
-import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander/spec-parts.ts';
+import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
+import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
+import { replayLunarLander } from '../lunar-lander-common/replay.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander-common/spec-parts.ts';
 import { ACTION_NAMES, LunarLanderContinuousEnv } from './environment.ts';
 
 export default defineTask({

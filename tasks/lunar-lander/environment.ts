@@ -2,7 +2,7 @@
  * LunarLander-v3 (discrete actions), as Gymnasium 1.4.0 defines it
  * (gymnasium/envs/box2d/lunar_lander.py), simulated with Box2D 2.3 in float32 (a port of the
  * pybox2d build Gymnasium runs: recorded episodes replay bit for bit). The physics it shares with
- * LunarLanderContinuous-v3 is in physics.ts; this file gives the actions.
+ * LunarLanderContinuous-v3 is in ../lunar-lander-common/physics.ts; this file gives the actions.
  *
  * ## Description
  * A rocket-trajectory problem: a lander starts at the top centre of a 20 x 13.3 m world with a
@@ -62,7 +62,7 @@
  *    0.01 m/s and 2°/s for 0.5 s; the velocities in that observation are exactly 0.
  * 3. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
-import { LunarLanderEnv, type EngineFactory, type Throttle } from './physics.ts';
+import { LunarLanderEnv, type EngineFactory, type Throttle } from '../lunar-lander-common/physics.ts';
 
 export const ACTION_NAMES = ['do nothing', 'fire left engine', 'fire main engine', 'fire right engine'] as const;
 

@@ -1,10 +1,10 @@
 /** LunarLander-v3 (discrete): Gymnasium's register() entry, plus what the search needs to know of it. */
 import { defineTask } from '../contract.ts';
 import { ACTION_NAMES, LunarLanderDiscreteEnv } from './environment.ts';
-import { replayLunarLander } from './replay.ts';
-import { MAX_EPISODE_STEPS } from './physics.ts';
-import { LUNAR_LANDER_RENDERER } from './render.ts';
-import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from './spec-parts.ts';
+import { replayLunarLander } from '../lunar-lander-common/replay.ts';
+import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
+import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander-common/spec-parts.ts';
 
 export default defineTask({
   id: 'LunarLander-v3',

@@ -4,7 +4,7 @@
  * the position and the force over time, and a sentence on how it got there.
  */
 import { lineChart } from '../../core/svg.ts';
-import { carAnimation } from '../mountain-car/render.ts';
+import { carAnimation } from '../mountain-car-common/car-animation.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 import { GOAL_POSITION, MAX_ACTION, MAX_POSITION, MIN_ACTION, MIN_POSITION } from './environment.ts';
 
@@ -26,7 +26,7 @@ function forces(e: EpisodeRecord): number[] {
 function animation(episode: EpisodeRecord, color: string): string {
   return carAnimation({
     chart: 'mountain-car-continuous-animation', title: 'The winner\'s greedy episode, animated',
-    positions: positions(episode), color, width: 940, height: 300, goal: GOAL_POSITION,
+    positions: positions(episode), color, width: 940, height: 300, min: MIN_POSITION, max: MAX_POSITION, goal: GOAL_POSITION,
   });
 }
 

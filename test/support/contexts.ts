@@ -1,7 +1,7 @@
 /** Propose contexts the prompt, proposer and reflection tests ask about. */
 import { getTask } from '../../tasks/registry.ts';
 import type { ProposeContext } from '../../functions/propose/proposer.ts';
-import type { ReflectionBest } from '../../functions/propose/reflection.ts';
+import type { ReflectionBest } from '../../functions/shared/reflection.ts';
 import type { TermStats } from '../../functions/shared/types.ts';
 
 const ramp = (a: number, b: number): TermStats => {

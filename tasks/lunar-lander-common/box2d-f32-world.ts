@@ -1,13 +1,13 @@
 /**
- * LunarLander's world on box2d-f32/ (this project's float32 port of the Box2D 2.3 that pybox2d
+ * LunarLander's world on physics/box2d-f32/ (this project's float32 port of the Box2D 2.3 that pybox2d
  * 2.3.10 compiles), built as Gymnasium builds it with pybox2d: the moon (a static body at the
  * origin: the bottom edge with b2FixtureDef's defaults, then the terrain's edges), the lander,
  * its push, the two legs and their joints, in that order, in a new world per reset.
  */
-import type { Body } from './box2d-f32/body.ts';
-import type { Contact } from './box2d-f32/contact.ts';
-import { box, edge, polygon } from './box2d-f32/shapes.ts';
-import { World } from './box2d-f32/world.ts';
+import type { Body } from '../../physics/box2d-f32/body.ts';
+import type { Contact } from '../../physics/box2d-f32/contact.ts';
+import { box, edge, polygon } from '../../physics/box2d-f32/shapes.ts';
+import { World } from '../../physics/box2d-f32/world.ts';
 import { ANGLE, OMEGA, VX, VY, X, Y, type LanderScene, type LanderWorld } from './engine.ts';
 import { CHUNKS, FPS, GRAVITY, LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_H, LEG_SPRING_TORQUE, LEG_W, POSITION_ITERATIONS, SCALE, VELOCITY_ITERATIONS, VIEWPORT_H, VIEWPORT_W, W } from './constants.ts';
 

@@ -11,7 +11,7 @@
  * Every value stored is already a float32 (the engine rounds each result with `f`), so the
  * Float32Array stores nothing but what was computed.
  */
-import { instantiateKernel, memoryOfAtLeast } from '../../../core/wasm.ts';
+import { instantiateKernel, memoryOfAtLeast } from '../../core/wasm.ts';
 import { VELOCITY_SOLVER_WASM } from './velocity-solver-wasm.ts';
 
 interface Kernel {

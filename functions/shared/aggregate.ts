@@ -4,8 +4,8 @@
  * environment's own reward). Pure functions: Reflect and Publish both rank with them.
  */
 import type { TieBreak } from '../../tasks/contract.ts';
-import type { Outcome, SeedResult, SeedSummary, TermStats } from '../shared/types.ts';
-import type { BestPointer, CandidateRecord, ProposedCandidate, RaceRecord, StoppedAt } from '../shared/records.ts';
+import type { Outcome, SeedResult, SeedSummary, TermStats } from './types.ts';
+import type { BestPointer, CandidateRecord, ProposedCandidate, RaceRecord, StoppedAt } from './records.ts';
 
 export function aggregateCandidate(
   candidate: ProposedCandidate,

@@ -3,9 +3,9 @@
  * candidate's score at every rung it reached, drawn as a line from rung to rung that ends in a dot
  * (it trained to the budget) or a cross (the race stopped it there), with what the race saved.
  */
-import { escapeHtml as h } from '../../core/escape.ts';
-import { r, spreadApart, svgOpen } from '../../core/svg.ts';
-import type { RaceRecord } from '../shared/records.ts';
+import { escapeHtml as h } from '../../../core/escape.ts';
+import { r, spreadApart, svgOpen } from '../../../core/svg.ts';
+import type { RaceRecord } from '../records.ts';
 import { computeSentence, int, pct, WINNER_COLOR, type CardData } from './card-data.ts';
 
 const WIDTH = 470;

@@ -7,7 +7,7 @@ import {
   cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
-import { mdCode, mdFence, mdText } from '../../core/escape.ts';
+import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
 import { raceMarkdown } from './card-race.ts';
 
 const BLOCKS = '▁▂▃▄▅▆▇█';

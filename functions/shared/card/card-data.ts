@@ -4,10 +4,10 @@
  * (who won, by how much, number formats). Everything textual in it came from a candidate or a model
  * and is escaped by the renderers.
  */
-import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
-import { getTask } from '../../tasks/registry.ts';
-import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
-import type { RaceRecord, StoppedAt } from '../shared/records.ts';
+import type { EpisodeRecord, Task } from '../../../tasks/contract.ts';
+import { getTask } from '../../../tasks/registry.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
+import type { RaceRecord, StoppedAt } from '../records.ts';
 
 export interface CardSeed {
   seed: number;

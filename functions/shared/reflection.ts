@@ -4,7 +4,7 @@
  * mutations, so both proposers read the training statistics in one way.
  */
 import type { Task } from '../../tasks/contract.ts';
-import type { Outcome, TermStats } from '../shared/types.ts';
+import type { Outcome, TermStats } from './types.ts';
 
 /** What the reflection says of a task: its success test and diagnostic in words. */
 export type ReflectionTask = Pick<Task, 'success' | 'diagnostic' | 'tieBreak'>;

@@ -4,16 +4,16 @@
  * who won and by how much, how honest that number is, how the search got there, how the winner
  * learns and drives, what it is, and every candidate the search tried.
  */
-import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../propose/baselines.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import {
   cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
   WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
-import type { EpisodeRecord } from '../../tasks/contract.ts';
-import { compareRecords } from '../reflect/aggregate.ts';
-import { escapeHtml as h } from '../../core/escape.ts';
-import { barChart, lineChart, sparkline, type Series } from '../../core/svg.ts';
+import type { EpisodeRecord } from '../../../tasks/contract.ts';
+import { compareRecords } from '../aggregate.ts';
+import { escapeHtml as h } from '../../../core/escape.ts';
+import { barChart, lineChart, sparkline, type Series } from '../../../core/svg.ts';
 import { CARD_CSS } from './card-style.ts';
 import { raceSection } from './card-race.ts';
 

@@ -5,7 +5,7 @@
  * maps its action to engine throttles (`throttle`); everything else is here, in Gymnasium's
  * order, and the engine (engine.ts: build the world, push, step, read) simulates.
  *
- * The engine is box2d-f32/: the Box2D 2.3 that pybox2d 2.3.10 compiles, ported operation by
+ * The engine is physics/box2d-f32/: the Box2D 2.3 that pybox2d 2.3.10 compiles, ported operation by
  * operation in float32, with glibc's sinf and cosf. Fed the recorded draws, it replays every
  * recorded Gymnasium episode (the 12 of shared/golden and 120 more on other seeds) bit for bit:
  * the lander's state, the observation, the reward and the ending of every step, through the
