@@ -28,6 +28,19 @@ program
   });
 
 program
+  .command('bank')
+  .description('make a task\'s bank of episodes for the screen (trains the person\'s shaping) and store it in the task\'s folder')
+  .option(...TASK_OPTION)
+  .option('--seeds <n>', 'seed-runs of the person\'s shaping at the task\'s budget (seeds 0..n-1)', '3')
+  .option('--starts <n>', 'successful episodes wanted from each trained policy', '4')
+  .option('--out <file>', 'where to write it (default: bank.json.gz in the task\'s folder)')
+  .option('--json', 'print {task, file, bytes, episodes, steps, policies}')
+  .action(async (opts: object) => {
+    const { bankCommand } = await import('./commands/bank.ts');
+    await bankCommand(opts);
+  });
+
+program
   .command('train')
   .description('one graded seed-run of a reward')
   .requiredOption('--reward <file>', 'JavaScript file defining computeReward')

@@ -9,6 +9,7 @@
  * what the model reads (Eureka's environment-as-context), with the reward lines left out.
  */
 import type { PpoOverrides } from '../core/ppo-config.ts';
+import type { Random } from '../core/random.ts';
 import type { RecordedEpisode, Replay } from './conformance.ts';
 
 /** One dimension of the observation, as Gymnasium's Box documents it. */
@@ -194,6 +195,32 @@ export interface ConformanceTolerance extends FieldTolerance {
   afterContact?: FieldTolerance;
 }
 
+/**
+ * A way to play the task for the screen's bank of episodes (tasks/bank.ts): a trusted policy whose
+ * episodes are known successes (a heuristic that solves the task) or known failures of one kind
+ * (a crash, hovering to the time limit, a pole let fall). The bank keeps only the episodes that
+ * pass (success) or fail (failure) the task's own success test.
+ */
+export interface BankPolicy {
+  /** kebab-case, unique in the task: "hover". "random" and "nothing" replace the defaults. */
+  name: string;
+  kind: 'success' | 'failure';
+  /** What its episodes show, as a gerund phrase for sentences: "hovering to the time limit". */
+  words: string;
+  /** Episodes to record, each from its own reset. @default 4 */
+  episodes?: number;
+  /** The action for an observation at step t of an episode: an index, or the box's values. */
+  act(obs: Float32Array, t: number, rng: Random): number | readonly number[];
+}
+
+/** What a task declares for its bank, beyond what every task gets (random actions, doing nothing). */
+export interface BankDeclaration {
+  /** What a success shows, as a gerund phrase: "reaching the flag". @default 'succeeding' */
+  successWords?: string;
+  /** The task's own ways to succeed and to fail. @default [] */
+  policies?: readonly BankPolicy[];
+}
+
 /** The task's default and smoke budget, from measurements (the README's learning table). */
 export interface TaskBudget {
   /** Environment steps per seed-run. */
@@ -244,6 +271,11 @@ export interface TaskSpec {
    * @default { state: 1e-9, obs: 1e-6, reward: 1e-6 }, replayed from the start
    */
   conformanceTolerance?: ConformanceTolerance;
+  /**
+   * The screen's bank (tasks/bank.ts): the words of a success and the task's own ways to succeed
+   * and to fail. @default random actions and the neutral action only, "succeeding"
+   */
+  bank?: BankDeclaration;
   /** File (in the task's folder) that the model reads. @default 'environment.ts' */
   environmentFile?: string;
 }

@@ -61,6 +61,16 @@ export const TaskSpecSchema = z.object({
     afterContact: FieldTolerance.optional(),
   }).optional(),
   environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  bank: z.object({
+    successWords: text.optional(),
+    policies: z.array(z.object({
+      name: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, { error: 'must be a kebab-case name' }),
+      kind: z.enum(['success', 'failure']),
+      words: text,
+      episodes: z.int().min(1).max(100).optional(),
+      act: fn,
+    })).max(16).refine((ps) => new Set(ps.map((p) => p.name)).size === ps.length, { error: 'policy names must be unique' }).optional(),
+  }).optional(),
 });
 
 /** One line: every problem, with the field it is at. */

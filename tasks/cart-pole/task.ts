@@ -77,6 +77,17 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: CART_POLE_RENDERER,
+  // The screen's bank (tasks/bank.ts). Pushing against the pole's lean and spin kept it up for 500
+  // steps; held 0.05 rad off upright the same controller accelerates the cart off the track within
+  // 170-330 steps; pushing left only lets the pole fall in 9-10.
+  bank: {
+    successWords: 'keeping the pole up',
+    policies: [
+      { name: 'balance', kind: 'success', words: 'balancing the pole', act: (s) => (s[2] + 0.5 * s[3] > 0 ? 1 : 0) },
+      { name: 'let-fall', kind: 'failure', words: 'letting the pole fall', act: () => 0 },
+      { name: 'drive-off', kind: 'failure', words: 'balancing the pole while driving off the track', act: (s) => (s[2] - 0.05 + 0.5 * s[3] > 0 ? 1 : 0) },
+    ],
+  },
   // RL Zoo's tuned PPO for CartPole-v1 (short rollouts, gamma 0.98, GAE 0.8, lr 1e-3, no entropy
   // bonus), constant where RL Zoo anneals. With the defaults at 100,000 steps, training success
   // rose and fell again: the person's shaping solved 4 of 5 seeds, the environment's reward 2 of 5.

@@ -3,6 +3,7 @@ import { defineTask } from '../contract.ts';
 import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
 import { replayLunarLander } from '../lunar-lander-common/replay.ts';
+import { bankDeclaration } from '../lunar-lander-common/bank-policies.ts';
 import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander-common/spec-parts.ts';
 import { ACTION_NAMES, LunarLanderContinuousEnv } from './environment.ts';
 
@@ -24,5 +25,6 @@ export default defineTask({
   ppo: PPO,
   budget: BUDGET,
   conformanceTolerance: CONFORMANCE_TOLERANCE,
+  bank: bankDeclaration('continuous'),
   replay: (episode) => replayLunarLander(new LunarLanderContinuousEnv(1, 0), episode),
 });

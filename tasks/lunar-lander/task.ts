@@ -2,6 +2,7 @@
 import { defineTask } from '../contract.ts';
 import { ACTION_NAMES, LunarLanderDiscreteEnv } from './environment.ts';
 import { replayLunarLander } from '../lunar-lander-common/replay.ts';
+import { bankDeclaration } from '../lunar-lander-common/bank-policies.ts';
 import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
 import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander-common/spec-parts.ts';
@@ -24,5 +25,6 @@ export default defineTask({
   ppo: PPO,
   budget: BUDGET,
   conformanceTolerance: CONFORMANCE_TOLERANCE,
+  bank: bankDeclaration('discrete'),
   replay: (episode) => replayLunarLander(new LunarLanderDiscreteEnv(1, 0), episode),
 });

@@ -78,6 +78,16 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: MOUNTAIN_CAR_RENDERER,
+  // The screen's bank (tasks/bank.ts). Pushing with the velocity reached the flag in 120-122 steps on
+  // seeds 7000-7003; pushing right only or not at all stays in the valley for all 200.
+  bank: {
+    successWords: 'reaching the flag',
+    policies: [
+      { name: 'swing', kind: 'success', words: 'swinging with its velocity up to the flag', act: (s) => (s[1] >= 0 ? 2 : 0) },
+      { name: 'nothing', kind: 'failure', words: 'staying at the bottom of the valley', act: () => 1 },
+      { name: 'push-right', kind: 'failure', words: 'driving straight at the hill', act: () => 2 },
+    ],
+  },
   // Measured (README, npm run bench:learning): the energy shaping reaches the flag on 5 of 5 seeds
   // at 150,000 steps; the environment's reward on none.
   // stepsPerSecond: 59,719 measured by `npm run bench` on one idle core here, rounded down (it sizes the chunks)

@@ -98,6 +98,14 @@ function computeReward(obs, action, nextObs, terminated) {
   ],
 
   render: PENDULUM_RENDERER,
+  // The screen's bank (tasks/bank.ts). Full torque one way spins the pendulum round at its top speed.
+  bank: {
+    successWords: 'holding the pendulum upright',
+    policies: [
+      { name: 'nothing', kind: 'failure', words: 'hanging down', act: () => [0] },
+      { name: 'spin', kind: 'failure', words: 'spinning round and round', act: () => [MAX_TORQUE] },
+    ],
+  },
   // RL Zoo's tuned PPO for Pendulum-v1 (gamma 0.9, lr 1e-3, 10 epochs, no entropy bonus) with
   // CleanRL's reward normalization and 16 minibatches. Measured with the person's shaping at 70,000
   // steps on seed 0 (1.0 of episodes with all of these), putting back one default at a time:

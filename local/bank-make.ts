@@ -1,0 +1,71 @@
+/**
+ * `eureka bank`: makes a task's bank of episodes for the screen and stores it in the task's folder.
+ * The successes of the person's shaping come from its greedy policy, trained at the task's budget
+ * on each of a few seeds (as `eureka train` trains it) and played from several resets each; the
+ * rest come from the task's own policies (tasks/bank.ts). Here, not in tasks/, because it trains:
+ * the trainer sits above the tasks' floor.
+ *
+ * Why a stored bank and not one trained on the fly: a check runs once per candidate inside
+ * TrainSeed's caps, and a seed-run of the person's shaping is 2-40 s per task (minutes for a
+ * user's task); stored, every check of every search screens on the same episodes, which a
+ * reviewer can read, and the screen adds milliseconds to a check.
+ */
+import type { Task } from '../tasks/contract.ts';
+import { BANK_SEED, bankPolicies, playKind, policyEpisodes, successWords, type Actor, type Bank, type BankEpisode } from '../tasks/bank.ts';
+import type { BankMade } from '../tasks/bank-file.ts';
+import { runSeed } from '../functions/train-seed/seed-run.ts';
+import { greedyActions } from '../functions/train-seed/grade.ts';
+import { forwardJs, prepareJs, scaleObservations, type Network } from '../functions/train-seed/network.ts';
+
+export interface MakeBankOptions {
+  /** Training seeds of the person's shaping. @default [0, 1, 2] */
+  seeds?: number[];
+  /** Episodes wanted from each trained policy (resets it passes the success test from). @default 4 */
+  starts?: number;
+  /** Told when each seed-run ends. */
+  onSeed?: (seed: number, result: { outcome: string; reason: string; success: number; wallSeconds: number }) => void;
+}
+
+const TRUSTED_SANDBOX_MS = 3_600_000;
+
+export const HUMAN_POLICY = { name: 'human', kind: 'success', words: 'the person\'s shaping\'s trained policy' } as const;
+
+export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<{ bank: Bank; made: BankMade }> {
+  const seeds = opts.seeds ?? [0, 1, 2];
+  const starts = opts.starts ?? 4;
+  const trained: BankEpisode[] = [];
+  for (const seed of seeds) {
+    const run = await runSeed({
+      task, candidateId: 'human_energy_shaping', source: task.baselines.human.code, seed,
+      budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes },
+      // The task's own baseline is trusted code: on a loaded machine its sandbox time, a wall
+      // clock, may pass a seed-run's budget, which is there for a model's code.
+      limits: { totalBudgetMs: TRUSTED_SANDBOX_MS },
+    });
+    opts.onSeed?.(seed, run.result);
+    if (!run.policy) continue;
+    const act = greedyActor(run.policy.network, run.policy.theta);
+    trained.push(...playKind(task, HUMAN_POLICY.name, 'success', act, starts, BANK_SEED + 100 * (seed + 1)));
+  }
+  const bank: Bank = {
+    task: task.id, stored: true, successWords: successWords(task),
+    policies: [{ ...HUMAN_POLICY }, ...bankPolicies(task).map(({ name, kind, words }) => ({ name, kind, words }))],
+    episodes: [...trained, ...policyEpisodes(task)],
+  };
+  const made: BankMade = { by: `eureka bank --task ${task.id}`, human: { seeds, steps: task.budget.steps, startsPerSeed: starts } };
+  return { bank, made };
+}
+
+/** A trained policy's greedy action for one observation, as grading plays it. */
+function greedyActor(net: Network, theta: Float32Array): Actor {
+  const actor = prepareJs(theta, net.actor);
+  const x = new Float32Array(net.obsSize);
+  const out = new Float32Array(net.actions);
+  const action = new Float32Array(net.continuous ? net.actions : 1);
+  return (obs) => {
+    scaleObservations(net, obs, 1, x);
+    forwardJs(actor, x, 1, out);
+    greedyActions(net, out, 1, action);
+    return net.continuous ? Array.from(action) : action[0];
+  };
+}

@@ -1,0 +1,37 @@
+/** `eureka bank --task ID`: make the task's bank of episodes for the screen and store it in the task's folder. */
+import { z } from 'zod';
+import { getTask } from '../../tasks/registry.ts';
+import { bankFile, writeBank } from '../../tasks/bank-file.ts';
+import { makeBank } from '../bank-make.ts';
+import { intFlag, parseFlags } from '../flags.ts';
+import { taskFlag } from '../task-flag.ts';
+
+const BankFlags = z.object({
+  task: taskFlag(),
+  /** Seed-runs of the person's shaping, seeds 0..N-1. */
+  seeds: intFlag(0, 10).default(3),
+  starts: intFlag(1, 20).default(4),
+  /** Default: bank.json.gz in the task's folder, where the screen reads it. */
+  out: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+export async function bankCommand(raw: unknown): Promise<void> {
+  const flags = parseFlags(BankFlags, raw);
+  const task = getTask(flags.task);
+  const seeds = Array.from({ length: flags.seeds }, (_, i) => i);
+  const onSeed = (seed: number, r: { outcome: string; reason: string; success: number; wallSeconds: number }) =>
+    process.stderr.write(`the person's shaping, seed ${seed}: ${r.outcome}${r.reason ? ` (${r.reason})` : ''}, greedy success ${r.success.toFixed(2)} (${r.wallSeconds.toFixed(1)} s)\n`);
+  const { bank, made } = await makeBank(task, { seeds, starts: flags.starts, onSeed });
+  const file = flags.out ?? bankFile(task);
+  const bytes = writeBank(file, bank, made);
+  const counts = bank.policies.map((p) => ({ ...p, episodes: bank.episodes.filter((e) => e.policy === p.name).length }));
+  const steps = bank.episodes.reduce((n, e) => n + e.length, 0);
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ task: task.id, file, bytes, episodes: bank.episodes.length, steps, policies: counts })}\n`);
+    return;
+  }
+  const lines = [`${file}: ${bank.episodes.length} episodes, ${steps} steps, ${(bytes / 1024).toFixed(1)} KiB`];
+  for (const p of counts) lines.push(`  ${p.kind} ${p.name}: ${p.episodes} (${p.words})`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
