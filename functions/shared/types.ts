@@ -1,5 +1,6 @@
 /** Contracts between the state machine and the handlers. Payloads stay small: references, not blobs. */
 import type { EpisodeRecord } from '../../tasks/contract.ts';
+import type { Screen } from './screen-types.ts';
 
 /**
  * How a seed-run ended: trained to its budget; stopped early by the race at a rung (its partial
@@ -47,6 +48,8 @@ export interface CheckRecord {
   reason: string;
   /** Mean value per transition of each term (empty on a fault). */
   terms: Record<string, number>;
+  /** What it pays on the task's bank of successes and failures (null on a fault; absent in a check stored before the screen). */
+  screen?: Screen | null;
 }
 
 /** What a check returns to the state machine. */

@@ -2,7 +2,8 @@
  * "Check the candidates": a candidate's reward run in the sandbox on a few thousand transitions of
  * the task's own environment, every cap in force (what `eureka check-reward` does), before any
  * seed trains it. Here, in TrainSeed, the isolated function: model-written code never runs in
- * Propose, which holds the API key. Idempotent: a stored check.json is returned as it is.
+ * Propose, which holds the API key. A reward that passes is screened on the task's bank too, and
+ * the screen is stored with the check. Idempotent: a stored check.json is returned as it is.
  */
 import type { BlobStore } from '../shared/blob.ts';
 import { checkKey, rewardKey } from '../shared/keys.ts';
@@ -20,8 +21,8 @@ export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise
   const task = getTask(item.task);
   const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-  const { verdict, reason, terms } = await checkReward(task, source);
-  const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms };
+  const { verdict, reason, terms, screen } = await checkReward(task, source);
+  const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms, screen };
   await blobs.put(key, JSON.stringify(record), 'application/json');
   return { record, ran: true };
 }

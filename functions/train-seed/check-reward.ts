@@ -2,11 +2,17 @@
  * `eureka check-reward FILE`: runs a reward in the sandbox over sample transitions of the task's
  * own environment under random actions, batched as the trainer batches them, and says whether it
  * would be accepted. A rejected reward is a successful check: faults come back as a verdict.
+ * A reward that passes is then screened in the same sandbox: run over the task's bank of known
+ * successes and failures (screen.ts), which says what it pays for before anything trains it.
  */
 import type { Task } from '../../tasks/contract.ts';
+import type { Bank } from '../../tasks/bank.ts';
+import { loadBank } from '../../tasks/bank-file.ts';
 import { Random } from '../../core/random.ts';
+import type { Screen } from '../shared/screen-types.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from './sandbox.ts';
 import type { FaultOutcome, RewardSandbox, SandboxLimits, TransitionBatch } from './sandbox.ts';
+import { faultOnBank, screenOf, transitionsOf } from './screen.ts';
 
 export interface CheckRewardOptions {
   /** Sample transitions to evaluate. @default 4096 */
@@ -17,6 +23,10 @@ export interface CheckRewardOptions {
   batchSize?: number;
   /** Sandbox limits. @default DEFAULT_SANDBOX_LIMITS */
   limits?: Partial<SandboxLimits>;
+  /** Screen the reward on the task's bank after the samples. @default true */
+  screen?: boolean;
+  /** The bank to screen on. @default the task's (tasks/bank-file.ts) */
+  bank?: Bank;
 }
 
 export interface CheckRewardResult {
@@ -25,6 +35,8 @@ export interface CheckRewardResult {
   reason: string;
   /** Mean value per transition of each term, in first-seen order (empty on a fault). */
   terms: Record<string, number>;
+  /** What it pays on the bank's successes and failures; null on a fault or when not asked for. */
+  screen: Screen | null;
 }
 
 /** Copies of the environment the samples come from, as the trainer's 16. */
@@ -38,18 +50,50 @@ export async function checkReward(task: Task, source: string, opts: CheckRewardO
   try {
     sandbox = await openRewardSandbox(source, layoutOf(task), opts.limits);
     const sums = new Map<string, number>();
-    for (let start = 0; start < samples; start += batchSize) {
-      const { terms } = sandbox.evaluate(sliceBatch(task, all, start, Math.min(samples, start + batchSize)), start);
+    evaluateAll(task, sandbox, all, batchSize, (_rewards, terms) => {
       for (const [name, values] of terms) sums.set(name, (sums.get(name) ?? 0) + sum(values));
-    }
+    });
     // fromEntries defines own properties, so a term named "__proto__" stays a plain key.
     const terms = Object.fromEntries([...sums].map(([name, total]) => [name, total / samples]));
-    return { verdict: 'ok', reason: `ok on ${samples} sample transitions of ${task.id}`, terms };
+    const screen = opts.screen === false ? null : screenOnBank(task, sandbox, opts.bank ?? loadBank(task), batchSize);
+    return { verdict: 'ok', reason: `ok on ${samples} sample transitions of ${task.id}`, terms, screen };
   } catch (error) {
-    if (error instanceof RewardFault) return { verdict: error.outcome, reason: error.message, terms: {} };
+    if (error instanceof RewardFault) return { verdict: error.outcome, reason: error.message, terms: {}, screen: null };
     throw error;
   } finally {
     sandbox?.dispose();
+  }
+}
+
+/** The screen, in the check's sandbox: every transition of the bank, batch by batch. */
+function screenOnBank(task: Task, sandbox: RewardSandbox, bank: Bank, batchSize: number): Screen {
+  const started = performance.now();
+  const all = transitionsOf(task, bank);
+  const rewards = new Float64Array(all.count);
+  const terms = new Map<string, Float64Array>();
+  try {
+    evaluateAll(task, sandbox, all, batchSize, (batchRewards, batchTerms, start) => {
+      rewards.set(batchRewards, start);
+      for (const [name, values] of batchTerms) {
+        let column = terms.get(name);
+        if (!column) terms.set(name, (column = new Float64Array(all.count)));
+        column.set(values, start);
+      }
+    });
+  } catch (error) {
+    throw error instanceof RewardFault ? faultOnBank(error) : error;
+  }
+  return screenOf(task, bank, rewards, terms, started);
+}
+
+/** Evaluates a batch of transitions in slices of batchSize, as the trainer's rollouts. */
+function evaluateAll(
+  task: Task, sandbox: RewardSandbox, all: TransitionBatch, batchSize: number,
+  onBatch: (rewards: Float64Array, terms: Map<string, Float64Array>, start: number) => void,
+): void {
+  for (let start = 0; start < all.count; start += batchSize) {
+    const { rewards, terms } = sandbox.evaluate(sliceBatch(task, all, start, Math.min(all.count, start + batchSize)), start);
+    onBatch(rewards, terms, start);
   }
 }
 

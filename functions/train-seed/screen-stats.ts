@@ -1,0 +1,161 @@
+/**
+ * From what a reward paid on every transition of the bank to the screen: each episode's discounted
+ * return, and from those the AUC of the successes above the failures (the Mann-Whitney statistic:
+ * the share of pairs the success wins, ties half), per failure policy and overall; doing nothing and
+ * the time limit as groups; each term's share of the total; the reward's scale.
+ */
+import type { Bank, BankEpisode } from '../../tasks/bank.ts';
+import type { Screen, ScreenGroup, ScreenKind, ScreenTerm } from '../shared/screen-types.ts';
+
+export interface BankValues {
+  /** One reward per transition of the bank, episode after episode. */
+  rewards: Float64Array;
+  terms: Map<string, Float64Array>;
+  gamma: number;
+}
+
+/** A term whose every value lies within this of its first (relative above 1) is constant. */
+const CONSTANT_TOLERANCE = 1e-12;
+
+export function summarizeScreen(bank: Bank, values: BankValues): Omit<Screen, 'ms'> {
+  const { episodes } = bank;
+  const starts = episodeStarts(episodes);
+  const returns = discounted(episodes, starts, values.rewards, values.gamma);
+  const successes = pick(returns, episodes, (e) => e.kind === 'success');
+  const against = (group: number[]) => (successes.length > 0 && group.length > 0 ? auc(successes, group) : null);
+  const failures = pick(returns, episodes, (e) => e.kind === 'failure');
+
+  const kinds: ScreenKind[] = bank.policies.flatMap((p) => {
+    const own = pick(returns, episodes, (e) => e.policy === p.name);
+    if (own.length === 0) return [];
+    return [{
+      policy: p.name, kind: p.kind, words: p.words, episodes: own.length, meanReturn: mean(own),
+      auc: p.kind === 'failure' ? against(own) : null,
+      timeLimit: episodes.filter((e) => e.policy === p.name && endsOnTimeLimit(e)).length,
+    }];
+  });
+  const preferred = kinds.filter((k) => k.auc !== null && k.auc < 0.5).sort((a, b) => (a.auc ?? 0) - (b.auc ?? 0));
+  const overall = against(failures);
+  const group = (test: (e: BankEpisode) => boolean): ScreenGroup | null => {
+    const own = pick(returns, episodes, (e) => e.kind === 'failure' && test(e));
+    const share = against(own);
+    return share === null ? null : { episodes: own.length, meanReturn: mean(own), auc: share };
+  };
+  const timeLimit = group(endsOnTimeLimit);
+  const terms = termsOf(bank, starts, values);
+
+  return {
+    gamma: values.gamma,
+    bank: { stored: bank.stored, episodes: episodes.length, successes: successes.length, failures: failures.length, transitions: values.rewards.length },
+    successWords: bank.successWords,
+    auc: overall,
+    kinds,
+    prefers: preferred[0]?.policy ?? null,
+    prefersFailure: (overall !== null && overall <= 0.5) || preferred.length > 0 || (timeLimit !== null && timeLimit.auc < 0.5),
+    nothing: group((e) => e.policy === 'nothing'),
+    timeLimit,
+    successEnding: successEnding(episodes, starts, values.rewards),
+    terms,
+    constantTerm: constantTerm(episodes, starts, values, terms, returns, successes.length > 0),
+    constantStep: isConstant(values.rewards) ? values.rewards[0] : null,
+    scale: {
+      meanAbsStep: meanAbs(values.rewards),
+      environmentStep: episodes.reduce((n, e) => n + Math.abs(e.return), 0) / Math.max(1, values.rewards.length),
+      returnSpread: returns.length > 0 ? Math.max(...returns) - Math.min(...returns) : 0,
+    },
+    returns,
+  };
+}
+
+/** The share of (a, b) pairs with a above b, ties counted half. */
+export function auc(a: readonly number[], b: readonly number[]): number {
+  let wins = 0;
+  for (const x of a) for (const y of b) wins += x > y ? 1 : x === y ? 0.5 : 0;
+  return wins / (a.length * b.length);
+}
+
+function endsOnTimeLimit(e: BankEpisode): boolean {
+  return e.truncated && !e.terminated;
+}
+
+function episodeStarts(episodes: readonly BankEpisode[]): number[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const e of episodes) {
+    starts.push(at);
+    at += e.length;
+  }
+  return starts;
+}
+
+/** Each episode's sum of gamma^t times the values of its transitions. */
+function discounted(episodes: readonly BankEpisode[], starts: readonly number[], values: Float64Array, gamma: number): number[] {
+  return episodes.map((e, i) => {
+    let total = 0;
+    for (let t = e.length - 1; t >= 0; t--) total = values[starts[i] + t] + gamma * total;
+    return total;
+  });
+}
+
+function pick(returns: readonly number[], episodes: readonly BankEpisode[], test: (e: BankEpisode) => boolean): number[] {
+  return returns.filter((_, i) => test(episodes[i]));
+}
+
+/** Where most successes end by termination: their last step's mean reward against every other step's. */
+function successEnding(episodes: readonly BankEpisode[], starts: readonly number[], rewards: Float64Array): Screen['successEnding'] {
+  const ending = episodes.flatMap((e, i) => (e.kind === 'success' && e.terminated ? [starts[i] + e.length - 1] : []));
+  const successes = episodes.filter((e) => e.kind === 'success').length;
+  if (ending.length === 0 || ending.length * 2 < successes) return null;
+  const last = new Set(ending);
+  let other = 0;
+  for (let t = 0; t < rewards.length; t++) if (!last.has(t)) other += rewards[t];
+  return { lastStep: mean(ending.map((t) => rewards[t])), otherSteps: other / Math.max(1, rewards.length - last.size) };
+}
+
+function termsOf(bank: Bank, starts: readonly number[], values: BankValues): ScreenTerm[] {
+  const { episodes } = bank;
+  const sums = [...values.terms].map(([name, column]) => ({ name, column, abs: meanAbs(column) * column.length }));
+  const total = sums.reduce((n, t) => n + t.abs, 0);
+  return sums.map(({ name, column, abs }) => {
+    const returns = discounted(episodes, starts, column, values.gamma);
+    const byPolicy = Object.fromEntries(bank.policies.flatMap((p) => {
+      const own = pick(returns, episodes, (e) => e.policy === p.name);
+      return own.length > 0 ? [[p.name, mean(own)]] : [];
+    }));
+    return { name, share: total > 0 ? abs / total : 0, mean: mean(Array.from(column)), constant: isConstant(column), byPolicy };
+  });
+}
+
+/** The largest constant term: its own AUC, and the AUC of the returns less its returns. */
+function constantTerm(
+  episodes: readonly BankEpisode[], starts: readonly number[], values: BankValues, terms: readonly ScreenTerm[], returns: readonly number[], hasSuccesses: boolean,
+): Screen['constantTerm'] {
+  const top = terms.filter((t) => t.constant).sort((a, b) => b.share - a.share)[0];
+  if (!top) return null;
+  const column = values.terms.get(top.name) as Float64Array;
+  const own = discounted(episodes, starts, column, values.gamma);
+  const rest = returns.map((r, i) => r - own[i]);
+  const aucOf = (xs: readonly number[]): number | null => {
+    if (!hasSuccesses) return null;
+    const failures = pick(xs, episodes, (e) => e.kind === 'failure');
+    return failures.length > 0 ? auc(pick(xs, episodes, (e) => e.kind === 'success'), failures) : null;
+  };
+  return { name: top.name, value: column[0], share: top.share, auc: aucOf(own), aucWithout: aucOf(rest) };
+}
+
+function isConstant(column: Float64Array): boolean {
+  const first = column[0];
+  if (first === undefined || first === 0) return false;
+  const within = CONSTANT_TOLERANCE * Math.max(1, Math.abs(first));
+  return column.every((v) => Math.abs(v - first) <= within);
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+function meanAbs(xs: Float64Array): number {
+  let total = 0;
+  for (const x of xs) total += Math.abs(x);
+  return xs.length > 0 ? total / xs.length : 0;
+}

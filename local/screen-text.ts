@@ -1,0 +1,22 @@
+/** The screen as `eureka check-reward` prints it: the verdict in words, then the figures behind them. */
+import type { Screen } from '../functions/shared/screen-types.ts';
+import { screenFindings } from '../functions/shared/screen-words.ts';
+
+export function describeScreen(screen: Screen): string[] {
+  const { bank } = screen;
+  const findings = screenFindings(screen);
+  const lines = [
+    `screen: ${screen.prefersFailure ? 'prefers a failure' : 'ranks the successes first'} on ${bank.episodes} episodes of the bank ` +
+      `(${bank.successes} successes, ${bank.failures} failures, ${bank.transitions} steps${bank.stored ? '' : ', made now: no stored bank'}), ` +
+      `discounted with gamma ${screen.gamma}, in ${screen.ms.toFixed(0)} ms`,
+    `  AUC of the successes above the failures: ${screen.auc === null ? 'n/a' : screen.auc.toFixed(3)}`,
+  ];
+  for (const kind of screen.kinds) {
+    const versus = kind.auc === null ? '' : `, AUC ${kind.auc.toFixed(2)}`;
+    lines.push(`  ${kind.kind} ${kind.policy} (${kind.words}): ${kind.episodes} episodes, mean return ${kind.meanReturn.toFixed(3)}${versus}`);
+  }
+  for (const term of screen.terms) lines.push(`  term ${term.name}: ${(term.share * 100).toFixed(1)}% of the total${term.constant ? ', the same on every step' : ''}`);
+  lines.push(`  scale: ${screen.scale.meanAbsStep.toPrecision(3)} a step (the environment's own about ${screen.scale.environmentStep.toPrecision(3)}), returns spread over ${screen.scale.returnSpread.toPrecision(3)}`);
+  for (const f of findings) lines.push(`  ${f.severity === 'fails' ? 'FAILS' : 'note'}: ${f.text}`);
+  return lines;
+}
