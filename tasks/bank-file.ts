@@ -75,7 +75,9 @@ export function readStoredBank(task: Task): Bank | undefined {
     if (!Number.isInteger(length) || length < 1 || e.observations.length !== (length + 1) * task.obsSize) {
       throw new InvalidBank(`${file}: episode ${i} does not have ${task.obsSize} observation values a step and ${task.actionSize} action values`);
     }
-    return { ...e, length, observations: Float32Array.from(e.observations), actions: Float64Array.from(e.actions) };
+    // Both were float32 when played and are stored as the shortest decimal that rounds back to
+    // one; parsed as a double that decimal is near, not at, the float32 the environment was given.
+    return { ...e, length, observations: Float32Array.from(e.observations), actions: Float64Array.from(e.actions, Math.fround) };
   });
   return { task: task.id, stored: true, successWords: data.successWords, policies: data.policies, episodes };
 }

@@ -28,9 +28,9 @@ const CONTROLS: Record<'discrete' | 'continuous', Controls> = {
 export function bankDeclaration(variant: 'discrete' | 'continuous'): BankDeclaration {
   const c = CONTROLS[variant];
   const policies: BankPolicy[] = [
-    { name: 'heuristic', kind: 'success', words: 'landing as Gymnasium\'s heuristic lander does', episodes: 8, act: c.land },
+    { name: 'heuristic', kind: 'success', words: 'landing as Gymnasium\'s heuristic lander does', episodes: 6, act: c.land },
     { name: 'nothing', kind: 'failure', words: 'doing nothing until it crashes', act: () => neutral(variant) },
-    { name: 'hover', kind: 'failure', words: 'hovering to the time limit', episodes: 3, act: c.hover },
+    { name: 'hover', kind: 'failure', words: 'hovering to the time limit', episodes: 2, act: c.hover },
     { name: 'fly-away', kind: 'failure', words: 'flying off the screen', act: () => c.mainEngine },
     { name: 'tumble', kind: 'failure', words: 'tumbling into the ground', act: () => c.sideEngine },
   ];

@@ -1,0 +1,86 @@
+/**
+ * The screen's bank of episodes (tasks/bank.ts, bank-file.ts): every task ships one, small; its
+ * successes pass the task's own test and its failures fail it; every episode is the task's
+ * environment's own (replayed from its seed, the same observations to the last bit); a task that
+ * declares nothing gets random actions and doing nothing; a broken file is refused by name.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, it } from 'node:test';
+import { bankPolicies, passes } from '../tasks/bank.ts';
+import { bankFile, InvalidBank, loadBank, readStoredBank } from '../tasks/bank-file.ts';
+import type { Task } from '../tasks/contract.ts';
+import { TASKS } from '../tasks/registry.ts';
+
+/** "A few hundred KiB per task at most" (issue 24). */
+const MAX_BANK_BYTES = 384 * 1024;
+
+describe('The bank of each task', () => {
+  for (const task of TASKS) {
+    it(`${task.id}: stored, small, every kind present, each episode of its kind`, () => {
+      assert.ok(statSync(bankFile(task)).size <= MAX_BANK_BYTES, `${bankFile(task)} is ${statSync(bankFile(task)).size} bytes`);
+      const bank = readStoredBank(task);
+      assert.ok(bank, 'a stored bank');
+      assert.ok(bank.episodes.some((e) => e.policy === 'human'), 'the person\'s shaping\'s successes');
+      for (const policy of bankPolicies(task)) {
+        assert.ok(bank.episodes.some((e) => e.policy === policy.name), `episodes of ${policy.name}`);
+      }
+      for (const episode of bank.episodes) {
+        assert.equal(passes(task, episode), episode.kind === 'success', `${episode.policy} seed ${episode.seed}`);
+      }
+    });
+
+    it(`${task.id}: every episode replays in the environment from its seed, to the last bit`, () => {
+      const bank = readStoredBank(task);
+      assert.ok(bank);
+      for (const episode of bank.episodes) assert.equal(replayDiffers(task, episode), null, `${episode.policy} seed ${episode.seed}`);
+    });
+  }
+});
+
+describe('A task without a stored bank or policies of its own', () => {
+  it('gets random actions and doing nothing, played now, without trained successes', () => {
+    // MountainCar as a user's task would be: no bank.json.gz in its folder, no bank declaration.
+    const mountainCar = TASKS.find((t) => t.id === 'MountainCar-v0') as Task;
+    const task: Task = { ...mountainCar, directory: mkdtempSync(join(tmpdir(), 'own-task-')), bank: undefined };
+    const bank = loadBank(task);
+    assert.equal(bank.stored, false);
+    assert.equal(bank.successWords, 'succeeding');
+    assert.deepEqual([...new Set(bank.episodes.map((e) => e.policy))], ['random', 'nothing']);
+    assert.ok(bank.episodes.every((e) => e.kind === 'failure' && !passes(task, e) && e.truncated));
+    assert.equal(loadBank(task), bank, 'made once per process');
+    assert.equal(loadBank(mountainCar).stored, true, 'the task\'s own folder still has its stored bank');
+  });
+});
+
+describe('Function: readStoredBank', () => {
+  it('refuses another task\'s bank and an episode of the wrong shape, naming the file', () => {
+    const [mountainCar, cartPole] = ['MountainCar-v0', 'CartPole-v1'].map((id) => TASKS.find((t) => t.id === id) as Task);
+    const dir = mkdtempSync(join(tmpdir(), 'bank-'));
+    const body = { format: 'eureka-serverless/bank@1', task: 'CartPole-v1', made: {}, successWords: 'x', policies: [{ name: 'random', kind: 'failure', words: 'y' }],
+      episodes: [{ policy: 'random', kind: 'failure', seed: 0, terminated: true, truncated: false, return: 1, observations: [0, 0, 0], actions: [1] }] };
+    writeFileSync(join(dir, 'bank.json.gz'), gzipSync(JSON.stringify(body)));
+    assert.throws(() => readStoredBank({ ...mountainCar, directory: dir }), (e: Error) => e instanceof InvalidBank && /bank\.json\.gz is the bank of CartPole-v1, not of MountainCar-v0/.test(e.message));
+    assert.throws(() => readStoredBank({ ...cartPole, directory: dir }), (e: Error) => e instanceof InvalidBank && /episode 0 does not have 4 observation values a step/.test(e.message));
+  });
+});
+
+/** The first step at which the environment, given the episode's actions from its seed, sees otherwise. */
+function replayDiffers(task: Task, episode: ReturnType<typeof loadBank>['episodes'][number]): string | null {
+  const env = task.makeEnv(1, episode.seed);
+  const d = task.obsSize;
+  const k = task.actionSize;
+  if (!env.obs.subarray(0, d).every((v, j) => Object.is(v, episode.observations[j]) || v === episode.observations[j])) return 'the reset';
+  for (let t = 0; t < episode.length; t++) {
+    env.step(episode.actions.subarray(t * k, (t + 1) * k));
+    const seen = episode.observations.subarray((t + 1) * d, (t + 2) * d);
+    if (!env.finalObs.subarray(0, d).every((v, j) => v === seen[j])) return `step ${t}`;
+    const last = t === episode.length - 1;
+    const ended = env.terminated[0] === 1 || env.truncated[0] === 1;
+    if (ended !== last || (last && (env.terminated[0] === 1) !== episode.terminated)) return `the ending at step ${t}`;
+  }
+  return null;
+}
