@@ -60,6 +60,28 @@ describe('Function: a seed-run in chunks', () => {
     });
   }
 
+  it('terms named like Object built-ins (__proto__, constructor, toString) are kept, chunked as unchunked', async () => {
+    const task = getTask('MountainCar-v0');
+    const budget = { steps: 8 * 2048, evalEpisodes: 2 };
+    // toString only once the car gets up the hill: absent from the first updates' terms.
+    const source = `function computeReward(obs, action, nextObs) {
+      const terms = { ['__proto__']: nextObs[1] * 10, constructor: -1 };
+      if (nextObs[0] > -0.25) terms.toString = 1;
+      return [terms.constructor + nextObs[1] * 10 + (nextObs[0] > -0.25 ? 1 : 0), terms];
+    }`;
+    const seen: string[][] = [];
+    const whole = await runSeed({ task, candidateId: 'builtins', source, seed: 5, budget, onUpdate: (stats) => seen.push(Object.keys(stats.terms)) });
+    assert.ok(seen.some((names) => !names.includes('toString')) && seen.some((names) => names.includes('toString')), 'toString is missing from some updates');
+    assert.deepEqual(Object.keys(whole.result.terms).sort(), ['__proto__', 'constructor', 'toString']);
+    for (const stats of Object.values(whole.result.terms)) assert.ok([stats.early, stats.late, ...stats.series].every(Number.isFinite));
+    await blobs.put(rewardKey('builtins', 1, 'c'), source);
+    const item: SeedTask = { searchId: 'builtins', task: task.id, generation: 1, candidateId: 'c', seed: 5, budget, targetSteps: budget.steps, chunkSteps: 2 * 2048 };
+    assert.equal((await trainToTarget(item)).invocations, 4);
+    const chunked = JSON.parse((await blobs.getText(seedResultKey('builtins', 1, 'c', 5)))!) as SeedResult;
+    assert.deepEqual(chunked.terms, JSON.parse(JSON.stringify(whole.result.terms)));
+    assert.equal(chunked.thetaSha256, whole.result.thetaSha256);
+  });
+
   it('a rung is graded and stored short of the budget; the next rung goes on from its checkpoint to the same end', async () => {
     const id = 'MountainCar-v0';
     const task = getTask(id);

@@ -114,10 +114,11 @@ function stoppedAt(s: SeedSummary, race: Pick<RaceRecord, 'schedule'> | null): S
   return { rung: index + 1, rungs: schedule.length, steps: s.stepsTrained, share: s.stepsTrained / budget };
 }
 
+/** A term's name is the candidate's text: read only own properties (`toString` is a name too). */
 function averageTerms(all: Array<Record<string, TermStats>>): Record<string, TermStats> {
   const names = [...new Set(all.flatMap((t) => Object.keys(t)))];
   return Object.fromEntries(names.map((name) => {
-    const present = all.map((t) => t[name]).filter((t): t is TermStats => t !== undefined);
+    const present = all.flatMap((t) => (Object.hasOwn(t, name) ? [t[name]] : []));
     return [name, {
       early: mean(present.map((t) => t.early)),
       late: mean(present.map((t) => t.late)),

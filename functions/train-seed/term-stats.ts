@@ -7,19 +7,24 @@ import type { UpdateStats } from './ppo.ts';
 
 export const CHECKPOINTS = 10;
 
+/**
+ * A term's name is the candidate's text: `__proto__`, `toString` or `constructor` are names like
+ * any other. So a term is read only where it is an own property (a checkpoint's updates come back
+ * from JSON with Object's prototype), and the result is built from entries, which defines each
+ * name as its own property (an assignment to `__proto__` would set the prototype instead).
+ */
 export function termStatistics(updates: UpdateStats[]): Record<string, TermStats> {
   const names = new Set(updates.flatMap((u) => Object.keys(u.terms)));
-  const out: Record<string, TermStats> = {};
-  for (const name of names) {
-    const values = updates.map((u) => u.terms[name] ?? 0);
+  return Object.fromEntries([...names].map((name) => {
+    const values = updates.map((u) => (Object.hasOwn(u.terms, name) ? u.terms[name] : 0));
     const tenth = Math.max(1, Math.round(values.length / 10));
-    out[name] = {
+    const stats: TermStats = {
       early: average(values.slice(0, tenth)),
       late: average(values.slice(-tenth)),
       series: checkpoints(values).map(average),
     };
-  }
-  return out;
+    return [name, stats];
+  }));
 }
 
 /**
