@@ -15,6 +15,7 @@ import type { Task } from '../../tasks/contract.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Budget, SeedResult } from '../shared/types.ts';
 import { initBackend } from './backend.ts';
+import { checkpointVersion, type CheckpointVersion } from './checkpoint.ts';
 import { grade } from './grade.ts';
 import type { Network } from './network.ts';
 import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
@@ -31,7 +32,7 @@ export interface SeedRunInput {
   targetSteps?: number;
   /** Train at most this many steps in this call (whole updates, at least one). @default no limit */
   chunkSteps?: number;
-  /** Where the previous chunk of this seed-run stopped. */
+  /** Where the previous chunk of this seed-run stopped (a checkpoint of this trainer: checkpoint.ts). */
   resume?: SeedCheckpoint;
   limits?: Partial<SandboxLimits>;
   onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void;
@@ -39,6 +40,8 @@ export interface SeedRunInput {
 
 /** What a chunk leaves for the next: the trainer's state and the time spent so far. */
 export interface SeedCheckpoint {
+  /** Which trainer wrote it: only the same one goes on from it (checkpoint.ts). */
+  version: CheckpointVersion;
   trainer: TrainerCheckpoint;
   /** Environment steps trained. */
   steps: number;
@@ -99,7 +102,7 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
     };
     const trained = await train(config, task, sandbox, { resume: resume?.trainer, stopAfterUpdate, onUpdate });
     const checkpoint: SeedCheckpoint = {
-      trainer: trained.checkpoint, steps: trained.checkpoint.update * batchSize,
+      version: checkpointVersion(task, input.seed, input.budget.steps, backend), trainer: trained.checkpoint, steps: trained.checkpoint.update * batchSize,
       wallSeconds: elapsed(), sandboxSeconds: sandbox.usedMs / 1000, chunks: before.chunks,
     };
     if (trained.checkpoint.update < targetUpdate) return { done: false, checkpoint };
