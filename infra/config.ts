@@ -123,16 +123,40 @@ export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-sonnet-5-5';
 /** The foundation model behind DEFAULT_BEDROCK_MODEL_ID (IAM needs both ARNs). */
 export const DEFAULT_BEDROCK_FOUNDATION_MODEL = 'anthropic.claude-sonnet-5-5';
 
-/** Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally. */
+/**
+ * Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally: the
+ * only source (functions/train-seed/sandbox-types.ts DEFAULT_SANDBOX_LIMITS reads them). Work is
+ * counted in QuickJS operations (interrupt polls: calls and loop iterations), not in time, so a
+ * reward's outcome does not depend on the machine or its load; the wall clock is only a backstop.
+ */
 export const SANDBOX_CAPS = {
-  /** QuickJS runtime memory limit in bytes (large arrays can exceed it: the process cap is last). */
-  memoryLimitBytes: 64 * 1024 * 1024,
+  /** Largest candidate source, in UTF-8 bytes. */
+  maxSourceBytes: 64 * 1024,
+  /** The module's WebAssembly memory (QuickJS's own limit does not hold for large arrays: DESIGN §4). */
+  memoryBytes: 64 * 1024 * 1024,
   /** QuickJS stack limit: 512 KiB or more overflows the host stack (DESIGN §4). */
-  stackLimitBytes: 128 * 1024,
-  /** Interrupt deadline of one batched call into the sandbox. */
-  callDeadlineMs: 250,
-  /** Total sandbox time of one seed-run: grows with its budget (functions/train-seed/seed-run.ts sandboxBudgetMs), at least 30 s. */
-  seedRunBudgetSeconds: 30,
+  stackBytes: 128 * 1024,
+  /**
+   * Operations one batched call (2,048 transitions, or loading the code) may do: ~14x what the
+   * heaviest baseline reward needs (LunarLanderContinuous's shaping, ~70 a transition with the
+   * wrapper's ~16; `npm run bench` prints each task's), a few times the seed-run's budget per step.
+   */
+  callOperations: 2_000_000,
+  /**
+   * Wall-clock backstop of one call, for work whose operations are slow: past what callOperations
+   * takes at the slowest rate a reward-like code measured (~0.8 million a second, building JSON
+   * text: ~2.5 s here, a few times that on a Lambda vCPU). Checked when QuickJS calls the interrupt
+   * handler, so a loop around one long native call (which counts one operation a call) is stopped
+   * late, and one native call that never ends only by the process's time cap.
+   */
+  callDeadlineMs: 10_000,
+  /** Operations a seed-run may do in the sandbox per environment step it trains (~4x the heaviest baseline)... */
+  seedRunOperationsPerStep: 300,
+  /** ...and at least, whatever its steps (a short run, the candidate's check). */
+  seedRunMinOperations: 100_000_000,
+  /** Most distinct term names, and the longest. */
+  maxTerms: 16,
+  maxTermNameLength: 48,
 } as const;
 
 /** Caps of one local seed-run child process: the same as its Lambda (DESIGN §4). */

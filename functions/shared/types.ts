@@ -105,7 +105,13 @@ export interface SeedResult {
   /** TrainSeed invocations it took (one chunk each). */
   chunks: number;
   wallSeconds: number;
+  /** Wall-clock seconds inside the sandbox's calls: a measure, not what its budget counts. */
   sandboxSeconds: number;
+  /**
+   * QuickJS operations the reward did (functions/train-seed/sandbox-types.ts): what its budget
+   * counts, the same on any machine. Absent in results stored before it was counted.
+   */
+  sandboxOperations?: number;
   backend: string;
 }
 

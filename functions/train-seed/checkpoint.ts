@@ -98,5 +98,5 @@ const CheckpointSchema = z.object({
     normalizer: F64.nullable(),
     updates: z.array(UpdateSchema),
   }),
-  steps: count, wallSeconds: z.number().min(0), sandboxSeconds: z.number().min(0), chunks: count,
+  steps: count, wallSeconds: z.number().min(0), sandboxSeconds: z.number().min(0), sandboxOperations: count, chunks: count,
 });
