@@ -150,8 +150,12 @@ export const SANDBOX_CAPS = {
    * late, and one native call that never ends only by the process's time cap.
    */
   callDeadlineMs: 10_000,
-  /** Operations a seed-run may do in the sandbox per environment step it trains (~4x the heaviest baseline)... */
-  seedRunOperationsPerStep: 300,
+  /**
+   * Operations a seed-run may do in the sandbox per environment step it trains: ~3x the heaviest
+   * baseline, and what keeps a default chunk (up to 2 million steps) of a reward at its budget
+   * within TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there)...
+   */
+  seedRunOperationsPerStep: 200,
   /** ...and at least, whatever its steps (a short run, the candidate's check). */
   seedRunMinOperations: 100_000_000,
   /** Most distinct term names, and the longest. */
