@@ -66,6 +66,9 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     },
     resultPath: '$.repair',
   });
+  // A Repair that timed out may have stored its answer already (or its replies are billed): once
+  // more (twice at most), it returns that answer to be checked instead of leaving the repaired candidates unchecked.
+  repair.addRetry({ errors: [sfn.Errors.TIMEOUT], ...backoff(2, 2) });
   repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
 
   const checkRepaired = checkMap(scope, STATE.checkRepaired, '$.repair.checks', '$.repairChecks', CHECK_STATES.repaired, targets);

@@ -14,7 +14,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../shared/baselines.ts';
 import { reflectionText } from '../shared/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
-import { aggregateCandidate, compareRecords, compareScores, pointerOf } from '../shared/aggregate.ts';
+import { aggregateCandidate, compareRecords, compareScores, pointerOf, stageOf } from '../shared/aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
 import { writeInterimCard } from './interim-card.ts';
 import { trainedResults } from '../shared/trained-results.ts';
@@ -40,7 +40,9 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure))
     .sort((a, b) => compareRecords(a, b, task.tieBreak));
 
-  const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
+  // Only a reward trained to the budget can be the generation's best: never one the race stopped,
+  // one that failed its check, or one whose every seed faulted.
+  const bestOfGeneration = ranked.length > 0 && stageOf(ranked[0]) === 0 ? pointerOf(ranked[0]) : null;
   const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
   const context = await loadReflection(store, searchId, generation - 1, meta.best);
   const bestByGeneration = [...context.bestByGeneration, {
@@ -83,7 +85,8 @@ async function recordCandidates(
     const results = await trainedResults(store, searchId, generation, mine);
     const record = check !== undefined && check.verdict !== 'ok'
       ? failedCheck(candidate, generation, check, repairFailure?.candidateIds.includes(candidate.candidateId) ? repairFailure.reason : undefined)
-      : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
+      : check === undefined && mine.length === 0 ? neverChecked(candidate, generation)
+        : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
     await store.putCandidate(searchId, record);
     return record;
   }));
@@ -94,6 +97,18 @@ function failedCheck(candidate: ProposedCandidate, generation: number, check: Ch
     ...aggregateCandidate(candidate, generation, [], [], check),
     outcome: check.verdict === 'ok' ? 'error' : check.verdict,
     reason: `${FAILED_CHECK}: ${check.reason}${repairFailure === undefined ? '' : `; ${repairFailure}`}`,
+  };
+}
+
+/**
+ * A candidate with no check and no seed-run: a repair whose answer was stored, but whose step failed
+ * before "Check the repaired rewards" had its candidates (the Catch leaves none to check).
+ */
+function neverChecked(candidate: ProposedCandidate, generation: number): CandidateRecord {
+  return {
+    ...aggregateCandidate(candidate, generation, [], []),
+    outcome: 'error',
+    reason: 'never checked or trained: the step that wrote it failed before its check ran',
   };
 }
 
