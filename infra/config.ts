@@ -96,8 +96,8 @@ export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
 
 /**
  * Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects
- * more. "Train seeds" is a Distributed Map and runs that many seed-runs at once; the inline Maps
- * (checks, baselines, fresh seeds) run at most 40 whatever it says. 320 is K=16 (plus 16 human
+ * more. The seed-run Maps are Distributed Maps and run that many seed-runs at once; the inline Maps
+ * (the checks) run at most 40 whatever it says. 320 is K=16 (plus 16 human
  * rewards in generation 1) x S=10, and a third of an account's default 1,000 Lambda concurrency.
  */
 export const MAX_MAP_CONCURRENCY = 320;

@@ -78,10 +78,10 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const trainBaselines = seedRunMap(scope, STATE.trainBaselines, '$.search.baselineTasks', '$.baselines', SEED_RUN_STATES.baselines, targets);
   // The race (functions/reflect/race.ts): a rung's seed-runs, then Promote ranks them, hands the
   // best on to the next rung and stops the rest; without racing, one rung at the full budget.
-  // "Train rung" is the one Map that can be wider than 40 (K=16 plus 16, S=10 is 320). Its results
+  // "Train rung" can be 320 wide (K=16 plus 16, S=10). Its results
   // REPLACE the rung's tasks at $.seedRuns.tasks, and Promote replaces $.seedRuns: a seed-run is in
   // the rung or among the finished, never both, so the largest search fits the 256 KiB state.
-  const trainRung = seedRunMap(scope, STATE.trainRung, '$.seedRuns.tasks', '$.seedRuns.tasks', SEED_RUN_STATES.seeds, targets, true);
+  const trainRung = seedRunMap(scope, STATE.trainRung, '$.seedRuns.tasks', '$.seedRuns.tasks', SEED_RUN_STATES.seeds, targets);
   const promote = invoke(scope, STATE.promote, targets, 'promote', {
     kind: 'promote', searchId: searchId(), generation: generation(), rung: sfn.JsonPath.numberAt('$.seedRuns.rung'),
     results: sfn.JsonPath.listAt('$.seedRuns.tasks'), finished: sfn.JsonPath.listAt('$.seedRuns.finished'),

@@ -25,7 +25,7 @@ import {
   START_DETAIL_TYPE,
 } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
-import { DISTRIBUTED_MAP_LABEL, FEEDBACK_TIMEOUT_PATH, STATE } from '../infra/workflow.ts';
+import { FEEDBACK_TIMEOUT_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
 
 interface Synthesized {
   app: App;
@@ -424,15 +424,19 @@ describe('Stack: operating it', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } });
   });
 
-  it('fans the seed-runs out with a Distributed Map of STANDARD child executions, and lets the state machine run them', () => {
+  it('fans every seed-run out as a STANDARD child execution of a Distributed Map, and lets the state machine run them', () => {
     const [separator, parts] = base.template.toJSON().Resources[machineId].Properties.DefinitionString['Fn::Join'] as [string, unknown[]];
     const states = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : '<ref>')).join(separator)).States as Record<string, Record<string, unknown>>;
-    const train = states[STATE.trainRung];
-    assert.deepEqual((train.ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig, { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' });
-    assert.equal(train.Label, DISTRIBUTED_MAP_LABEL);
-    assert.equal(train.MaxConcurrencyPath, '$.search.config.maxConcurrency');
-    assert.equal(train.ItemsPath, '$.seedRuns.tasks');
-    for (const inline of [STATE.checkCandidates, STATE.trainBaselines, STATE.trainFresh]) {
+    const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines.label],
+      [STATE.trainRung]: ['$.seedRuns.tasks', SEED_RUN_STATES.seeds.label], [STATE.trainFresh]: ['$.reflection.freshTasks', SEED_RUN_STATES.fresh.label] };
+    for (const [name, [itemsPath, label]] of Object.entries(maps)) {
+      const map = states[name];
+      assert.deepEqual((map.ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig, { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, name);
+      assert.equal(map.Label, label);
+      assert.equal(map.MaxConcurrencyPath, '$.search.config.maxConcurrency');
+      assert.equal(map.ItemsPath, itemsPath);
+    }
+    for (const inline of [STATE.checkCandidates, STATE.checkRepaired]) {
       assert.equal((states[inline].ItemProcessor as { ProcessorConfig?: { Mode?: string } }).ProcessorConfig?.Mode ?? 'INLINE', 'INLINE', inline);
     }
     const machineRole = base.template.toJSON().Resources[machineId].Properties.RoleArn['Fn::GetAtt'][0];
