@@ -102,6 +102,9 @@ export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
  */
 export const MAX_MAP_CONCURRENCY = 320;
 
+/** The hostile candidates generation 1 adds with includeHostile (functions/propose/hostile.ts; the history bound counts them). */
+export const HOSTILE_CANDIDATE_COUNT = 2;
+
 /** Seeds per candidate at most: K=16 x S=10 is 160 seed-runs per generation. */
 export const MAX_SEEDS = 10;
 

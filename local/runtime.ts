@@ -17,7 +17,9 @@ import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../fu
 import { SearchStore } from '../functions/shared/search-store.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { DataLimitWatch } from './data-limit.ts';
+import { QuotaWatch } from './quota-watch.ts';
+import { recordHistory } from './history-record.ts';
+import { checkEventEntry } from '../functions/shared/events.ts';
 import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
 import { localFeedbackWait } from './feedback-wait.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
@@ -75,17 +77,23 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     stopWorkers = () => pool.close();
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
-    // As on AWS: a state past 256 KiB fails the execution (the local runner would not).
-    const limit = new DataLimitWatch();
+    // As on AWS: a state past 256 KiB, a history past 25,000 events, a Lambda payload past 6 MB
+    // fail the execution (the local runner would not).
+    const watch = new QuotaWatch(definition);
     const execution = machine.run(options.input as never, {
-      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit, limit) as never },
+      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit, watch, options.executionName) as never },
       context: {
         Execution: { Id: `local:${options.executionName}`, Name: options.executionName, Input: options.input as never, StartTime: new Date().toISOString() },
         // $$.Task.Token of "Wait for feedback"; locally the answer travels through the table instead.
         Task: { Token: `local:${options.executionName}` },
       },
     });
-    return { output: await limit.run(execution), dataDir };
+    try {
+      return { output: await watch.run(execution), dataDir };
+    } finally {
+      // The search's history, as AWS would have counted it, for eureka show (a search refused at its start has no record).
+      await recordHistory(watch.history, typeof options.input.searchId === 'string' ? options.input.searchId : options.executionName, 0).catch(() => undefined);
+    }
   } finally {
     stopWorkers();
     await table.close();
@@ -157,7 +165,7 @@ export function stageOf(task: SeedTask): string {
 
 /** Every Task state, Map iterations included, mapped to its local handler by its name. */
 function localHandlers(
-  definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, limit: DataLimitWatch,
+  definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, watch: QuotaWatch, executionName: string,
 ): Record<string, Handler> {
   const out: Record<string, Handler> = {};
   const visit = (states: Record<string, JsonObject>) => {
@@ -166,10 +174,13 @@ function localHandlers(
       if (processor?.States) visit(processor.States);
       if (state.Type !== 'Task') continue;
       const role = LAMBDA_TASK_STATES[name];
-      const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event);
-      out[name] = limit.guard((event: unknown) => {
+      const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event, executionName);
+      out[name] = watch.guard((event: unknown) => {
         emit({ type: 'state', name });
-        const running = run(event);
+        // summary.json carries the search's history so far and what the states after Publish add.
+        const running = role === 'publish'
+          ? recordHistory(watch.history, (event as { searchId: string }).searchId, AFTER_PUBLISH_EVENTS).then(() => run(event))
+          : run(event);
         // The runner stops awaiting a Task it timed out, or when the execution fails: its late
         // failure is then nobody's, and must not take the process down.
         running.catch(() => {});
@@ -181,9 +192,24 @@ function localHandlers(
   return out;
 }
 
-/** "Announce the winner" locally: the EventBridge entries go to <data-dir>/events.jsonl. */
-async function putEventsLocally(dataDir: string, event: unknown): Promise<unknown> {
+/**
+ * What the history gains once Publish has started: its success and exit, "Announce the winner"
+ * (a Task), ExecutionSucceeded; as long as nothing after Publish is retried.
+ */
+const AFTER_PUBLISH_EVENTS = 2 + 5 + 1;
+
+/**
+ * "Announce the winner" locally: the EventBridge entries go to <data-dir>/events.jsonl, each held to
+ * EventBridge's 256 KB with the two ARNs Step Functions' integration appends to its Resources.
+ */
+async function putEventsLocally(dataDir: string, event: unknown, executionName: string): Promise<unknown> {
   const entries = ((event as { Entries?: unknown[] }).Entries ?? [event]) as unknown[];
+  const resources = [`arn:aws:states:local:000000000000:execution:EurekaSearch:${executionName}`, 'arn:aws:states:local:000000000000:stateMachine:EurekaSearch'];
+  for (const entry of entries as Array<{ Source?: string; DetailType?: string; Detail?: unknown }>) {
+    const detail = typeof entry.Detail === 'string' ? entry.Detail : JSON.stringify(entry.Detail ?? {});
+    // Step Functions names a service's error after the service: EventBridge.ValidationException.
+    checkEventEntry({ Source: entry.Source ?? '', DetailType: entry.DetailType ?? '', Detail: detail, Resources: resources }, 'EventBridge.');
+  }
   await appendFile(join(dataDir, EVENTS_FILE), entries.map((e) => `${JSON.stringify({ time: new Date().toISOString(), ...(e as object) })}\n`).join(''));
   return { Entries: entries.map((_, i) => ({ EventId: `local-${Date.now()}-${i}` })), FailedEntryCount: 0 };
 }

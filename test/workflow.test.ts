@@ -21,7 +21,8 @@ import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, LAMBDA_TASK_STATES, MAX_CONCURRENC
 // aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22) to run a Task.
 import '../local/polyfills.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { DataLimitExceeded, DataLimitWatch } from '../local/data-limit.ts';
+import { DataLimitExceeded } from '../local/data-limit.ts';
+import { QuotaWatch } from '../local/quota-watch.ts';
 import { seedTasks } from '../functions/reflect/init.ts';
 import { firstRung, promoteRung, raceSchedule } from '../functions/reflect/race.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -454,14 +455,18 @@ interface LocalRun<T> {
   largestMapItem: number;
   largestMapResult: number;
   retries: number;
+  /** The execution's history as Step Functions counts it: the search's own events, and its seed-run children's. */
+  history: ReturnType<QuotaWatch['history']['report']>;
 }
 
 async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, executionName = 'search-1', input: Record<string, unknown> = { smoke: false }): Promise<LocalRun<T> & ReturnType<typeof stubs>> {
   const stub = 'handlers' in shape ? shape : stubs(shape);
-  const machine = new StateMachine(definitionAsl() as unknown as ConstructorParameters<typeof StateMachine>[0]);
-  // The runtime's own watch: it measures every state's input and output, and fails past 256 KiB.
-  const limit = new DataLimitWatch();
-  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, limit.guard(h)]));
+  const definition = definitionAsl();
+  const machine = new StateMachine(definition as unknown as ConstructorParameters<typeof StateMachine>[0]);
+  // The runtime's own watch: every state's input and output (256 KiB), every execution's history
+  // (25,000 events), every Lambda payload (6 MB).
+  const watch = new QuotaWatch(definition);
+  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, watch.guard(h, name in LAMBDA_TASK_STATES)]));
   const execution = machine.run(input as never, {
     overrides: {
       taskResourceLocalHandlers: guarded as never,
@@ -473,7 +478,7 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
   let largestMapResult = 0;
   let retries = 0;
   const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
-  const output = (await limit.run(execution, (event) => {
+  const output = (await watch.run(execution, (event) => {
     if (event.type === 'StateRetried') retries += 1;
     // A Map item is what its iteration's task receives: the input of "Train ... seed".
     if (event.type === 'StateEntered' && / seed$/.test(event.state.name)) largestMapItem = Math.max(largestMapItem, bytes(event.state.input));
@@ -481,7 +486,7 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
       largestMapResult = Math.max(largestMapResult, bytes(mapResultOf(event.state.output)));
     }
   })) as T;
-  return { ...stub, output, largestState: limit.largest.bytes, largestMapItem, largestMapResult, retries };
+  return { ...stub, output, largestState: watch.states.largest.bytes, largestMapItem, largestMapResult, retries, history: watch.history.report() };
 }
 
 /** The array a Map state wrote at its ResultPath. */

@@ -49,6 +49,17 @@ export interface MetaRecord {
   best: BestPointer | null;
   /** Why the search finished before its last generation, when it did. */
   stoppedBy?: StopRecord;
+  /** The execution history as Step Functions counts it, measured by the local runtime (AWS: its console). */
+  history?: HistoryRecord;
+}
+
+/** History events per execution (the quota is 25,000 each): the search's own, and its seed-runs' child executions. */
+export interface HistoryRecord {
+  search: number;
+  /** How many seed-run child executions there were, and the most events one had. */
+  seedRunExecutions: number;
+  largestSeedRun: number;
+  limit: number;
 }
 
 export interface StopRecord {
