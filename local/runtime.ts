@@ -15,6 +15,7 @@ import type { InitResult, RaceState, ReflectResult } from '../functions/shared/c
 import type { CheckItem, SeedTask } from '../functions/shared/types.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
+import { InvalidSearchInput, parseSearchInput } from '../functions/shared/search-input.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
 import { QuotaWatch } from './quota-watch.ts';
@@ -68,9 +69,10 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
       EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
       EUREKA_DEFAULT_PROPOSER: process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline',
     });
-    if (options.resume && !(await new Table(table.tableName).getItem(searchPk(options.executionName), META_SK))) {
-      throw new UnknownSearch(`no search ${options.executionName} in ${dataDir}`);
-    }
+    const searchId = typeof options.input.searchId === 'string' ? options.input.searchId : options.executionName;
+    const stored = await new Table(table.tableName).getItem(searchPk(searchId), META_SK);
+    if (options.resume && !stored) throw new UnknownSearch(`no search ${searchId} in ${dataDir}`);
+    if (!options.resume) refuseAtStart(options.input, stored !== undefined, searchId, dataDir);
     const { setTelemetrySink, fileSink } = await import('../functions/shared/telemetry.ts');
     setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
     const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS, options.trainSeedEnv);
@@ -92,11 +94,23 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
       return { output: await watch.run(execution), dataDir };
     } finally {
       // The search's history, as AWS would have counted it, for eureka show (a search refused at its start has no record).
-      await recordHistory(watch.history, typeof options.input.searchId === 'string' ? options.input.searchId : options.executionName, 0).catch(() => undefined);
+      await recordHistory(watch.history, searchId, 0).catch(() => undefined);
     }
   } finally {
     stopWorkers();
     await table.close();
+  }
+}
+
+/**
+ * What "Start the search" would refuse, refused before the execution starts (the CLI's exit 2):
+ * an input that parseSearchInput rejects (a bad field, a worst case past a quota), or a new search
+ * under an id the data directory holds already (only --resume continues one).
+ */
+function refuseAtStart(input: Record<string, unknown>, exists: boolean, searchId: string, dataDir: string): void {
+  parseSearchInput(input, { proposer: 'offline' });
+  if (exists) {
+    throw new InvalidSearchInput([`"searchId" ${searchId} names a search ${dataDir} holds already: eureka search --resume ${searchId} continues it, a new search needs a new id`]);
   }
 }
 

@@ -29,7 +29,7 @@ import { getTask } from '../tasks/registry.ts';
 import { MAX_RUNGS } from '../infra/config.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
 import { SUMMARY_REASON_CHARS } from '../functions/train-seed/seed-summary.ts';
-import { historyBound, seedRunChunks } from '../functions/shared/history-bound.ts';
+import { historyBound } from '../functions/shared/history-bound.ts';
 import { HISTORY_EVENT_BUDGET, seedRunChildEvents } from '../infra/history-events.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 

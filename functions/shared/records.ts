@@ -49,6 +49,8 @@ export interface MetaRecord {
   best: BestPointer | null;
   /** Why the search finished before its last generation, when it did. */
   stoppedBy?: StopRecord;
+  /** The execution that started the search ($$.Execution.Name): only its redrive may continue it. */
+  executionName?: string;
   /** The execution history as Step Functions counts it, measured by the local runtime (AWS: its console). */
   history?: HistoryRecord;
 }
