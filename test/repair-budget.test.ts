@@ -7,7 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkBudget } from '../functions/propose/budget.ts';
+import { BudgetRefused, checkBudget, spentUsd } from '../functions/propose/budget.ts';
+import { searchLedger } from '../functions/propose/ledger.ts';
+import type { Proposer } from '../functions/propose/proposer.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
 import { repair, repaired } from '../functions/propose/repair.ts';
@@ -143,6 +145,53 @@ describe('Function: checkBudget on a real table', () => {
     assert.deepEqual((await storeOf().meta('later')).stoppedBy, stop);
     const again = await checkBudget(storeOf(), 'later', config, 4, 'propose', 0.6);
     assert.deepEqual(again, stop, 'the first stop stands');
+  });
+});
+
+describe('Function: the budget\'s reservation, one conditional write on a real table', () => {
+  const storeOf = realStore('eureka-reserve-');
+  const start = async (searchId: string, maxCostUsd: number) =>
+    (await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', maxCostUsd } }, 'anthropic')).config;
+  const reply = { text: '{}', stopReason: 'end_turn', stopDetails: null, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, promptHash: 'h' };
+
+  it('lets only one of two requests through when both passed the check and the ceiling covers one', async () => {
+    const config = await start('twice', 1);
+    // Both read the same spending: the check alone would send both, $1.20 against a $1 ceiling.
+    assert.deepEqual(await Promise.all([1, 2].map(() => checkBudget(storeOf(), 'twice', config, 2, 'propose', 0.6))), [null, null]);
+    const ledgers = [1, 2].map(() => searchLedger(storeOf(), 'twice', 2, 'proposal', config.model, config.maxCostUsd));
+    const held = await Promise.allSettled(ledgers.map((l) => l.reserve(1, 0.6, 'h')));
+    assert.deepEqual(held.map((h) => h.status).sort(), ['fulfilled', 'rejected']);
+    const refused = held.find((h) => h.status === 'rejected') as PromiseRejectedResult;
+    assert.ok(refused.reason instanceof BudgetRefused);
+    assert.match(refused.reason.message, /^generation 2's request \(step 1\) could cost up to \$0\.6000, more than the \$1\.00 budget has left/);
+    assert.equal(await spentUsd(storeOf(), 'twice'), 0.6, 'one reservation, at its worst case');
+  });
+
+  it('settles a reservation at its bill and frees a released one, so later requests fit', async () => {
+    const config = await start('settles', 1);
+    const ledger = searchLedger(storeOf(), 'settles', 1, 'proposal', config.model, config.maxCostUsd);
+    const first = await ledger.reserve(1, 0.6, 'h');
+    await assert.rejects(ledger.reserve(2, 0.6, 'h'), BudgetRefused);
+    await first.billed(reply, 0.1);
+    const second = await ledger.reserve(2, 0.6, 'h');
+    await assert.rejects(ledger.reserve(3, 0.6, 'h'), BudgetRefused);
+    await second.released();
+    await ledger.reserve(3, 0.6, 'h');
+    assert.ok(Math.abs((await spentUsd(storeOf(), 'settles') ?? 0) - 0.7) < 1e-9);
+  });
+
+  it('stops the search when Propose\'s reservation is refused: its generation is not proposed', async () => {
+    await start('refused', 1);
+    const held = await searchLedger(storeOf(), 'refused', 1, 'proposal', 'claude-sonnet-5-5', 1).reserve(1, 0.9, 'h');
+    assert.ok(held);
+    const reserving: Proposer = {
+      propose: async (_context, ledger) => { await ledger?.reserve(1, 0.5, 'h'); throw new Error('sent anyway'); },
+      repair: async () => { throw new Error('no repair'); },
+      worstCaseCostUsd: () => 0.05,
+    };
+    const out = await propose(storeOf(), { searchId: 'refused', generation: 1 }, async () => reserving);
+    assert.deepEqual(out, { generation: 1, checks: [], stopped: 'budget' });
+    assert.match((await storeOf().meta('refused')).stoppedBy?.detail ?? '', /could cost up to \$0\.5000, more than the \$1\.00 budget has left/);
   });
 });
 

@@ -17,7 +17,7 @@ import type { ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckRecord, CheckSummary } from '../shared/types.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
-import { checkBudget } from './budget.ts';
+import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
 import type { ProposerAnswer, RepairContext } from './proposer.ts';
@@ -44,9 +44,14 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
       const proposer = await makeProposer(meta.config);
       const stop = await checkBudget(store, searchId, meta.config, generation, 'repair', proposer.worstCaseCostUsd(context));
       if (stop !== null) return none;
-      const answer = await proposer.repair(context, searchLedger(store, searchId, generation, 'repair', meta.config.model));
+      const answer = await proposer.repair(context, searchLedger(store, searchId, generation, 'repair', meta.config.model, meta.config.maxCostUsd));
       record = await storeAnswer(store, searchId, generation, 'repair', answer, repaired(failed, answer));
     } catch (error) {
+      // Refused by the budget: not sent, so nothing to record as the repair's answer; the search stops.
+      if (error instanceof BudgetRefused) {
+        await refusedStop(store, searchId, meta.config, generation, error);
+        return none;
+      }
       const why = error instanceof Error ? error.message : String(error);
       record = await storeFailure(store, searchId, generation, 'repair', meta.config,
         { reason: `${REPAIR_FAILED}: ${why}`, candidateIds: failed.map((f) => f.candidateId) });

@@ -20,6 +20,8 @@ export const FAILED_CHECK = 'failed its check';
 
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
+/** The search's committed spending on the model, held against its ceiling (functions/propose/budget.ts). */
+export const BUDGET_SK = 'BUDGET';
 const ANSWER_SUFFIX: Record<AnswerKind, string> = { proposal: '#PROPOSAL', repair: '#REPAIR' };
 /** The proposer's stored answer to the generation's proposal or repair request. */
 export const answerSk = (generation: number, kind: AnswerKind): string => `${gen(generation)}${ANSWER_SUFFIX[kind]}`;
