@@ -138,6 +138,12 @@ export const THROTTLED_LAMBDA_ERRORS = ['Lambda.TooManyRequestsException'];
  */
 export const RETIRED_PROCESS_ERRORS = ['Runtime.ExitError'];
 
+/**
+ * Propose or Repair left a schema repair unsent for want of time (functions/propose/proposer.ts
+ * ProposeOutOfTime): the retry replays the first answer from the ledger and sends the repair.
+ */
+export const OUT_OF_TIME_ERRORS = ['Propose.OutOfTime'];
+
 /** Errors that mean the seed-run ran out of memory (the Lambda's or, locally, the child's cap). */
 export const OUT_OF_MEMORY_ERRORS = ['Runtime.OutOfMemory'];
 

@@ -8,13 +8,14 @@ import './polyfills.ts';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { CHILD_PROCESS_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
+import { CHILD_PROCESS_CAPS, FUNCTION_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
 import { definitionAsl, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
 import type { InitResult, RaceState, ReflectResult } from '../functions/shared/contracts.ts';
 import type { CheckItem, SeedTask } from '../functions/shared/types.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
+import type { InvocationContext } from '../functions/shared/telemetry.ts';
 import { InvalidSearchInput, parseSearchInput } from '../functions/shared/search-input.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
@@ -152,9 +153,9 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
   };
   const handlers: Record<TaskRole, Handler> = {
     init: staged((o: InitResult) => o.baselineTasks)(reflect.handler),
-    propose: propose.handler,
+    propose: withDeadline(propose.handler, FUNCTION_CAPS.propose.timeoutSeconds),
     check: (event) => pool.check(event as CheckItem),
-    repair: propose.handler,
+    repair: withDeadline(propose.handler, FUNCTION_CAPS.propose.timeoutSeconds),
     plan: staged((o: RaceState) => o.tasks)(reflect.handler),
     promote: staged((o: RaceState) => o.tasks)(reflect.handler),
     trainSeed: (event) => pool.invoke(event as SeedTask),
@@ -166,6 +167,17 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     publish: publish.handler as Handler,
   };
   return { handlers, pool };
+}
+
+/**
+ * A handler given what Lambda's context gives it, its invocation's deadline (Propose leaves a schema
+ * repair it could not finish in time to the Task's retry, as on Lambda).
+ */
+function withDeadline(handler: (event: unknown, context: InvocationContext) => Promise<unknown>, timeoutSeconds: number): Handler {
+  return (event) => {
+    const end = Date.now() + timeoutSeconds * 1000;
+    return handler(event, { getRemainingTimeInMillis: () => Math.max(0, end - Date.now()) });
+  };
 }
 
 /** The stage a seed-run belongs to, for progress: the fresh-seed re-check, the baselines, or its generation. */

@@ -252,6 +252,13 @@ describe('Workflow: shape of the deployed definition', () => {
     }
   });
 
+  it('retries Propose.OutOfTime on "Propose rewards" and "Repair rewards", and on no other Task', () => {
+    for (const [name, task] of [...allStates(deployed)].filter(([, candidate]) => candidate.Type === 'Task')) {
+      const retried = ((task.Retry ?? []) as JsonObject[]).flatMap((retry) => retry.ErrorEquals as string[]);
+      assert.equal(retried.includes('Propose.OutOfTime'), name === STATE.propose || name === STATE.repair, name);
+    }
+  });
+
   it('maps exactly SeedTasks to SeedSummaries with the search\'s concurrency, each seed-run a loop over chunks', () => {
     const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines],
       [STATE.trainRung]: ['$.seedRuns.tasks', SEED_RUN_STATES.seeds],
@@ -587,6 +594,20 @@ describe('Workflow: behaviour, run locally', () => {
     // The race trains 6x2 seed-runs to rung 1, 2x2 on to rung 2, 1x2 on to the budget.
     const trainedSteps = reflected.seedResults.reduce((n, r) => n + r.stepsTrained, 0);
     assert.equal(trainedSteps, 8 * 16_384 + 2 * 49_152 + 2 * 150_000);
+  });
+
+  it('retries a Propose that left its schema repair for want of time, and the generation goes on', async () => {
+    const stub = stubs({ generations: 1, candidates: 2, seeds: 1 });
+    const propose = stub.handlers[STATE.propose];
+    let attempts = 0;
+    stub.handlers[STATE.propose] = (input) => {
+      attempts += 1;
+      if (attempts === 1) throw new LambdaError('Propose.OutOfTime', 'the schema repair could stream 32000 tokens, 563 s at 60 tokens/s, and the invocation has 40 s left: a retry sends it');
+      return propose(input);
+    };
+    const run = await runLocally<PublishResult>(stub);
+    assert.equal(attempts, 2);
+    assert.equal(run.calls.reflect[0].seedResults.length, 2, 'both candidates trained');
   });
 
   it('goes on when "Repair rewards" fails in a way its function cannot catch, the failure at $.repair', async () => {

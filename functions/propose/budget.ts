@@ -10,7 +10,7 @@
  * of two, only one can pass the bound. No transactions (dynalite has none): one item, one update.
  */
 import type { SearchSettings } from '../shared/contracts.ts';
-import { BUDGET_SK, proposerUsage, searchPk, type StopRecord } from '../shared/records.ts';
+import { BUDGET_SK, proposerUsage, searchPk, type AnswerKind, type StopRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { addWithin } from '../shared/table.ts';
 import { logger } from '../shared/telemetry.ts';
@@ -58,6 +58,16 @@ export async function spentUsd(store: SearchStore, searchId: string): Promise<nu
 }
 
 /**
+ * What the search spent beside the billed steps of this very request: a retry (Propose.OutOfTime,
+ * a crash) replays those from the ledger, and the request's worst case covers them already, so
+ * counting them too would refuse a retry the first attempt was allowed to start.
+ */
+async function spentBeside(store: SearchStore, searchId: string, generation: number, kind: AnswerKind): Promise<number | null> {
+  const bills = await store.bills(searchId);
+  return proposerUsage([], bills.filter((b) => !(b.generation === generation && b.kind === kind && b.state === 'billed'))).costUsd;
+}
+
+/**
  * null: the request may be sent. A StopRecord: it may not; the stop is recorded once in the
  * search's META (a retried Propose finds it there). Throws when the ceiling cannot be enforced
  * (no price for the model) or does not cover even the first request.
@@ -67,7 +77,7 @@ export async function checkBudget(
 ): Promise<StopRecord | null> {
   const ceiling = config.maxCostUsd;
   if (ceiling === null) return null;
-  const spent = await spentUsd(store, searchId);
+  const spent = await spentBeside(store, searchId, generation, request === 'propose' ? 'proposal' : 'repair');
   if (worstCaseUsd === null || spent === null) {
     throw new ProposerError(`maxCostUsd is set but model "${config.model}" has no price in the price table (functions/shared/pricing.ts), so its cost cannot be capped`);
   }

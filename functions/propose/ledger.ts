@@ -16,9 +16,15 @@ import type { BilledReply, ReplyLedger, Reservation } from './proposer.ts';
 
 const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
 
-/** `ceilingUsd`: the search's maxCostUsd; each reservation is held against it in one conditional write (budget.ts). */
-export function searchLedger(store: SearchStore, searchId: string, generation: number, kind: AnswerKind, model: string, ceilingUsd: number | null = null): ReplyLedger {
+/**
+ * `ceilingUsd`: the search's maxCostUsd; each reservation is held against it in one conditional
+ * write (budget.ts). `timeLeftMs`: the invocation's deadline (a schema repair that could not finish is not sent).
+ */
+export function searchLedger(
+  store: SearchStore, searchId: string, generation: number, kind: AnswerKind, model: string, ceilingUsd: number | null = null, timeLeftMs?: () => number,
+): ReplyLedger {
   return {
+    ...(timeLeftMs === undefined ? {} : { timeLeftMs }),
     async stored(step, promptHash) {
       const billed = (await store.bills(searchId, { generation, kind, step })).filter((b) => b.state === 'billed' && b.promptHash === promptHash);
       for (const bill of billed.sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {

@@ -21,7 +21,8 @@ import { materialize, storeAnswer, type StoredCandidate } from './stored-answer.
 
 export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;
 
-export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory): Promise<ProposeResult> {
+/** `timeLeftMs`: the invocation's deadline (Lambda's getRemainingTimeInMillis), when there is one. */
+export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory, timeLeftMs?: () => number): Promise<ProposeResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
   // The person's words come with the execution; the record keeps a copy before the prompt reads it.
@@ -34,7 +35,7 @@ export async function propose(store: SearchStore, event: ProposeEvent, makePropo
     if (stop !== null) return { generation, checks: [], stopped: 'budget' };
     let answer;
     try {
-      answer = await proposer.propose(context, searchLedger(store, searchId, generation, 'proposal', meta.config.model, meta.config.maxCostUsd));
+      answer = await proposer.propose(context, searchLedger(store, searchId, generation, 'proposal', meta.config.model, meta.config.maxCostUsd, timeLeftMs));
     } catch (error) {
       if (!(error instanceof BudgetRefused)) throw error;
       await refusedStop(store, searchId, meta.config, generation, error);
