@@ -25,6 +25,7 @@ import {
   START_DETAIL_TYPE,
 } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
+import { costCeilingUsd, parseSearchInput } from '../functions/shared/search-input.ts';
 import { FEEDBACK_TIMEOUT_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
 
 interface Synthesized {
@@ -342,15 +343,19 @@ describe('Stack: workflow and events', () => {
     })).length, 0);
   });
 
-  it('gives every search a spending ceiling: "Start the search" gets the stack\'s, $10 unless -c maxCostUsd sets another', () => {
-    const ceiling = (stack: EurekaStack, template: Template): unknown => {
-      const fn = template.toJSON().Resources[stack.getLogicalId(stack.functions.reflect.node.defaultChild as CfnElement)];
-      return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables[ENV_VARS.maxCostUsd];
+  it('gives every search a spending ceiling: "Start the search" applies the stack\'s, DEFAULT_MAX_COST_USD unless -c maxCostUsd sets another', () => {
+    // What "Start the search" does with the Reflect function's environment as the template sets it.
+    const start = (synthesized: Synthesized, input: Record<string, unknown> = {}) => {
+      const fn = synthesized.template.toJSON().Resources[synthesized.stack.getLogicalId(synthesized.stack.functions.reflect.node.defaultChild as CfnElement)];
+      const raw = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables[ENV_VARS.maxCostUsd];
+      return parseSearchInput(input, { proposer: 'anthropic', costCeilingUsd: costCeilingUsd(typeof raw === 'string' ? raw : undefined) });
     };
-    assert.equal(DEFAULT_MAX_COST_USD, 10);
-    assert.equal(ceiling(base.stack, base.template), '10');
+    assert.equal(start(base).maxCostUsd, DEFAULT_MAX_COST_USD, 'an input without maxCostUsd gets the stack\'s');
+    assert.throws(() => start(base, { maxCostUsd: DEFAULT_MAX_COST_USD + 1 }), /"maxCostUsd" must be at most 10, the stack's ceiling/);
     const lower = synth({ maxCostUsd: '2.5' });
-    assert.equal(ceiling(lower.stack, lower.template), '2.5');
+    assert.equal(start(lower).maxCostUsd, 2.5);
+    assert.equal(start(lower, { maxCostUsd: 1 }).maxCostUsd, 1, 'an input may lower it');
+    assert.throws(() => start(lower, { maxCostUsd: 3 }), /"maxCostUsd" must be at most 2\.5, the stack's ceiling/);
     for (const bad of ['none', '0', '-1', '20000']) {
       assert.throws(() => synth({ maxCostUsd: bad }), /context maxCostUsd must be a number of US dollars, more than 0 and at most 10000/, bad);
     }
