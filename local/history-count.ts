@@ -56,6 +56,11 @@ export class HistoryCounter {
     return over ? new HistoryLimitExceeded(where, count) : undefined;
   }
 
+  /** Whether the named Task state invokes a Lambda function (its request and response are held to Lambda's 6 MB). */
+  invokesLambda(name: string): boolean {
+    return this.kinds.get(name)?.lambda ?? false;
+  }
+
   /** The search's events, and its children's: how many, the most any had, and which one. */
   report(): { search: number; children: number; largestChild: number; largestChildName: string | null } {
     let largest: [string | null, number] = [null, 0];

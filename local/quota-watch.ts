@@ -46,11 +46,12 @@ export class QuotaWatch {
   }
 
   /**
-   * A Task handler that first lets the event log catch up (it is read asynchronously), then refuses
-   * to run once a quota was passed. `lambda`: the Task invokes a Lambda function, whose request and
-   * response are held to Lambda's 6 MB.
+   * The handler of the Task state `name`: it first lets the event log catch up (it is read
+   * asynchronously), then refuses to run once a quota was passed. A Task that invokes a Lambda
+   * function (by the definition's Resource) has its request and response held to Lambda's 6 MB.
    */
-  guard<I, O>(handler: (input: I) => Promise<O> | O, lambda = false): (input: I) => Promise<O> {
+  guard<I, O>(name: string, handler: (input: I) => Promise<O> | O): (input: I) => Promise<O> {
+    const lambda = this.history.invokesLambda(name);
     return async (input) => {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.exceeded) throw this.exceeded;

@@ -201,7 +201,7 @@ function localHandlers(
       if (state.Type !== 'Task') continue;
       const role = LAMBDA_TASK_STATES[name];
       const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event, executionName);
-      out[name] = watch.guard((event: unknown) => {
+      out[name] = watch.guard(name, (event: unknown) => {
         emit({ type: 'state', name });
         // summary.json carries the search's history so far and what the states after Publish add.
         const running = role === 'publish'

@@ -27,7 +27,7 @@ async function run(definition: { StartAt: string; States: Record<string, unknown
   const watch = new QuotaWatch(definition as never, { keepHistoryTypes: true });
   const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
   const execution = machine.run(input as never, {
-    overrides: { taskResourceLocalHandlers: Object.fromEntries(Object.entries(handlers).map(([n, h]) => [n, watch.guard(h)])) as never, retryIntervalOverrides: Object.fromEntries(Object.keys(handlers).map((n) => [n, 0])) },
+    overrides: { taskResourceLocalHandlers: Object.fromEntries(Object.entries(handlers).map(([n, h]) => [n, watch.guard(n, h)])) as never, retryIntervalOverrides: Object.fromEntries(Object.keys(handlers).map((n) => [n, 0])) },
   });
   const output = await watch.run(execution).then((o) => ({ ok: true as const, o }), (error: Error) => ({ ok: false as const, error }));
   return { output, types: watch.history.types, events: watch.history.events };

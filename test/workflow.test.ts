@@ -476,7 +476,7 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
   // The runtime's own watch: every state's input and output (256 KiB), every execution's history
   // (25,000 events), every Lambda payload (6 MB).
   const watch = new QuotaWatch(definition);
-  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, watch.guard(h, name in LAMBDA_TASK_STATES)]));
+  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, watch.guard(name, h)]));
   const execution = machine.run(input as never, {
     overrides: {
       taskResourceLocalHandlers: guarded as never,
