@@ -21,7 +21,10 @@ export interface FunctionCaps {
 }
 
 export const FUNCTION_CAPS: Readonly<Record<FunctionRole, FunctionCaps>> = {
-  /** Streams a long model answer (K up to 16 rewards, ~16k tokens at ~60 tokens/s is ~4.5 min). */
+  /**
+   * Streams a long model answer: at most 32,000 tokens (MODEL_DEFAULTS.maxTokens), ~9 min at ~60
+   * tokens/s; a schema repair that would not fit the rest goes to the Task's retry (below).
+   */
   propose: { memoryMb: 1024, timeoutSeconds: 600 },
   /**
    * One seed-run: 1769 MB is exactly one vCPU. 150,000 steps take ~10-20 s on a desktop core and
@@ -34,6 +37,15 @@ export const FUNCTION_CAPS: Readonly<Record<FunctionRole, FunctionCaps>> = {
   /** Renders the card and copies the winner's reward and policy. */
   publish: { memoryMb: 1024, timeoutSeconds: 300 },
 };
+
+/**
+ * The slowest streaming the proposer plans for (Claude streams ~60 output tokens a second): a
+ * 32,000-token answer takes ~530 s, so Propose's 600 s hold one answer and not a second. A schema
+ * repair that could not finish in what the invocation has left, with this margin, is left to a
+ * retry of the Task (functions/propose/model-answer.ts).
+ */
+export const MODEL_STREAM_TOKENS_PER_SECOND = 60;
+export const MODEL_STREAM_MARGIN_SECONDS = 30;
 
 /** Which function serves each Task role. */
 export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
@@ -96,11 +108,14 @@ export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
 
 /**
  * Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects
- * more. "Train seeds" is a Distributed Map and runs that many seed-runs at once; the inline Maps
- * (checks, baselines, fresh seeds) run at most 40 whatever it says. 320 is K=16 (plus 16 human
+ * more. The seed-run Maps are Distributed Maps and run that many seed-runs at once; the inline Maps
+ * (the checks) run at most 40 whatever it says. 320 is K=16 (plus 16 human
  * rewards in generation 1) x S=10, and a third of an account's default 1,000 Lambda concurrency.
  */
 export const MAX_MAP_CONCURRENCY = 320;
+
+/** The hostile candidates generation 1 adds with includeHostile (functions/propose/hostile.ts; the history bound counts them). */
+export const HOSTILE_CANDIDATE_COUNT = 2;
 
 /** Seeds per candidate at most: K=16 x S=10 is 160 seed-runs per generation. */
 export const MAX_SEEDS = 10;

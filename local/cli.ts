@@ -143,8 +143,9 @@ try {
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 2;
-  } else if (err instanceof UsageError) {
-    process.stderr.write(`eureka: ${err.message}\n`);
+  } else if (err instanceof UsageError || (err as Error).name === 'InvalidSearchInput') {
+    // A search refused at its start (functions/shared/search-input.ts) is bad usage too.
+    process.stderr.write(`eureka: ${(err as Error).message}\n`);
     process.exitCode = 2;
   } else {
     // aws-local-stepfunctions wraps the failing state's error in a long prefix.

@@ -136,6 +136,9 @@ describe('Reflect and Publish: the choice of the winner', () => {
 
   it('publishes the winner with its fresh score, the baselines, summary.json and the card', async () => {
     const freshResults = await train(reflected[1].freshTasks, (t) => (t.candidateId === winnerId ? (t.seed === 10000 ? 0.75 : 0.65) : t.candidateId === 'human_shaping' ? 0.7 : 0));
+    // What the local runtime records before Publish runs: the execution history's count, carried into summary.json.
+    const history = { search: 812, seedRunExecutions: 40, largestSeedRun: 31, limit: 25_000 };
+    await store.updateMeta(SEARCH, { history });
     const published = await publish(store, { searchId: SEARCH, freshResults });
     assert.equal(published.winner.candidateId, winnerId);
     assert.ok(Math.abs(published.winner.freshSuccess - 0.7) < 1e-12, 'the mean of its fresh seeds');
@@ -143,8 +146,9 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.schema, SUMMARY_SCHEMA);
     assert.equal(summary.task, 'MountainCar-v0');
-    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'bestByGeneration', 'config', 'finishedAt', 'proposer', 'schema', 'searchId',
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'bestByGeneration', 'config', 'finishedAt', 'history', 'proposer', 'schema', 'searchId',
       'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'winner']);
+    assert.deepEqual(summary.history, history);
     // Every seed-run here trained to its budget: nothing was saved, and the count says so.
     assert.ok(summary.stepsTrained > 0 && summary.stepsTrained === summary.stepsFullBudget, `${summary.stepsTrained} of ${summary.stepsFullBudget}`);
     assert.deepEqual(summary.winner.freshSeeds.map((s: { seed: number; success: number }) => [s.seed, s.success]), [[10000, 0.75], [10001, 0.65]]);

@@ -15,8 +15,9 @@ import type {
 import { z } from 'zod';
 import { costUsd, priceOf } from '../shared/pricing.ts';
 import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
+import { MODEL_STREAM_MARGIN_SECONDS, MODEL_STREAM_TOKENS_PER_SECOND } from '../../infra/config.ts';
 import {
-  NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
+  NO_LEDGER, ProposeOutOfTime, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
 } from './proposer.ts';
 import type { TokenUsage } from '../shared/records.ts';
 import type { Candidate } from '../shared/reflection.ts';
@@ -284,6 +285,20 @@ function exchangeWorstCaseUsd(options: Pick<ConversationOptions, 'model' | 'maxT
   return (Math.ceil(chars / 3) * price.input + options.maxTokens * price.output) / 1e6;
 }
 
+/**
+ * A schema repair streams up to maxTokens more (32,000 at ~60 tokens a second is ~530 s): one
+ * that could not finish in the time the invocation has left is not sent. An earlier attempt's
+ * stored repair reply costs no time.
+ */
+async function ensureTimeForRepair(options: Pick<ConversationOptions, 'maxTokens'>, ledger: ReplyLedger, hash: string): Promise<void> {
+  if (ledger.timeLeftMs === undefined || (await ledger.stored(2, hash)) !== undefined) return;
+  const needMs = (options.maxTokens / MODEL_STREAM_TOKENS_PER_SECOND + MODEL_STREAM_MARGIN_SECONDS) * 1000;
+  const leftMs = ledger.timeLeftMs();
+  if (leftMs >= needMs) return;
+  throw new ProposeOutOfTime(`the schema repair could stream ${options.maxTokens} tokens, ${Math.round(needMs / 1000)} s at ` +
+    `${MODEL_STREAM_TOKENS_PER_SECOND} tokens/s, and the invocation has ${Math.round(leftMs / 1000)} s left: a retry sends it`);
+}
+
 /** Asks for K candidates (one schema repair at most) and turns the answer into the proposer's answer. */
 export async function answerThroughMessages(
   client: MessagesClient,
@@ -304,6 +319,7 @@ export async function answerThroughMessages(
       { role: 'assistant', content: reply.text.trim() === '' ? '(empty answer)' : reply.text },
       { role: 'user', content: repairRequest(first, reply, k) },
     );
+    await ensureTimeForRepair(options, ledger, hash);
     reply = await exchange(client, options, ledger, { system: prompt.system, messages, step: 2, promptHash: hash }, usage);
     checked = inspect(reply);
     if (!checked.ok) {

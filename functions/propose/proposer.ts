@@ -74,6 +74,8 @@ export interface ReplyLedger {
   stored(step: number, promptHash: string): Promise<BilledReply | undefined>;
   /** Before a step's request is sent: its worst case is held against the budget until it is settled. */
   reserve(step: number, worstCaseUsd: number | null, promptHash: string): Promise<Reservation>;
+  /** How long the invocation has left, in ms (Lambda's getRemainingTimeInMillis); absent: no deadline. */
+  timeLeftMs?: () => number;
 }
 
 export interface Reservation {
@@ -99,6 +101,15 @@ export interface Proposer {
    * 0 for the offline proposer, null when the model has no price in the table.
    */
   worstCaseCostUsd(context: ProposeContext | RepairContext): number | null;
+}
+
+/**
+ * A schema repair that could not finish before the invocation's timeout, so it was not sent: the
+ * state machine retries the Task (workflow-names.ts OUT_OF_TIME_ERRORS), and the retry replays the
+ * first answer from the ledger and sends the repair with a whole timeout ahead of it.
+ */
+export class ProposeOutOfTime extends Error {
+  override readonly name = 'Propose.OutOfTime';
 }
 
 /** A proposer that cannot give a usable answer (refusal, schema failure after repair, missing key). */

@@ -3,6 +3,7 @@
  * the README documents each field. Success values are shares in [0, 1].
  */
 import type { CardData, CardReward } from '../shared/card/card-data.ts';
+import type { HistoryRecord } from '../shared/records.ts';
 
 export const SUMMARY_SCHEMA = 'eureka-serverless/summary@3';
 
@@ -51,6 +52,11 @@ export interface SearchSummary {
    */
   stepsTrained: number;
   stepsFullBudget: number;
+  /**
+   * Step Functions history events per execution (the quota: 25,000 each), the search's own and its
+   * largest seed-run child's, as the local runtime counted them; null on AWS (the console has them).
+   */
+  history: HistoryRecord | null;
   /** Bucket keys of the artifacts. */
   artifacts: { reward: string; cardHtml: string; cardMd: string; summary: string; policy: string };
 }
@@ -59,6 +65,7 @@ export function buildSummary(
   card: CardData,
   artifacts: SearchSummary['artifacts'],
   policySeed: number | null,
+  history: HistoryRecord | null = null,
 ): SearchSummary {
   return {
     schema: SUMMARY_SCHEMA,
@@ -73,6 +80,7 @@ export function buildSummary(
     bestByGeneration: card.bestByGeneration,
     stepsTrained: card.compute?.stepsTrained ?? 0,
     stepsFullBudget: card.compute?.stepsFullBudget ?? 0,
+    history,
     artifacts,
   };
 }

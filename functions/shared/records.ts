@@ -20,6 +20,8 @@ export const FAILED_CHECK = 'failed its check';
 
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
+/** The search's committed spending on the model, held against its ceiling (functions/propose/budget.ts). */
+export const BUDGET_SK = 'BUDGET';
 const ANSWER_SUFFIX: Record<AnswerKind, string> = { proposal: '#PROPOSAL', repair: '#REPAIR' };
 /** The proposer's stored answer to the generation's proposal or repair request. */
 export const answerSk = (generation: number, kind: AnswerKind): string => `${gen(generation)}${ANSWER_SUFFIX[kind]}`;
@@ -49,6 +51,19 @@ export interface MetaRecord {
   best: BestPointer | null;
   /** Why the search finished before its last generation, when it did. */
   stoppedBy?: StopRecord;
+  /** The execution that started the search ($$.Execution.Name): only its redrive may continue it. */
+  executionName?: string;
+  /** The execution history as Step Functions counts it, measured by the local runtime (AWS: its console). */
+  history?: HistoryRecord;
+}
+
+/** History events per execution (the quota is 25,000 each): the search's own, and its seed-runs' child executions. */
+export interface HistoryRecord {
+  search: number;
+  /** How many seed-run child executions there were, and the most events one had. */
+  seedRunExecutions: number;
+  largestSeedRun: number;
+  limit: number;
 }
 
 export interface StopRecord {

@@ -10,6 +10,7 @@ import {
 } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
+import { historyProblem } from './history-bound.ts';
 
 /** Defaults of every search; steps and evaluation episodes come from the task's measured budget. */
 export const SEARCH_DEFAULTS = {
@@ -147,7 +148,8 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     ...(input.chunkSteps === undefined ? {} : { chunkSteps: input.chunkSteps }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
-  const problems = [pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null)].filter((p): p is string => p !== null);
+  const problems = [pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null), historyProblem(settings, task)]
+    .filter((p): p is string => p !== null);
   if (problems.length > 0) throw new InvalidSearchInput(problems);
   return settings;
 }

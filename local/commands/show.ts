@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { interimCardKey, winnerPrefix } from '../../functions/shared/keys.ts';
-import { FAILED_CHECK, proposerUsage, type StopRecord } from '../../functions/shared/records.ts';
+import { FAILED_CHECK, proposerUsage, type HistoryRecord, type StopRecord } from '../../functions/shared/records.ts';
 import { SearchStore } from '../../functions/shared/search-store.ts';
 import { S3BlobStore } from '../../functions/shared/blob-s3.ts';
 import { Table } from '../../functions/shared/table.ts';
@@ -78,6 +78,8 @@ export interface ScoreboardReport {
   /** Environment steps the search trained so far, and what it would have without racing (summary.json's, once published). */
   stepsTrained: number;
   stepsFullBudget: number;
+  /** History events per execution as the local runtime counted them (null: not counted, a search on AWS). */
+  history: HistoryRecord | null;
 }
 
 /** Reads a local search's records and, when asked, prints them as a table on stdout. */
@@ -132,6 +134,7 @@ async function readReport(store: SearchStore, searchId: string, locate: (key: st
     cardPath: latestCard?.kind === 'winner' ? latestCard.location : null,
     latestCard,
     ...(await stepsOf(store, searchId, meta.config)),
+    history: meta.history ?? null,
   };
 }
 
@@ -173,9 +176,17 @@ function formatReport(r: ScoreboardReport): string {
     const share = r.stepsTrained / r.stepsFullBudget;
     lines.push(`steps trained: ${r.stepsTrained.toLocaleString('en-US')} of the ${r.stepsFullBudget.toLocaleString('en-US')} a search without racing would have (${(share * 100).toFixed(0)}%)`);
   }
+  if (r.history) lines.push(historyLine(r.history));
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   if (r.latestCard?.kind === 'interim') lines.push(`interim card after generation ${r.latestCard.generation}: ${r.latestCard.location}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Each execution's history against Step Functions' quota on it. */
+function historyLine(h: HistoryRecord): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const children = h.seedRunExecutions === 0 ? '' : `; ${n(h.seedRunExecutions)} seed-run executions, the largest ${n(h.largestSeedRun)}`;
+  return `history events (at most ${n(h.limit)} an execution): ${n(h.search)} in the search's execution${children}`;
 }
 
 /** The most recently started search in the data directory. */
