@@ -52,6 +52,7 @@ program
   .option('--generations <n>', 'generations (default 4)')
   .option('--candidates <n>', 'candidates per generation (default 6)')
   .option('--seeds <n>', 'seeds per candidate (default 5)')
+  .option('--fresh-seeds <n>', 'seeds of the re-check of the winner and the baselines after the last generation (default: as many as --seeds)')
   .option('--steps <n>', 'environment steps per seed-run (default: the task\'s budget)')
   .option('--no-racing', 'train every checked candidate to the full budget (Eureka\'s way) instead of racing them')
   .option('--racing-eta <n>', 'racing: the top 1/eta of the candidates go on from each rung (default 3)')

@@ -126,6 +126,20 @@ describe('Search: the smoke search on this machine', () => {
     });
   });
 
+  it('says in summary.json and eureka show whether the winner beat the best baseline on the fresh seeds', async () => {
+    const summary = JSON.parse(await readFile(join(bucket, 'winner', 'summary.json'), 'utf8'));
+    const best = [...summary.baselines].sort((a, b) => b.freshSuccess - a.freshSuccess)[0];
+    assert.equal(summary.versusBestBaseline.baselineFreshSuccess, best.freshSuccess);
+    assert.equal(summary.versusBestBaseline.winnerFreshSuccess, summary.winner.freshSuccess);
+    assert.equal(summary.beatsBaselines, summary.winner.freshSuccess > best.freshSuccess || (summary.winner.freshSuccess === best.freshSuccess &&
+      summary.winner.freshSuccessSteps !== null && best.freshSuccessSteps !== null && summary.winner.freshSuccessSteps < best.freshSuccessSteps));
+    const { stdout } = await run(process.execPath, [CLI, 'show', SEARCH_ID, '--data-dir', dataDir]);
+    const line = stdout.split('\n').find((l) => /beat the baselines/.test(l)) ?? '';
+    const scores = `${pct(summary.winner.freshSuccess)} against ${pct(best.freshSuccess)} on the fresh seeds`;
+    assert.ok(line.startsWith(summary.beatsBaselines ? 'the winner beat the baselines' : `nothing the search found beat the baselines: use ${best.name}`), line);
+    assert.ok(line.includes(scores), `${line} has ${scores}`);
+  });
+
   it('a resumed finished search trains nothing and asks no proposer again', async () => {
     const before = await files(bucket);
     await run(process.execPath, [CLI, 'search', '--resume', SEARCH_ID, '--json', '--data-dir', dataDir], { timeout: 5 * 60_000, maxBuffer: 1 << 24 });

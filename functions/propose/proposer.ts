@@ -32,6 +32,17 @@ export interface ProposeContext {
   bestByGeneration: GenerationBest[];
   /** What a person said after the last generation ("Wait for feedback"), or null. */
   feedback: string | null;
+  /** Generation 1: the rewards people wrote (--human-init, the baselines), which the offline proposer mutates. */
+  people?: Candidate[];
+  /** After generation 1: the best rewards trained so far, the baselines among them, which the offline proposer breeds from. */
+  parents?: ParentReward[];
+}
+
+/** A reward trained so far, as the offline proposer breeds from it. */
+export interface ParentReward {
+  candidate: Candidate;
+  success: number;
+  terms: ReflectionBest['terms'];
 }
 
 /** A repair request: the generation's candidates that failed their sandbox check, with why. */

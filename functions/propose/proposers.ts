@@ -22,7 +22,7 @@ export const offlineProposer: Proposer = {
     return offlineAnswer(context, offline(context, context.k, context.randomSeed), []);
   },
   async repair(context) {
-    const samples = offline({ ...context, best: null }, context.failed.length, (context.randomSeed ^ REPAIR_SEED_SALT) >>> 0);
+    const samples = offline({ ...context, best: null, people: [] }, context.failed.length, (context.randomSeed ^ REPAIR_SEED_SALT) >>> 0);
     const candidates = context.failed.map((f, i) => ({ ...samples[i], name: f.name, idea: `A replacement for ${f.name}, which failed its check: ${samples[i].idea}` }));
     return offlineAnswer(context, candidates, [`The offline grammar cannot fix code: it sampled ${candidates.length} replacement${candidates.length === 1 ? '' : 's'}.`]);
   },
@@ -30,8 +30,8 @@ export const offlineProposer: Proposer = {
 };
 
 function offline(context: ProposeContext, k: number, randomSeed: number): Candidate[] {
-  const { generation, best, scoreboard } = context;
-  return proposeOffline({ task: getTask(context.task), generation, k, randomSeed, best, scoreboard });
+  const { generation, best, scoreboard, people, parents } = context;
+  return proposeOffline({ task: getTask(context.task), generation, k, randomSeed, best, scoreboard, people, parents });
 }
 
 function offlineAnswer(context: ProposeContext, candidates: Candidate[], notes: string[]): ProposerAnswer {

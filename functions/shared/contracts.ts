@@ -58,6 +58,8 @@ export interface SearchSettings {
   generations: number;
   candidates: number;
   seeds: number;
+  /** Seeds of the re-check after the last generation (the winner and both baselines); unset: `seeds`. */
+  freshSeeds?: number;
   steps: number;
   evalEpisodes: number;
   includeHostile: boolean;

@@ -69,6 +69,7 @@ export const SearchInputSchema = z.strictObject({
   generations: count(1, 20),
   candidates: count(1, 16),
   seeds: count(1, MAX_SEEDS),
+  freshSeeds: count(1, MAX_SEEDS),
   steps: count(2048, MAX_SEED_RUN_STEPS),
   evalEpisodes: count(1, 100),
   includeHostile: z.boolean().optional(),
@@ -146,6 +147,8 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     maxCostUsd: input.maxCostUsd ?? defaults.costCeilingUsd ?? base.maxCostUsd,
     racing: input.racing === false ? false : { eta: input.racing?.eta ?? base.racing.eta, rungs: input.racing?.rungs ?? base.racing.rungs },
     ...(input.chunkSteps === undefined ? {} : { chunkSteps: input.chunkSteps }),
+    // The re-check on seeds the search never used: as many as the search's own, unless given.
+    ...(input.freshSeeds === undefined ? {} : { freshSeeds: input.freshSeeds }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
   const problems = [pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null), historyProblem(settings, task)]

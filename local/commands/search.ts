@@ -17,6 +17,7 @@ const SearchFlags = z.object({
   generations: intFlag(1, 20).optional(),
   candidates: intFlag(1, 16).optional(),
   seeds: intFlag(1, MAX_SEEDS).optional(),
+  freshSeeds: intFlag(1, MAX_SEEDS).optional(),
   steps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
   racing: z.boolean().default(true),
   racingEta: intFlag(2, 8).optional(),
@@ -73,7 +74,7 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
     return { name: basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64) || 'human', idea, code };
   }));
   const pick = Object.fromEntries(Object.entries({
-    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
+    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, freshSeeds: flags.freshSeeds, steps: flags.steps,
     proposer: flags.proposer, model: flags.model, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
     chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed,
   }).filter(([, v]) => v !== undefined));

@@ -19,6 +19,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
+import { publishedVerdict, verdictLine, type ShownVerdict } from './show-verdict.ts';
 
 const ShowFlags = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be a search id' }).optional(),
@@ -80,6 +81,8 @@ export interface ScoreboardReport {
   stepsFullBudget: number;
   /** History events per execution as the local runtime counted them (null: not counted, a search on AWS). */
   history: HistoryRecord | null;
+  /** Once published: did the winner beat the best baseline on the fresh seeds (summary.json's beatsBaselines, with both scores)? */
+  verdict: ShownVerdict | null;
 }
 
 /** Reads a local search's records and, when asked, prints them as a table on stdout. */
@@ -135,6 +138,7 @@ async function readReport(store: SearchStore, searchId: string, locate: (key: st
     latestCard,
     ...(await stepsOf(store, searchId, meta.config)),
     history: meta.history ?? null,
+    verdict: await publishedVerdict(store, searchId),
   };
 }
 
@@ -177,6 +181,7 @@ function formatReport(r: ScoreboardReport): string {
     lines.push(`steps trained: ${r.stepsTrained.toLocaleString('en-US')} of the ${r.stepsFullBudget.toLocaleString('en-US')} a search without racing would have (${(share * 100).toFixed(0)}%)`);
   }
   if (r.history) lines.push(historyLine(r.history));
+  if (r.verdict) lines.push(verdictLine(r.verdict));
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   if (r.latestCard?.kind === 'interim') lines.push(`interim card after generation ${r.latestCard.generation}: ${r.latestCard.location}`);
   return `${lines.join('\n')}\n`;

@@ -6,10 +6,11 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import {
-  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
+  cardTask, duration, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd,
   WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
+import { headline, versusWords } from './card-headline.ts';
 import type { EpisodeRecord } from '../../../tasks/contract.ts';
 import { compareRecords } from '../aggregate.ts';
 import { escapeHtml as h } from '../../../core/escape.ts';

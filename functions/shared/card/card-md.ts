@@ -4,9 +4,10 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
+  cardTask, duration, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
+import { headline, versusWords } from './card-headline.ts';
 import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
 import { raceMarkdown } from './card-race.ts';
 
