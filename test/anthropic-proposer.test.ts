@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { createAnthropicProposer, type AnthropicProposerOptions } from '../functions/propose/anthropic.ts';
 import { anthropicApiKey, clearApiKeyCache } from '../functions/propose/api-key.ts';
-import { checkAnswer, normalizeCandidates } from '../functions/propose/model-answer.ts';
+import { checkAnswer, normalizeCandidates, readAnswer } from '../functions/propose/answer-schema.ts';
 import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -29,7 +29,8 @@ const K3: ProposeContext = { ...GEN1, k: 3 };
 const code = (tag: string): string =>
   `function computeReward(obs, action, nextObs, terminated) {\n  const ${tag} = nextObs[0] - obs[0];\n  return [${tag}, { ${tag} }];\n}\n`;
 const cand = (name: string, extra: Partial<Candidate> = {}): Candidate => ({ name, idea: `Idea of ${name}.`, code: code('progress'), ...extra });
-const json = (candidates: Candidate[]): string => JSON.stringify({ candidates });
+const ANALYSIS = 'The step cost dominates; the shaping is too small to matter.';
+const json = (candidates: Candidate[], analysis: string | undefined = ANALYSIS): string => JSON.stringify({ analysis, candidates });
 const THREE = [cand('energy-shaping'), cand('height-progress'), cand('velocity-bonus')];
 
 /** The ProposerError a promise rejects with, after checking it is one and is one line. */
@@ -68,6 +69,7 @@ describe('Function: createAnthropicProposer', () => {
       const result = await proposer().propose(K3);
 
       assert.deepEqual(result.candidates, THREE);
+      assert.equal(result.analysis, ANALYSIS, 'the analysis written before the candidates');
       assert.equal(result.proposer, 'anthropic');
       assert.equal(result.model, MODEL);
       assert.equal(result.raw, text);
@@ -99,7 +101,8 @@ describe('Function: createAnthropicProposer', () => {
       assert.equal(config.effort, undefined, 'no effort unless asked');
       assert.equal(config.format.type, 'json_schema');
       const schema = config.format.schema as { properties: Record<string, { items: { $ref: string } }>; required: string[]; $defs: Record<string, { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean }> };
-      assert.deepEqual(schema.required, ['candidates']);
+      assert.deepEqual(schema.required, ['analysis', 'candidates']);
+      assert.deepEqual(Object.keys(schema.properties), ['analysis', 'candidates'], 'the analysis comes first: the model reasons before it writes code');
       const item = schema.$defs[schema.properties.candidates.items.$ref.split('/').pop() ?? ''];
       assert.deepEqual(item.required, ['name', 'idea', 'code']);
       assert.equal(item.additionalProperties, false);
@@ -349,6 +352,24 @@ describe('Function: checkAnswer and normalizeCandidates', () => {
   it('accepts JSON in a ```json fence', () => {
     const checked = checkAnswer('```json\n' + json(THREE) + '\n```');
     assert.ok(checked.ok);
+  });
+
+  it('keeps the analysis, and keeps the candidates of an answer without one, with a note', () => {
+    const read = checkAnswer(json(THREE, '  Shaping pays nothing late; rescale it.  '));
+    assert.ok(read.ok);
+    assert.equal(read.answer.analysis, 'Shaping pays nothing late; rescale it.');
+    assert.deepEqual(read.notes, []);
+    const without = checkAnswer(JSON.stringify({ candidates: THREE }));
+    assert.ok(without.ok);
+    assert.equal(without.answer.analysis, '');
+    assert.deepEqual(without.notes, ['The answer has no analysis (the schema asks for one before the candidates).']);
+    assert.equal(readAnswer(without, 3).notes[0], without.notes[0], 'the note goes on with the answer');
+  });
+
+  it('rejects an analysis that is not text, naming the field', () => {
+    const checked = checkAnswer(JSON.stringify({ analysis: 3, candidates: THREE }));
+    assert.ok(!checked.ok);
+    assert.match(checked.problems[0], /^analysis: /);
   });
 
   it('cleans names for keys and prompts, noting the change', () => {

@@ -21,7 +21,8 @@ const K3: ProposeContext = { ...GEN1, k: 3 };
 const code = (tag: string): string =>
   `function computeReward(obs, action, nextObs, terminated) {\n  const ${tag} = Math.abs(nextObs[1]);\n  return [${tag}, { ${tag} }];\n}\n`;
 const cand = (name: string): Candidate => ({ name, idea: `Idea of ${name}.`, code: code('speed') });
-const json = (candidates: Candidate[]): string => JSON.stringify({ candidates });
+const ANALYSIS = 'The step cost dominates; the shaping is too small to matter.';
+const json = (candidates: Candidate[], analysis: string | undefined = ANALYSIS): string => JSON.stringify({ analysis, candidates });
 const THREE = [cand('speed-bonus'), cand('energy-potential'), cand('height-progress')];
 
 async function rejection(promise: Promise<unknown>): Promise<ProposerError> {
@@ -88,7 +89,7 @@ describe('Function: createBedrockProposer', () => {
     assert.deepEqual(request.body.messages, [{ role: 'user', content: prompt.user }]);
     const config = request.body.output_config as { format: { type: string; schema: { required: string[] } } };
     assert.equal(config.format.type, 'json_schema');
-    assert.deepEqual(config.format.schema.required, ['candidates']);
+    assert.deepEqual(config.format.schema.required, ['analysis', 'candidates']);
   });
 
   it('passes the effort level and the generation-2 reflection', async () => {

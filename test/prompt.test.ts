@@ -83,6 +83,20 @@ describe('Function: buildPrompt', () => {
     assert.match(user, /At most 64 KiB/);
   });
 
+  it('asks for the analysis first, before any code, and says what to read in it', () => {
+    const first = buildPrompt(GEN1).user;
+    const later = buildPrompt(GEN2).user;
+    for (const user of [first, later]) {
+      const answer = user.slice(user.indexOf('# Your answer'));
+      assert.match(answer, /a JSON object of two fields, in this order:\n- analysis \(write it first, before any code\)/);
+      assert.ok(answer.indexOf('- analysis') < answer.indexOf('- candidates'));
+    }
+    assert.match(later, /For each term of the best reward so far, what its statistics say/);
+    assert.match(later, /what the episodes' lengths and endings say/);
+    assert.match(first, /what the task needs from a reward/);
+    assert.match(buildPrompt(GEN1).system, /your analysis first/);
+  });
+
   it('asks for exactly K candidates', () => {
     assert.match(buildPrompt(GEN1).user, /K = 6: answer with exactly 6 candidates/);
     assert.match(buildPrompt({ ...GEN1, k: 3 }).user, /K = 3: answer with exactly 3 candidates/);
@@ -168,7 +182,7 @@ describe('Function: buildRepairPrompt', () => {
       assert.ok(user.includes(`Why it failed: ${f.reason}`));
     }
     assert.match(user, /Idea: \(none given\)/);
-    assert.match(user, /Answer with exactly 2 candidates, one per failed candidate, each with the same name/);
+    assert.match(user, /first an analysis \(for each candidate, what made it fail and what you change\), then exactly 2 candidates, one per failed candidate, each with the same name/);
     assert.ok(user.includes(REWARD_SIGNATURE), 'the rules of a reward');
     assert.match(user, /# The task/, 'and the task, source included');
   });

@@ -1,45 +1,23 @@
 /**
  * A model's answer, from request to candidates, shared by the Anthropic and the Bedrock proposer
  * (one code path, two transports). The request is streamed with structured output
- * (`output_config.format`, a JSON schema made from the zod schema below); the answer is checked
- * against the same zod schema. A refusal fails at once; an answer that does not parse or validate
- * gets ONE repair request carrying the previous answer and the problems, then fails. What can be
- * fixed without the model is fixed and noted: names made unique, oversize code dropped, more than
- * K cut to K, fewer than K accepted.
+ * (`output_config.format`, the JSON schema of answer-schema.ts); the answer is checked against the
+ * same schema. A refusal fails at once; an answer that does not parse or validate gets ONE repair
+ * request carrying the previous answer and the problems, then fails. What can be fixed without the
+ * model is fixed and noted (answer-schema.ts).
  */
-import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
-import type {
-  JSONOutputFormat, Message, MessageParam, Messages, OutputConfig,
-} from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
+import type { Message, MessageParam, Messages, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import { costUsd, priceOf } from '../shared/pricing.ts';
-import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
+import { ANSWER_FORMAT, checkAnswer, readAnswer, type Checked } from './answer-schema.ts';
+import { buildPrompt, buildRepairPrompt, promptHash, type Prompt } from './prompt.ts';
 import {
   NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
 } from './proposer.ts';
 import type { TokenUsage } from '../shared/records.ts';
-import type { Candidate } from '../shared/reflection.ts';
 
-// ---- The answer's schema -------------------------------------------------------------------------
-
-export const AnswerSchema = z.object({
-  candidates: z
-    .array(
-      z.object({
-        name: z.string().min(1).describe('A short, unique kebab-case name, for example energy-shaping-bonus.'),
-        idea: z.string().describe('One or two sentences: what the reward encourages and why it should help PPO solve the task.'),
-        code: z.string().min(1).describe(`The complete JavaScript source that defines ${REWARD_SIGNATURE}.`),
-      }),
-    )
-    .min(1)
-    .describe('The candidate reward functions, K of them.'),
-});
-
-export type Answer = z.infer<typeof AnswerSchema>;
-
-/** The wire format: the SDK's strict JSON schema of AnswerSchema (no parse hook: we validate, so a bad answer can be repaired). */
-export const ANSWER_FORMAT: JSONOutputFormat = { type: 'json_schema', schema: zodOutputFormat(AnswerSchema).schema };
+// The answer's schema and its reading moved to answer-schema.ts; these names stay importable here.
+export { ANSWER_FORMAT, AnswerSchema, checkAnswer, normalizeCandidates, type Answer, type Checked } from './answer-schema.ts';
 
 export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = NonNullable<OutputConfig['effort']> & (typeof EFFORTS)[number];
@@ -50,83 +28,6 @@ export function parseEffort(effort: string | undefined): Effort | undefined {
   const found = EFFORTS.find((e) => e === effort);
   if (found === undefined) throw new ProposerError(`Unknown effort "${effort}": use one of ${EFFORTS.join(', ')}`);
   return found;
-}
-
-// ---- Checking and fixing an answer ---------------------------------------------------------------
-
-export type Checked = { ok: true; answer: Answer } | { ok: false; problems: string[] };
-
-const MAX_PROBLEMS = 8;
-
-/** Parses and validates the answer's text; a ```json fence around it is tolerated. */
-export function checkAnswer(text: string): Checked {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/.exec(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fenced ? fenced[1] : text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, problems: [text.trim() === '' ? 'the answer is empty' : `the answer is not valid JSON (${why})`] };
-  }
-  const result = AnswerSchema.safeParse(parsed);
-  if (result.success) return { ok: true, answer: result.data };
-  const issues = result.error.issues;
-  const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
-    const at = issue.path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '');
-    return `${at || 'the answer'}: ${issue.message}`;
-  });
-  if (issues.length > MAX_PROBLEMS) problems.push(`and ${issues.length - MAX_PROBLEMS} more problems`);
-  return { ok: false, problems };
-}
-
-const NAME_LENGTH = 64;
-const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-const candidatesCount = (n: number): string => `${n} usable candidate${n === 1 ? '' : 's'}`;
-
-/** A name safe for keys and prompts: letters, digits, "_" and "-", at most 64 characters. */
-function cleanName(name: string, index: number): string {
-  const cleaned = name.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, NAME_LENGTH);
-  return cleaned === '' ? `candidate-${index + 1}` : cleaned;
-}
-
-/** Names cleaned, oversize or empty code dropped, the list cut to K, duplicates renamed; each change noted. */
-export function normalizeCandidates(answer: Answer, k: number): { candidates: Candidate[]; notes: string[] } {
-  const notes: string[] = [];
-  let candidates: Candidate[] = [];
-  answer.candidates.forEach((c, i) => {
-    const name = cleanName(c.name, i);
-    if (name !== c.name) notes.push(`Renamed ${JSON.stringify(c.name)} to "${name}" (names use letters, digits, "_" and "-").`);
-    const bytes = utf8Bytes(c.code);
-    if (bytes > REWARD_RULES.maxCodeBytes) {
-      notes.push(`Dropped "${name}": its code is ${(bytes / 1024).toFixed(1)} KiB, over the ${REWARD_RULES.maxCodeBytes / 1024} KiB limit.`);
-    } else if (c.code.trim() === '') {
-      notes.push(`Dropped "${name}": its code is blank.`);
-    } else {
-      candidates.push({ name, idea: c.idea.trim(), code: c.code });
-    }
-  });
-  if (candidates.length > k) {
-    notes.push(`The model wrote ${candidatesCount(candidates.length)}; kept the first ${k} (K = ${k}).`);
-    candidates = candidates.slice(0, k);
-  }
-  const taken = new Set<string>();
-  candidates = candidates.map((c) => {
-    if (!taken.has(c.name)) {
-      taken.add(c.name);
-      return c;
-    }
-    let n = 2;
-    while (taken.has(`${c.name}-${n}`)) n++;
-    const unique = `${c.name}-${n}`;
-    taken.add(unique);
-    notes.push(`Renamed a duplicate "${c.name}" to "${unique}".`);
-    return { ...c, name: unique };
-  });
-  if (candidates.length === 0) {
-    throw new ProposerError(`The model's answer has no usable candidates${notes.length > 0 ? `: ${notes.join(' ')}` : ''}`);
-  }
-  if (candidates.length < k) notes.push(`The model wrote ${candidatesCount(candidates.length)}, fewer than K = ${k}; accepted ${candidates.length === 1 ? 'it' : 'them'}.`);
-  return { candidates, notes };
 }
 
 // ---- The conversation ----------------------------------------------------------------------------
@@ -155,7 +56,7 @@ function repairRequest(problems: string[], reply: Reply, k: number): string {
   const cut = reply.stopReason === 'max_tokens' ? ' It was cut off at the output limit: keep the code short.' : '';
   return [
     `Your answer could not be used: ${problems.join('; ')}.${cut}`,
-    `Answer again with the complete, corrected JSON object {"candidates": [{"name", "idea", "code"}, ...]} with ${k} candidates, and nothing else.`,
+    `Answer again with the complete, corrected JSON object {"analysis", "candidates": [{"name", "idea", "code"}, ...]} with ${k} candidates, and nothing else.`,
   ].join('\n');
 }
 
@@ -314,15 +215,16 @@ export async function answerThroughMessages(
     }
     notes.push(`The first answer could not be used (${first.join('; ')}); a repair request fixed it.`);
   }
-  const normalized = normalizeCandidates(checked.answer, k);
+  const read = readAnswer(checked, k);
   return {
-    candidates: normalized.candidates,
+    analysis: read.analysis,
+    candidates: read.candidates,
     proposer: options.proposer,
     model: options.model,
     raw: reply.text,
     usage,
     costUsd: costUsd(options.model, usage),
-    notes: [...notes, ...normalized.notes],
+    notes: [...notes, ...read.notes],
     promptHash: hash,
   };
 }

@@ -40,6 +40,8 @@ export interface RepairContext extends ProposeContext {
 }
 
 export interface ProposerAnswer {
+  /** What the proposer wrote before its candidates: its reading of the feedback and what it changes, and why ('' when it wrote none). */
+  analysis: string;
   candidates: Candidate[];
   /** Which proposer and model wrote them. */
   proposer: 'offline' | 'anthropic' | 'bedrock';

@@ -36,5 +36,5 @@ function offline(context: ProposeContext, k: number, randomSeed: number): Candid
 
 function offlineAnswer(context: ProposeContext, candidates: Candidate[], notes: string[]): ProposerAnswer {
   const promptHash = createHash('sha256').update(JSON.stringify(context)).digest('hex');
-  return { candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
+  return { analysis: '', candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
 }

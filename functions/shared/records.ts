@@ -91,6 +91,11 @@ export interface ProposalRecord {
   costUsd: number | null;
   promptHash: string;
   notes: string[];
+  /**
+   * What the proposer wrote before its candidates: its reading of the feedback, what it changes and
+   * why (clipped to keep the item small; the full answer is in answerKey). Absent on older records.
+   */
+  analysis?: string;
   /** The model's raw answer (clipped to keep the item small; the full answer is in answerKey). */
   raw: string;
   answerKey: string;
