@@ -123,6 +123,12 @@ export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-sonnet-5-5';
 /** The foundation model behind DEFAULT_BEDROCK_MODEL_ID (IAM needs both ARNs). */
 export const DEFAULT_BEDROCK_FOUNDATION_MODEL = 'anthropic.claude-sonnet-5-5';
 
+/**
+ * Input thinkingBudget's range: the API's smallest budget (1,024), and a largest that, with the
+ * answer's 32,000 output tokens (functions/propose/anthropic.ts), stays within a 64,000-token cap.
+ */
+export const THINKING_BUDGET_LIMITS = { min: 1024, max: 32_000 } as const;
+
 /** Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally. */
 export const SANDBOX_CAPS = {
   /** QuickJS runtime memory limit in bytes (large arrays can exceed it: the process cap is last). */

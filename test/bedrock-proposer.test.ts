@@ -61,7 +61,7 @@ describe('Function: createBedrockProposer', () => {
     assert.equal(result.proposer, 'bedrock');
     assert.equal(result.model, MODEL);
     assert.equal(result.raw, text);
-    assert.deepEqual(result.usage, { inputTokens: 5000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    assert.deepEqual(result.usage, { inputTokens: 5000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 });
     assert.equal(result.costUsd, (5000 * 3 + 4000 * 15) / 1e6, 'priced as claude-sonnet-4-5');
     assert.equal(result.promptHash, promptHash(MODEL, buildPrompt(K3)));
   });
@@ -105,6 +105,18 @@ describe('Function: createBedrockProposer', () => {
     assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
   });
 
+  it('sends extended thinking in the body, as Bedrock\'s InvokeModel takes it, and counts its tokens', async () => {
+    server.script = [answer(json(THREE), { thinking: { text: 'The shaping telescopes...', tokens: 900 } })];
+
+    const result = await proposer({ thinkingBudget: 4096 }).propose(K3);
+
+    const body = server.requests[0].body;
+    assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 4096 }, 'Sonnet 4.5 takes the budget form');
+    assert.equal(body.max_tokens, 32_000 + 4096);
+    assert.equal(result.usage?.thinkingTokens, 900);
+    assert.deepEqual(result.candidates, THREE);
+  });
+
   it('fails at once on a refusal', async () => {
     server.script = [answer('', { stopReason: 'refusal', stopDetails: { type: 'refusal', category: null, explanation: null } })];
 
@@ -125,7 +137,7 @@ describe('Function: createBedrockProposer', () => {
     assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user']);
     assert.match(messages[2].content, /candidates\[0\]\.name: Invalid input: expected string, received number/);
     assert.deepEqual(result.candidates, THREE);
-    assert.deepEqual(result.usage, { inputTokens: 2000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    assert.deepEqual(result.usage, { inputTokens: 2000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 });
   });
 
   it('fails clearly when the repair fails too', async () => {

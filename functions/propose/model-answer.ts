@@ -15,6 +15,7 @@ import {
   NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
 } from './proposer.ts';
 import type { TokenUsage } from '../shared/records.ts';
+import type { ThinkingPlan } from './thinking.ts';
 
 // The answer's schema and its reading moved to answer-schema.ts; these names stay importable here.
 export { ANSWER_FORMAT, AnswerSchema, checkAnswer, normalizeCandidates, type Answer, type Checked } from './answer-schema.ts';
@@ -43,7 +44,12 @@ export interface ConversationOptions {
   service: string;
   model: string;
   effort?: Effort;
+  /** Output tokens the answer may take (the thinking's budget comes on top). */
   maxTokens: number;
+  /** Extended thinking (thinking.ts), or none. */
+  thinking?: ThinkingPlan;
+  /** What the settings asked for and could not have (a thinking budget for a model without thinking): noted on every answer. */
+  settingsNote?: string;
   /** The client's retry count, for error messages. */
   maxRetries: number;
   /** Removes secrets from any text that leaves this module in an error. */
@@ -115,6 +121,7 @@ async function exchange(client: MessagesClient, options: ConversationOptions, le
   usage.outputTokens += reply.usage.outputTokens;
   usage.cacheReadTokens += reply.usage.cacheReadTokens;
   usage.cacheWriteTokens += reply.usage.cacheWriteTokens;
+  usage.thinkingTokens = (usage.thinkingTokens ?? 0) + (reply.usage.thinkingTokens ?? 0);
   if (reply.stopReason === 'refusal') throw refusal(reply);
   return reply;
 }
@@ -126,7 +133,8 @@ async function send(client: MessagesClient, options: ConversationOptions, ledger
   try {
     const stream = client.messages.stream({
       model: options.model,
-      max_tokens: options.maxTokens,
+      max_tokens: outputCap(options),
+      ...(options.thinking === undefined ? {} : { thinking: options.thinking.config }),
       system: at.system,
       messages: at.messages,
       output_config: { format: ANSWER_FORMAT, ...(options.effort === undefined ? {} : { effort: options.effort }) },
@@ -148,6 +156,8 @@ async function send(client: MessagesClient, options: ConversationOptions, ledger
       outputTokens: message.usage.output_tokens,
       cacheReadTokens: message.usage.cache_read_input_tokens ?? 0,
       cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
+      // Part of outputTokens (and priced as output): the API reports how many went to thinking.
+      thinkingTokens: message.usage.output_tokens_details?.thinking_tokens ?? 0,
     },
     promptHash: at.promptHash,
   };
@@ -164,25 +174,30 @@ export function modelProposer(client: MessagesClient, options: ConversationOptio
   };
 }
 
+/** Every output token one reply may bill: the answer's cap and the thinking's budget on top. */
+export function outputCap(options: Pick<ConversationOptions, 'maxTokens' | 'thinking'>): number {
+  return options.maxTokens + (options.thinking?.budgetTokens ?? 0);
+}
+
 /**
  * The most one exchange can cost before it is sent: the prompt at one token per 3 characters (code
- * and English run 3.5 to 4 here, so this overestimates), every output token the cap allows, twice
- * (a schema repair resends the prompt with the first answer).
+ * and English run 3.5 to 4 here, so this overestimates), every output token the cap allows
+ * (thinking included), twice (a schema repair resends the prompt with the first answer's text).
  */
-export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens'>, prompt: Prompt): number | null {
+export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens' | 'thinking'>, prompt: Prompt): number | null {
   const price = priceOf(options.model);
   if (price === null) return null;
   const promptTokens = Math.ceil((prompt.system.length + prompt.user.length) / 3);
   const inputTokens = 2 * promptTokens + options.maxTokens + 1000;
-  return (inputTokens * price.input + 2 * options.maxTokens * price.output) / 1e6;
+  return (inputTokens * price.input + 2 * outputCap(options) * price.output) / 1e6;
 }
 
-/** The most one step can cost: its messages at one token per 3 characters, and every output token the cap allows. */
-function exchangeWorstCaseUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens'>, at: Pick<Step, 'system' | 'messages'>): number | null {
+/** The most one step can cost: its messages at one token per 3 characters, and every output token the cap allows (thinking included). */
+function exchangeWorstCaseUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens' | 'thinking'>, at: Pick<Step, 'system' | 'messages'>): number | null {
   const price = priceOf(options.model);
   if (price === null) return null;
   const chars = at.system.length + at.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content).length), 0);
-  return (Math.ceil(chars / 3) * price.input + options.maxTokens * price.output) / 1e6;
+  return (Math.ceil(chars / 3) * price.input + outputCap(options) * price.output) / 1e6;
 }
 
 /** Asks for K candidates (one schema repair at most) and turns the answer into the proposer's answer. */
@@ -193,12 +208,12 @@ export async function answerThroughMessages(
   k: number,
   ledger: ReplyLedger = NO_LEDGER,
 ): Promise<ProposerAnswer> {
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 };
   const hash = promptHash(options.model, prompt);
   const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
   let reply = await exchange(client, options, ledger, { system: prompt.system, messages, step: 1, promptHash: hash }, usage);
   let checked = inspect(reply);
-  const notes: string[] = [];
+  const notes: string[] = options.settingsNote === undefined ? [] : [options.settingsNote];
   if (!checked.ok) {
     const first = checked.problems;
     messages.push(

@@ -11,6 +11,8 @@ export interface TokenUsage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Of outputTokens, those the model spent thinking (extended thinking); absent on older records. */
+  thinkingTokens?: number;
 }
 
 export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
@@ -222,7 +224,7 @@ export type StoredAnswerRecord = ProposalRecord & { kind: AnswerKind };
  * cost, a reply cut off counted at its worst case (null cost when any price is unknown).
  */
 export function proposerUsage(answers: StoredAnswerRecord[], bills: BillRecord[]): {
-  requests: number; repairRequests: number; inputTokens: number; outputTokens: number; costUsd: number | null;
+  requests: number; repairRequests: number; inputTokens: number; outputTokens: number; thinkingTokens: number; costUsd: number | null;
 } {
   const counted = bills.filter((b) => b.state !== 'released');
   return {
@@ -230,6 +232,7 @@ export function proposerUsage(answers: StoredAnswerRecord[], bills: BillRecord[]
     repairRequests: answers.filter((p) => p.kind === 'repair').length,
     inputTokens: counted.reduce((n, b) => n + (b.usage?.inputTokens ?? 0), 0),
     outputTokens: counted.reduce((n, b) => n + (b.usage?.outputTokens ?? 0), 0),
+    thinkingTokens: counted.reduce((n, b) => n + (b.usage?.thinkingTokens ?? 0), 0),
     costUsd: counted.some((b) => b.costUsd === null) ? null : counted.reduce((n, b) => n + (b.costUsd ?? 0), 0),
   };
 }
