@@ -2,7 +2,7 @@
  * The search's records in the table (DESIGN §3): one partition per search, sort keys by
  * generation. These types are what the handlers write and read back.
  */
-import type { CheckVerdict, Outcome, SeedSummary, TermStats } from './types.ts';
+import type { CheckVerdict, Outcome, SeedEpisodes, SeedSummary, TermStats } from './types.ts';
 import type { SearchSettings } from './contracts.ts';
 
 /** A model reply's tokens, as the Messages API counts them. */
@@ -131,6 +131,8 @@ export interface CandidateRecord extends ProposedCandidate {
   /** Its sandbox check before training (null for the baselines, which are not checked). */
   check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;
+  /** How each trained seed's training and evaluation episodes ended (absent on older records). */
+  episodes?: Array<{ seed: number } & SeedEpisodes>;
   trainSuccessSeries: number[];
   /** Means over the seeds that measured them: how early it learned (SeedResult's fields). */
   trainSuccessArea: number | null;

@@ -20,6 +20,7 @@ import type { Network } from './network.ts';
 import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
 import { DEFAULT_SANDBOX_LIMITS, layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
 import { stepsToHalfSuccess, termStatistics, trainSuccessArea, trainSuccessSeries } from './term-stats.ts';
+import { trainingEndings } from './episode-stats.ts';
 
 export interface SeedRunInput {
   task: Task;
@@ -119,6 +120,7 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
       stepsToHalfSuccess: stepsToHalfSuccess(trained.updates),
       curve: trained.updates.map(({ step, meanReward, trainSuccess, episodeLength }) => ({ step, meanReward, trainSuccess, episodeLength })),
       episode: graded.episode,
+      episodes: { training: trainingEndings(trained.updates), evaluation: graded.endings },
       thetaSha256: thetaSha256(trained.theta),
       wallSeconds: elapsed(),
       sandboxSeconds: sandbox.usedMs / 1000,
@@ -169,6 +171,7 @@ function faulted(
     stepsToHalfSuccess: null,
     curve: [],
     episode: null,
+    episodes: null,
     thetaSha256: null,
     wallSeconds,
     sandboxSeconds,

@@ -1,6 +1,7 @@
 /**
  * Eureka's view of a training run: each reward term's mean per step early (first 10% of updates)
- * and late (last 10%), and its trajectory at 10 checkpoints, plus the training success series.
+ * and late (last 10%), and its trajectory at 10 checkpoints, the same of its absolute value, plus
+ * the training success series.
  */
 import type { TermStats } from '../shared/types.ts';
 import type { UpdateStats } from './ppo.ts';
@@ -10,16 +11,19 @@ export const CHECKPOINTS = 10;
 export function termStatistics(updates: UpdateStats[]): Record<string, TermStats> {
   const names = new Set(updates.flatMap((u) => Object.keys(u.terms)));
   const out: Record<string, TermStats> = {};
+  // A checkpoint of an older trainer has no absolute values: then none are reported.
+  const withAbs = updates.every((u) => u.termsAbs !== undefined);
   for (const name of names) {
-    const values = updates.map((u) => u.terms[name] ?? 0);
-    const tenth = Math.max(1, Math.round(values.length / 10));
-    out[name] = {
-      early: average(values.slice(0, tenth)),
-      late: average(values.slice(-tenth)),
-      series: checkpoints(values).map(average),
-    };
+    out[name] = summary(updates.map((u) => u.terms[name] ?? 0));
+    if (withAbs) out[name].abs = summary(updates.map((u) => u.termsAbs?.[name] ?? 0));
   }
   return out;
+}
+
+/** Early (first tenth), late (last tenth) and 10-checkpoint means of one per-update series. */
+function summary(values: number[]): { early: number; late: number; series: number[] } {
+  const tenth = Math.max(1, Math.round(values.length / 10));
+  return { early: average(values.slice(0, tenth)), late: average(values.slice(-tenth)), series: checkpoints(values).map(average) };
 }
 
 /**
