@@ -168,7 +168,7 @@ describe('Function: createAnthropicProposer', () => {
       assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
       assert.match(user, /seed 1: 0\.95/);
       assert.match(user, /shaping: \['0\.12', '3\.44'/);
-      assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+      assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
       assert.match(user, /generation 1: 0\.57 \(g1-energy-shaping-2\)/);
     });
   });

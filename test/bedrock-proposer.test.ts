@@ -102,7 +102,7 @@ describe('Function: createBedrockProposer', () => {
     const user = (body.messages as Array<{ content: string }>)[0].content;
     assert.ok(user.includes(BEST.candidate.code.trimEnd()));
     assert.match(user, /shaping: \['0\.12'/);
-    assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+    assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
   });
 
   it('sends extended thinking in the body, as Bedrock\'s InvokeModel takes it, and counts its tokens', async () => {

@@ -119,14 +119,14 @@ describe('Function: buildPrompt', () => {
   it('reflects on the search from generation 2 and asks to improve on the best', () => {
     const { user } = buildPrompt(GEN2);
     const task = getTask('MountainCar-v0');
-    assert.ok(user.includes(reflectionText(task, GEN2.best, GEN2.scoreboard, GEN2.bestByGeneration).trimEnd()), 'the reflection, verbatim');
+    assert.ok(user.includes(reflectionText(task, GEN2).trimEnd()), 'the reflection, verbatim');
     assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
-    assert.match(user, /seed 1: 0\.95, seed 2: 0\.80, seed 3: 0\.00 \(timeout: total sandbox budget of 60 s exceeded\)/);
+    assert.match(user, /seed 1: 0\.95, seed 2: 0\.8, seed 3: 0 \(timeout: total sandbox budget of 60 s exceeded\)/);
     assert.match(user, /mean highest position: 0\.432 \(the flag is at 0\.5\)/);
-    assert.match(user, /mean return on the environment's own reward: -151\.40/);
+    assert.match(user, /mean return on the environment's own reward: -151/);
     assert.match(user, /shaping: \['0\.12', '3\.44'/, 'the term series');
-    assert.match(user, /early mean 0\.12, late mean 30\.00/);
-    assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+    assert.match(user, /mean per step early 0\.12, late 30\)/);
+    assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
     assert.match(user, /generation 1: 0\.57 \(g1-energy-shaping-2\); best so far 0\.57/);
     assert.match(user, /improve on the best reward function so far/);
     assert.ok(user.indexOf('Feedback from the search') < user.indexOf('# Your answer'), 'the answer request comes last');

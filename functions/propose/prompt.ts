@@ -146,7 +146,7 @@ export function buildPrompt(context: ProposeContext): Prompt {
     const person = context.feedback === null ? '' : `${feedbackSection(context.generation - 1, context.feedback)}\n\n`;
     sections.push(
       `# Feedback from the search so far (before generation ${context.generation})\n${person}` +
-        reflectionText(task, context.best, context.scoreboard, context.bestByGeneration).trimEnd(),
+        reflectionText(task, context).trimEnd(),
     );
   }
   sections.push(answerSection(task, context.k, improving));
