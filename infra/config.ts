@@ -139,6 +139,12 @@ export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-sonnet-5-5';
 export const DEFAULT_BEDROCK_FOUNDATION_MODEL = 'anthropic.claude-sonnet-5-5';
 
 /**
+ * Input thinkingBudget's range: the API's smallest budget (1,024), and a largest that, with the
+ * answer's 32,000 output tokens (functions/propose/anthropic.ts), stays within a 64,000-token cap.
+ */
+export const THINKING_BUDGET_LIMITS = { min: 1024, max: 32_000 } as const;
+
+/**
  * Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally: the
  * only source (functions/train-seed/sandbox-types.ts DEFAULT_SANDBOX_LIMITS reads them). Work is
  * counted in QuickJS operations (interrupt polls: calls and loop iterations), not in time, so a

@@ -61,6 +61,7 @@ program
   .option('--random-seed <n>', 'seeds the offline proposer and everything random the search decides (default 0)')
   .option('--proposer <name>', 'offline, anthropic or bedrock (default: anthropic with ANTHROPIC_API_KEY, else offline)')
   .option('--model <id>', 'model id for the anthropic or bedrock proposer')
+  .option('--thinking-budget <tokens>', 'extended thinking for the model, this many tokens on top of its answer (1024 to 32000; default off)')
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')
   .option('--human-init <files...>', "your own rewards, added to generation 1")
   .option('--no-repair', 'do not send the candidates that fail their sandbox check back to the proposer')

@@ -305,6 +305,16 @@ describe('Function: card edge cases', () => {
     assert.ok(Math.abs(ys[0] - ys[1]) >= 13, `labels ${ys.join(' and ')} px down do not overlap`);
   });
 
+  it('says how many of the output tokens were extended thinking, when there were any', () => {
+    const data = clone();
+    data.proposer.outputTokens = 12_000;
+    data.proposer.thinkingTokens = 4500;
+    assert.ok(renderCardMarkdown(data).includes('| Output tokens | 12,000 (4,500 thinking) |'));
+    assert.ok(renderCardHtml(data).includes('<td>12,000 (4,500 thinking)</td>'));
+    data.proposer.thinkingTokens = 0;
+    assert.ok(renderCardMarkdown(data).includes('| Output tokens | 12,000 |'));
+  });
+
   it('escapes hostile term names, model ids and search ids', () => {
     const data = clone();
     data.winner.terms = { '<img src=x onerror=alert(1)>': { early: 1, late: 2, series: [1, 2] } };

@@ -83,6 +83,20 @@ describe('Function: buildPrompt', () => {
     assert.match(user, /At most 64 KiB/);
   });
 
+  it('asks for the analysis first, before any code, and says what to read in it', () => {
+    const first = buildPrompt(GEN1).user;
+    const later = buildPrompt(GEN2).user;
+    for (const user of [first, later]) {
+      const answer = user.slice(user.indexOf('# Your answer'));
+      assert.match(answer, /a JSON object of two fields, in this order:\n- analysis \(write it first, before any code\)/);
+      assert.ok(answer.indexOf('- analysis') < answer.indexOf('- candidates'));
+    }
+    assert.match(later, /For each term of the best reward so far, what its statistics say/);
+    assert.match(later, /what the episodes' lengths and endings say/);
+    assert.match(first, /what the task needs from a reward/);
+    assert.match(buildPrompt(GEN1).system, /your analysis first/);
+  });
+
   it('asks for exactly K candidates', () => {
     assert.match(buildPrompt(GEN1).user, /K = 6: answer with exactly 6 candidates/);
     assert.match(buildPrompt({ ...GEN1, k: 3 }).user, /K = 3: answer with exactly 3 candidates/);
@@ -105,14 +119,14 @@ describe('Function: buildPrompt', () => {
   it('reflects on the search from generation 2 and asks to improve on the best', () => {
     const { user } = buildPrompt(GEN2);
     const task = getTask('MountainCar-v0');
-    assert.ok(user.includes(reflectionText(task, GEN2.best, GEN2.scoreboard, GEN2.bestByGeneration).trimEnd()), 'the reflection, verbatim');
+    assert.ok(user.includes(reflectionText(task, GEN2).trimEnd()), 'the reflection, verbatim');
     assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
-    assert.match(user, /seed 1: 0\.95, seed 2: 0\.80, seed 3: 0\.00 \(timeout: total sandbox budget of 60 s exceeded\)/);
+    assert.match(user, /seed 1: 0\.95, seed 2: 0\.8, seed 3: 0 \(timeout: total sandbox budget of 60 s exceeded\)/);
     assert.match(user, /mean highest position: 0\.432 \(the flag is at 0\.5\)/);
-    assert.match(user, /mean return on the environment's own reward: -151\.40/);
+    assert.match(user, /mean return on the environment's own reward: -151/);
     assert.match(user, /shaping: \['0\.12', '3\.44'/, 'the term series');
-    assert.match(user, /early mean 0\.12, late mean 30\.00/);
-    assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+    assert.match(user, /mean per step early 0\.12, late 30\)/);
+    assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
     assert.match(user, /generation 1: 0\.57 \(g1-energy-shaping-2\); best so far 0\.57/);
     assert.match(user, /improve on the best reward function so far/);
     assert.ok(user.indexOf('Feedback from the search') < user.indexOf('# Your answer'), 'the answer request comes last');
@@ -168,7 +182,7 @@ describe('Function: buildRepairPrompt', () => {
       assert.ok(user.includes(`Why it failed: ${f.reason}`));
     }
     assert.match(user, /Idea: \(none given\)/);
-    assert.match(user, /Answer with exactly 2 candidates, one per failed candidate, each with the same name/);
+    assert.match(user, /first an analysis \(for each candidate, what made it fail and what you change\), then exactly 2 candidates, one per failed candidate, each with the same name/);
     assert.ok(user.includes(REWARD_SIGNATURE), 'the rules of a reward');
     assert.match(user, /# The task/, 'and the task, source included');
   });

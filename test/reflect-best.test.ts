@@ -94,7 +94,7 @@ describe('Reflect: what may become the best so far', () => {
     const [broken, ok] = proposed.checks.map((c) => c.candidateId);
     const code = 'function computeReward(obs) { return [obs[0], { position: obs[0] }]; }';
     // The repair's answer is stored; then the step timed out, so "Check the repaired rewards" got nothing.
-    await storeAnswer(store, SEARCH, 3, 'repair', { candidates: [], proposer: 'offline', model: 'offline', raw: '', usage: null, costUsd: 0, notes: [], promptHash: 'x' },
+    await storeAnswer(store, SEARCH, 3, 'repair', { analysis: '', candidates: [], proposer: 'offline', model: 'offline', raw: '', usage: null, costUsd: 0, notes: [], promptHash: 'x' },
       [{ ...proposedCandidate(`${broken}-repaired`, { name: 'fixed', idea: 'fixed', code }, 'proposer'), repairOf: broken, code }]);
     const checks: CheckSummary[] = [{ candidateId: broken, verdict: 'error', reason: 'reward threw at step 0' }, { candidateId: ok, verdict: 'ok', reason: '' }];
     await reflect(store, {

@@ -77,6 +77,7 @@ describe('Function: parseSearchInput', () => {
       ['a full 32-bit random seed is accepted', { randomSeed: 2 ** 32 - 1 }, { randomSeed: 2 ** 32 - 1 }],
       ['smoke: false changes nothing', { smoke: false }, {}],
       ['an effort level is passed through (absent by default)', { effort: 'medium' }, { effort: 'medium' }],
+      ['a thinking budget is passed through (absent, off, by default)', { thinkingBudget: 8000 }, { thinkingBudget: 8000 }],
     ];
     for (const [name, raw, changes] of cases) {
       it(name, () => assert.deepEqual(parseSearchInput(raw, OFFLINE), { ...DEFAULTS, ...changes }));
@@ -195,6 +196,8 @@ describe('Function: parseSearchInput', () => {
       ['an empty model', { model: '' }, '"model" must not be empty'],
       ['an unknown effort level',
         { effort: 'extreme' }, '"effort" must be one of "low", "medium", "high", "xhigh", "max" (got "extreme")'],
+      ['a thinking budget under the API\'s smallest', { thinkingBudget: 500 }, '"thinkingBudget" must be at least 1024 (got 500)'],
+      ['a thinking budget past the answer\'s room', { thinkingBudget: 50_000 }, '"thinkingBudget" must be at most 32000 (got 50000)'],
       ['a searchId with a space',
         { searchId: 'my search' }, '"searchId" must be 1 to 80 letters, digits, "_" or "-" (got "my search")'],
       ['a searchId that is too long',

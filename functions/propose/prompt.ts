@@ -34,7 +34,7 @@ const SYSTEM = [
   'You are a reward engineer trying to write reward functions to solve reinforcement learning tasks as effectively as possible.',
   'Your goal is to write reward functions for the environment below that will help a PPO agent learn the task, as the task metric measures it.',
   'The reward functions are JavaScript and run in a locked-down sandbox, so they must follow the rules exactly.',
-  'Each answer is a list of candidate reward functions, each with a short name, its idea and its code.',
+  'Each answer is your analysis first, then a list of candidate reward functions, each with a short name, its idea and its code.',
 ].join(' ');
 
 const range = (low: number, high: number): string =>
@@ -122,12 +122,17 @@ function answerSection(task: Task, k: number, improving: boolean): string {
   const what = improving
     ? `Write ${k} new candidate reward functions that improve on the best reward function so far, using the feedback above. You may refine the best one (rescale, rewrite or drop terms as the statistics suggest) or try different ideas where it failed.`
     : `Write ${k} candidate reward functions. Make them different from each other, so the search explores several ideas at once.`;
+  const analysis = improving
+    ? 'analysis (write it first, before any code): your reading of the feedback. For each term of the best reward so far, what its statistics say (its size next to the others, whether it changes during training); what the episodes\' lengths and endings say the policy does; how far the best is from the line to beat; then what you change and why.'
+    : 'analysis (write it first, before any code): what the task needs from a reward (what the policy must learn, what could go wrong, such as an episode that never ends or ends too early), and how your candidates differ.';
   return `# Your answer
 ${what}
-K = ${k}: answer with exactly ${k} candidates, each with:
-- name: a short, unique kebab-case name (for example energy-shaping-bonus),
-- idea: one or two sentences on what the reward encourages and why it should help PPO ${task.success.clause},
-- code: the complete JavaScript source that defines computeReward.`;
+Answer with a JSON object of two fields, in this order:
+- ${analysis}
+- candidates: K = ${k}: answer with exactly ${k} candidates, each with:
+  - name: a short, unique kebab-case name (for example energy-shaping-bonus),
+  - idea: one or two sentences on what the reward encourages and why it should help PPO ${task.success.clause},
+  - code: the complete JavaScript source that defines computeReward.`;
 }
 
 /** The system message and the user message for one generation of the context's task. */
@@ -141,7 +146,7 @@ export function buildPrompt(context: ProposeContext): Prompt {
     const person = context.feedback === null ? '' : `${feedbackSection(context.generation - 1, context.feedback)}\n\n`;
     sections.push(
       `# Feedback from the search so far (before generation ${context.generation})\n${person}` +
-        reflectionText(task, context.best, context.scoreboard, context.bestByGeneration).trimEnd(),
+        reflectionText(task, context).trimEnd(),
     );
   }
   sections.push(answerSection(task, context.k, improving));
@@ -168,7 +173,7 @@ ${c.code.trimEnd()}
   const n = context.failed.length;
   const answer = `# Your answer
 Each of these ${n} candidate${n === 1 ? '' : 's'} failed its check: before any training, it was called on a few thousand transitions of the environment in the same sandbox, with the same caps. Fix each one so that it runs: keep its name and its idea, change only what makes it fail, and follow the rules above.
-Answer with exactly ${n} candidate${n === 1 ? '' : 's'}, one per failed candidate, each with the same name, its idea and the complete fixed code.`;
+Answer with a JSON object: first an analysis (for each candidate, what made it fail and what you change), then exactly ${n} candidate${n === 1 ? '' : 's'}, one per failed candidate, each with the same name, its idea and the complete fixed code.`;
   const sections = [taskSection(task, context.budget), rulesSection(task), `# Candidates that failed their check (generation ${context.generation})\n\n${failed.join('\n\n')}`, answer];
   return { system: SYSTEM, user: sections.join('\n\n') + '\n' };
 }

@@ -3,7 +3,7 @@
  * plain data rebuilt from the table, so a retried Propose asks the same question.
  */
 import type { TokenUsage } from '../shared/records.ts';
-import type { Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
+import type { BaselineScore, Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
 
 /** The training budget the prompt states; the search's settings fill it in. */
 export interface PromptBudget {
@@ -27,6 +27,10 @@ export interface ProposeContext {
   model: string;
   /** The best reward so far (elitist), or null in generation 1. */
   best: ReflectionBest | null;
+  /** The last generation's best when it is not the best so far (absent: none). */
+  latest?: ReflectionBest | null;
+  /** The baselines' scores on the search's seeds, the line to beat (absent: not trained yet). */
+  baselines?: BaselineScore[];
   /** The last generation's scoreboard, every candidate with its score and outcome (the search's own hostile probes left out). */
   scoreboard: ScoreboardEntry[];
   bestByGeneration: GenerationBest[];
@@ -51,6 +55,8 @@ export interface RepairContext extends ProposeContext {
 }
 
 export interface ProposerAnswer {
+  /** What the proposer wrote before its candidates: its reading of the feedback and what it changes, and why ('' when it wrote none). */
+  analysis: string;
   candidates: Candidate[];
   /** Which proposer and model wrote them. */
   proposer: 'offline' | 'anthropic' | 'bedrock';

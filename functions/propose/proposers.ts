@@ -9,8 +9,8 @@ import type { Candidate } from '../shared/reflection.ts';
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;
   const { createModelProposer } = await import('./model-proposer.ts');
-  const { proposer, model, effort } = settings;
-  return createModelProposer({ proposer, model, effort });
+  const { proposer, model, effort, thinkingBudget } = settings;
+  return createModelProposer({ proposer, model, effort, thinkingBudget });
 }
 
 /** Seeds the repair's samples apart from the generation's own. */
@@ -36,5 +36,5 @@ function offline(context: ProposeContext, k: number, randomSeed: number): Candid
 
 function offlineAnswer(context: ProposeContext, candidates: Candidate[], notes: string[]): ProposerAnswer {
   const promptHash = createHash('sha256').update(JSON.stringify(context)).digest('hex');
-  return { candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
+  return { analysis: '', candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
 }

@@ -5,7 +5,7 @@
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
 import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure } from '../shared/records.ts';
-import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
+import { loadBaselines, loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
@@ -50,11 +50,15 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   }];
   const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }) =>
     ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }));
-  // The best so far is this generation's best or the one the context already holds.
-  const best = bestSoFar && bestSoFar !== meta.best
+  // The best so far is this generation's best or the one the context already holds; this
+  // generation's best is shown beside it when it fell short.
+  const ofGeneration = ranked.length > 0
     ? toReflectionBest(ranked[0], (await store.blobs.getText(rewardKey(searchId, generation, ranked[0].candidateId))) ?? '')
-    : context.best;
-  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
+    : null;
+  const best = bestSoFar && bestSoFar !== meta.best ? ofGeneration : context.best;
+  const latest = best === ofGeneration ? null : ofGeneration;
+  const reflection = reflectionText(task, { best, latest, scoreboard, bestByGeneration, baselines: await loadBaselines(store, searchId) });
+  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection });
   await store.updateMeta(searchId, { best: bestSoFar });
   recordGeneration(ranked, bestOfGeneration, bestSoFar);
   // A person can watch the search as it runs: eureka show --open.

@@ -67,6 +67,8 @@ export interface SearchSettings {
   model: string;
   /** The model's effort (output_config.effort); unset leaves the model's default. */
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  /** Extended thinking's budget in tokens, on top of the answer's output cap, where the model has it; unset: off. */
+  thinkingBudget?: number;
   maxConcurrency: number;
   /** Seed of the offline proposer and of everything random the search decides. */
   randomSeed: number;

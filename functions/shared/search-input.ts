@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import {
   DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
-  RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS,
+  RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS, THINKING_BUDGET_LIMITS,
 } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
@@ -76,6 +76,7 @@ export const SearchInputSchema = z.strictObject({
   proposer: z.enum(['offline', 'anthropic', 'bedrock']).optional(),
   model: z.string().min(1).max(200).optional(),
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  thinkingBudget: count(THINKING_BUDGET_LIMITS.min, THINKING_BUDGET_LIMITS.max),
   maxConcurrency: count(1, MAX_MAP_CONCURRENCY),
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
   repair: z.boolean().optional(),
@@ -138,6 +139,7 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     // Bedrock names models by inference profile; the offline proposer ignores the model.
     model: input.model ?? ((input.proposer ?? defaults.proposer) === 'bedrock' ? DEFAULT_BEDROCK_MODEL_ID : DEFAULT_MODEL_ID),
     ...(input.effort === undefined ? {} : { effort: input.effort }),
+    ...(input.thinkingBudget === undefined ? {} : { thinkingBudget: input.thinkingBudget }),
     maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
     randomSeed: input.randomSeed ?? base.randomSeed,
     humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),

@@ -23,6 +23,7 @@ import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './pp
 import { SANDBOX_CAPS } from '../../infra/config.ts';
 import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits, type SandboxUsage } from './sandbox.ts';
 import { stepsToHalfSuccess, termStatistics, trainSuccessArea, trainSuccessSeries } from './term-stats.ts';
+import { trainingEndings } from './episode-stats.ts';
 
 export interface SeedRunInput {
   task: Task;
@@ -127,6 +128,7 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
       stepsToHalfSuccess: stepsToHalfSuccess(trained.updates),
       curve: trained.updates.map(({ step, meanReward, trainSuccess, episodeLength }) => ({ step, meanReward, trainSuccess, episodeLength })),
       episode: graded.episode,
+      episodes: { training: trainingEndings(trained.updates), evaluation: graded.endings },
       thetaSha256: thetaSha256(trained.theta),
       wallSeconds: elapsed(),
       sandboxSeconds: sandbox.usedMs / 1000,
@@ -177,6 +179,7 @@ function faulted(
     stepsToHalfSuccess: null,
     curve: [],
     episode: null,
+    episodes: null,
     thetaSha256: null,
     wallSeconds,
     sandboxSeconds: used.ms / 1000,

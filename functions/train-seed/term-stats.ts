@@ -1,6 +1,7 @@
 /**
  * Eureka's view of a training run: each reward term's mean per step early (first 10% of updates)
- * and late (last 10%), and its trajectory at 10 checkpoints, plus the training success series.
+ * and late (last 10%), and its trajectory at 10 checkpoints, the same of its absolute value, plus
+ * the training success series.
  */
 import type { TermStats } from '../shared/types.ts';
 import type { UpdateStats } from './ppo.ts';
@@ -15,16 +16,20 @@ export const CHECKPOINTS = 10;
  */
 export function termStatistics(updates: UpdateStats[]): Record<string, TermStats> {
   const names = new Set(updates.flatMap((u) => Object.keys(u.terms)));
+  // A checkpoint of an older trainer has no absolute values: then none are reported.
+  const withAbs = updates.every((u) => u.termsAbs !== undefined);
+  const read = (terms: Record<string, number> | undefined, name: string) => (terms && Object.hasOwn(terms, name) ? terms[name] : 0);
   return Object.fromEntries([...names].map((name) => {
-    const values = updates.map((u) => (Object.hasOwn(u.terms, name) ? u.terms[name] : 0));
-    const tenth = Math.max(1, Math.round(values.length / 10));
-    const stats: TermStats = {
-      early: average(values.slice(0, tenth)),
-      late: average(values.slice(-tenth)),
-      series: checkpoints(values).map(average),
-    };
+    const stats: TermStats = summary(updates.map((u) => read(u.terms, name)));
+    if (withAbs) stats.abs = summary(updates.map((u) => read(u.termsAbs, name)));
     return [name, stats];
   }));
+}
+
+/** Early (first tenth), late (last tenth) and 10-checkpoint means of one per-update series. */
+function summary(values: number[]): { early: number; late: number; series: number[] } {
+  const tenth = Math.max(1, Math.round(values.length / 10));
+  return { early: average(values.slice(0, tenth)), late: average(values.slice(-tenth)), series: checkpoints(values).map(average) };
 }
 
 /**

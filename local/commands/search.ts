@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS } from '../../infra/config.ts';
+import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/contracts.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
@@ -26,6 +26,7 @@ const SearchFlags = z.object({
   randomSeed: intFlag(0, 2 ** 32 - 1).optional(),
   proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
   model: z.string().min(1).optional(),
+  thinkingBudget: intFlag(THINKING_BUDGET_LIMITS.min, THINKING_BUDGET_LIMITS.max).optional(),
   hostile: z.boolean().default(true),
   humanInit: z.array(z.string()).default([]),
   repair: z.boolean().default(true),
@@ -75,7 +76,7 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
   }));
   const pick = Object.fromEntries(Object.entries({
     generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, freshSeeds: flags.freshSeeds, steps: flags.steps,
-    proposer: flags.proposer, model: flags.model, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
+    proposer: flags.proposer, model: flags.model, thinkingBudget: flags.thinkingBudget, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
     chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed,
   }).filter(([, v]) => v !== undefined));
   return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, repair: flags.repair, ...(humanInit.length ? { humanInit } : {}) };

@@ -63,7 +63,7 @@ export interface ScoreboardReport {
   status: string;
   task: string;
   generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
-  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null; repairRequests: number };
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; thinkingTokens?: number; costUsd: number | null; repairRequests: number };
   /** The input's ceiling on the proposer's cost (null: none). */
   maxCostUsd: number | null;
   /** Why the search finished before its last generation, if it did. */
@@ -167,7 +167,7 @@ function formatReport(r: ScoreboardReport): string {
   const cost = p.costUsd === null ? 'cost unknown' : `about $${p.costUsd.toFixed(4)}`;
   lines.push(p.kind === 'offline'
     ? `proposer: offline (${p.requests} generations, no model calls)`
-    : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens, ${cost}`);
+    : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens${p.thinkingTokens ? ` (${p.thinkingTokens} of them thinking)` : ''}, ${cost}`);
   if (r.failedChecks > 0) lines.push(`${r.failedChecks} candidate${r.failedChecks === 1 ? '' : 's'} failed the sandbox check and never trained; ${p.repairRequests} repair request${p.repairRequests === 1 ? '' : 's'}`);
   if (r.maxCostUsd !== null) lines.push(`budget: $${r.maxCostUsd.toFixed(2)}${p.costUsd === null ? '' : `, spent $${p.costUsd.toFixed(4)}`}`);
   if (r.stopped) lines.push(`stopped early by ${r.stopped.reason === 'budget' ? 'the budget' : 'a person'}: ${r.stopped.detail}`);

@@ -75,7 +75,8 @@ export interface CardData {
     includeHostile: boolean; proposer: string; model: string; maxConcurrency: number; randomSeed: number;
     repair?: boolean; feedback?: string; maxCostUsd?: number | null;
   };
-  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null; repairRequests: number };
+  /** outputTokens counts every output token billed; thinkingTokens (absent on older cards) how many of them were extended thinking. */
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; thinkingTokens?: number; costUsd: number | null; repairRequests: number };
   winner: CardReward;
   /** environment_reward and human_shaping. */
   baselines: CardReward[];
@@ -148,6 +149,11 @@ export function num(x: number | null | undefined): string {
 
 export function int(x: number): string {
   return finite(x) ? Math.round(x).toLocaleString('en-US') : '—';
+}
+
+/** The proposer's output tokens, and how many of them were extended thinking when there were any. */
+export function outputTokens(p: CardData['proposer']): string {
+  return p.thinkingTokens ? `${int(p.outputTokens)} (${int(p.thinkingTokens)} thinking)` : int(p.outputTokens);
 }
 
 export function usd(x: number | null): string {
