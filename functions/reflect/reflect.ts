@@ -40,9 +40,12 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure))
     .sort((a, b) => compareRecords(a, b, task.tieBreak));
 
-  // Only a reward trained to the budget can be the generation's best: never one the race stopped,
-  // one that failed its check, or one whose every seed faulted.
-  const bestOfGeneration = ranked.length > 0 && stageOf(ranked[0]) === 0 ? pointerOf(ranked[0]) : null;
+  // Only a reward the race let run to the budget can be the generation's best: never one it stopped
+  // (its score is a partial one) or one that failed its check. One whose every seed faulted there
+  // scores 0 and ranks below any that trained; it is the best only when nothing else ran, so that a
+  // search whose every candidate faulted still publishes (with that 0) instead of failing.
+  const finalist = ranked.find((c) => stageOf(c) === 0) ?? ranked.find((c) => !c.stopped && c.seeds.length > 0);
+  const bestOfGeneration = finalist ? pointerOf(finalist) : null;
   const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
   const context = await loadReflection(store, searchId, generation - 1, meta.best);
   const bestByGeneration = [...context.bestByGeneration, {
