@@ -69,9 +69,10 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     resultPath: '$.repair',
   });
   repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
-  // A person's answer (files:DIR, local only) is awaited in slices, each within Propose's timeout.
+  // A person's answer (files:DIR, local only) is awaited in slices, each within Propose's timeout;
+  // between two slices at most 10 s (the backoff is capped: a slice is the wait, not the delay).
   for (const task of [propose, repair]) {
-    task.addRetry({ errors: [ANSWER_PENDING_ERROR], interval: Duration.seconds(1), maxAttempts: ANSWER_PENDING_RETRIES, backoffRate: 1 });
+    task.addRetry({ errors: [ANSWER_PENDING_ERROR], interval: Duration.seconds(1), maxAttempts: ANSWER_PENDING_RETRIES, backoffRate: 2, maxDelay: Duration.seconds(10) });
   }
 
   const checkRepaired = checkMap(scope, STATE.checkRepaired, '$.repair.checks', '$.repairChecks', CHECK_STATES.repaired, targets);

@@ -182,10 +182,11 @@ describe('Proposer: files:DIR', () => {
   it('is awaited past Propose\'s timeout: the definition retries Propose and Repair on AnswerPending for the whole execution', () => {
     const asl = definitionAsl();
     for (const name of [STATE.propose, STATE.repair]) {
-      const retry = (asl.States[name].Retry as Array<{ ErrorEquals: string[]; MaxAttempts: number; BackoffRate: number }>)
+      const retry = (asl.States[name].Retry as Array<{ ErrorEquals: string[]; MaxAttempts: number; BackoffRate: number; MaxDelaySeconds: number }>)
         .find((r) => r.ErrorEquals.includes(ANSWER_PENDING_ERROR));
       assert.ok(retry, `${name} retries ${ANSWER_PENDING_ERROR}`);
-      assert.deepEqual([retry.ErrorEquals, retry.BackoffRate], [[ANSWER_PENDING_ERROR], 1]);
+      assert.deepEqual([retry.ErrorEquals, retry.BackoffRate], [[ANSWER_PENDING_ERROR], 2]);
+      assert.equal(retry.MaxDelaySeconds, 10, "a slice is the wait, not the delay");
       assert.ok(retry.MaxAttempts * ANSWER_WAIT_SLICE_SECONDS >= 24 * 3600, 'as long as an execution lasts');
       assert.equal(retry.MaxAttempts, ANSWER_PENDING_RETRIES);
     }
