@@ -219,6 +219,16 @@ export const DEFAULT_MAX_COST_USD = 10;
 /** The largest ceiling an input or the stack may set. */
 export const MAX_COST_USD_LIMIT = 10_000;
 
+/**
+ * A local answerer's answer not there yet (`files:DIR`): one Propose invocation waits at most this
+ * long, within its Lambda's timeout, then fails with ANSWER_PENDING_ERROR, and the definition's
+ * Retry invokes it again to go on waiting, up to the pause's timeout in all.
+ */
+export const ANSWER_WAIT_SLICE_SECONDS = FUNCTION_CAPS.propose.timeoutSeconds - 60;
+export const ANSWER_PENDING_ERROR = 'Proposer.AnswerPending';
+/** Enough retries to wait for the whole execution. */
+export const ANSWER_PENDING_RETRIES = Math.ceil(SEARCH_TIMEOUT_SECONDS / ANSWER_WAIT_SLICE_SECONDS);
+
 /** EventBridge source of the events the search sends and listens to. */
 export const EVENT_SOURCE = 'eureka-serverless';
 

@@ -16,7 +16,9 @@ import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { ANNOUNCE_TIMEOUT_SECONDS, EVENT_SOURCE, FINISHED_DETAIL_TYPE } from './config.ts';
+import {
+  ANNOUNCE_TIMEOUT_SECONDS, ANSWER_PENDING_ERROR, ANSWER_PENDING_RETRIES, EVENT_SOURCE, FINISHED_DETAIL_TYPE,
+} from './config.ts';
 import { NO_FEEDBACK_YET } from '../functions/shared/feedback-copy.ts';
 import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, OUT_OF_TIME_ERRORS, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
 import { backoff, checkMap, invoke, retryTransients, seedRunMap, type SearchTargets } from './workflow-parts.ts';
@@ -73,6 +75,11 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   // more (twice at most), it returns that answer to be checked instead of leaving the repaired candidates unchecked.
   repair.addRetry({ errors: [sfn.Errors.TIMEOUT], ...backoff(2, 2) });
   repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
+  // A person's answer (files:DIR, local only) is awaited in slices, each within Propose's timeout;
+  // between two slices at most 10 s (the backoff is capped: a slice is the wait, not the delay).
+  for (const task of [propose, repair]) {
+    task.addRetry({ errors: [ANSWER_PENDING_ERROR], interval: Duration.seconds(1), maxAttempts: ANSWER_PENDING_RETRIES, backoffRate: 2, maxDelay: Duration.seconds(10) });
+  }
 
   const checkRepaired = checkMap(scope, STATE.checkRepaired, '$.repair.checks', '$.repairChecks', CHECK_STATES.repaired, targets);
 

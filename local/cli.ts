@@ -59,7 +59,8 @@ program
   .option('--racing-rungs <n>', 'racing: rungs per generation, the last the full budget (default 3)')
   .option('--chunk-steps <n>', 'environment steps per TrainSeed invocation (default: the task\'s measured size)')
   .option('--random-seed <n>', 'seeds the offline proposer and everything random the search decides (default 0)')
-  .option('--proposer <name>', 'offline, anthropic or bedrock (default: anthropic with ANTHROPIC_API_KEY, else offline)')
+  .option('--proposer <name>', 'offline, anthropic, bedrock, command:"CMD" (the prompt on its stdin, the JSON answer on its stdout) or files:DIR ' +
+    '(DIR/request-N.md written, DIR/answer-N.json awaited) (default: anthropic with ANTHROPIC_API_KEY, else offline)')
   .option('--model <id>', 'model id for the anthropic or bedrock proposer')
   .option('--thinking-budget <tokens>', 'extended thinking for the model, this many tokens on top of its answer (1024 to 32000; default off)')
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')

@@ -1,7 +1,8 @@
 /**
- * What every proposer (offline, anthropic, bedrock) is given and what it answers. The context is
+ * What every proposer (offline, anthropic, bedrock, command, files) is given and what it answers. The context is
  * plain data rebuilt from the table, so a retried Propose asks the same question.
  */
+import { ANSWER_PENDING_ERROR } from '../../infra/config.ts';
 import type { TokenUsage } from '../shared/records.ts';
 import type { BaselineScore, Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
 
@@ -59,7 +60,7 @@ export interface ProposerAnswer {
   analysis: string;
   candidates: Candidate[];
   /** Which proposer and model wrote them. */
-  proposer: 'offline' | 'anthropic' | 'bedrock';
+  proposer: 'offline' | 'anthropic' | 'bedrock' | 'command' | 'files';
   model: string;
   /** The model's raw answer text (empty for the offline proposer). */
   raw: string;
@@ -131,5 +132,13 @@ export class ProposeOutOfTime extends Error {
 
 /** A proposer that cannot give a usable answer (refusal, schema failure after repair, missing key). */
 export class ProposerError extends Error {
-  override readonly name = 'ProposerError';
+  override readonly name: string = 'ProposerError';
+}
+
+/**
+ * A local answer not written yet (`files:DIR`) when this invocation's share of the wait is up: the
+ * state machine invokes Propose again (its Retry on ANSWER_PENDING_ERROR), which goes on waiting.
+ */
+export class AnswerPending extends ProposerError {
+  override readonly name = ANSWER_PENDING_ERROR;
 }

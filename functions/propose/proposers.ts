@@ -1,4 +1,4 @@
-/** Picks the proposer a search asked for. The model proposers load only when asked for. */
+/** Picks the proposer a search asked for. The model proposers and the local answerers load only when asked for. */
 import { createHash } from 'node:crypto';
 import type { SearchSettings } from '../shared/contracts.ts';
 import { getTask } from '../../tasks/registry.ts';
@@ -8,6 +8,10 @@ import type { Candidate } from '../shared/reflection.ts';
 
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;
+  if (settings.proposer === 'command' || settings.proposer === 'files') {
+    const { localAnswerer } = await import('./local-answerer.ts');
+    return localAnswerer(settings);
+  }
   const { createModelProposer } = await import('./model-proposer.ts');
   const { proposer, model, effort, thinkingBudget } = settings;
   return createModelProposer({ proposer, model, effort, thinkingBudget });

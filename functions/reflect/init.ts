@@ -12,11 +12,14 @@ import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../shared/baselines.ts';
 import { chunkStepsOf } from './race.ts';
 
-/** `costCeilingUsd`: the stack's spending ceiling, applied to every search (null: none, as locally). */
+/**
+ * `costCeilingUsd`: the stack's spending ceiling, applied to every search (null: none, as locally).
+ * `local`: the local runtime, where a command or a person may answer (command:, files:).
+ */
 export async function initSearch(
-  store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer'], costCeilingUsd: number | null = null,
+  store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer'], costCeilingUsd: number | null = null, local = false,
 ): Promise<InitResult> {
-  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer, costCeilingUsd });
+  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer, costCeilingUsd, local });
   const searchId = requested ?? event.executionName;
   const now = new Date().toISOString();
   const { created, meta } = await store.createMeta(searchId, {

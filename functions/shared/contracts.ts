@@ -63,7 +63,9 @@ export interface SearchSettings {
   steps: number;
   evalEpisodes: number;
   includeHostile: boolean;
-  proposer: 'offline' | 'anthropic' | 'bedrock';
+  /** Who writes the rewards; 'command' and 'files' (any model, or a person) run only locally. */
+  proposer: 'offline' | 'anthropic' | 'bedrock' | 'command' | 'files';
+  /** The model id; for 'command' the command line that answers, for 'files' the directory it answers in. */
   model: string;
   /** The model's effort (output_config.effort); unset leaves the model's default. */
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';

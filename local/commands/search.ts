@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/contracts.ts';
+import { ProposerField } from '../../functions/shared/proposer-input.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { progressReporter } from '../progress.ts';
@@ -24,7 +25,7 @@ const SearchFlags = z.object({
   racingRungs: intFlag(2, MAX_RUNGS).optional(),
   chunkSteps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
   randomSeed: intFlag(0, 2 ** 32 - 1).optional(),
-  proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
+  proposer: ProposerField.optional(),
   model: z.string().min(1).optional(),
   thinkingBudget: intFlag(THINKING_BUDGET_LIMITS.min, THINKING_BUDGET_LIMITS.max).optional(),
   hostile: z.boolean().default(true),
