@@ -187,3 +187,37 @@ describe('Function: buildRepairPrompt', () => {
     assert.match(user, /# The task/, 'and the task, source included');
   });
 });
+
+describe('Function: buildPrompt says what it knows of the task', () => {
+  const lander = buildPrompt({ ...GEN1, task: 'LunarLander-v3' }).user;
+
+  it('shows each observation\'s typical range beside its bounds', () => {
+    assert.ok(lander.includes('| index | meaning | bounds | typical range |'));
+    assert.ok(lander.includes('| 2 | horizontal velocity | [-10, 10] | [-2, 2] |'), 'the typical range, not only the bounds');
+    assert.ok(lander.includes('| 4 | angle | [-6.28, 6.28] | [-1.5, 1.5] |'), 'three significant digits');
+    assert.ok(buildPrompt(GEN1).user.includes('| 0 | position | [-1.2, 0.6] | [-1.2, 0.6] |'), 'the bounds where no typical range is given');
+  });
+
+  it('gives the exact return that judges the policy where success is a return, from the task folder', () => {
+    const task = getTask('LunarLander-v3');
+    assert.ok(task.success.returnFormula !== undefined);
+    assert.ok(lander.includes(task.success.returnFormula.trimEnd()), 'the task\'s own formula, verbatim');
+    assert.match(lander, /reward = shaping\(nextObs\) - shaping\(obs\) - 0\.3 \* mainPower - 0\.03 \* sidePower/);
+    assert.match(lander, /it is the judge, not a reward to copy/);
+    assert.match(buildPrompt({ ...GEN1, task: 'LunarLanderContinuous-v3' }).user, /mainPower is \(min\(action\[0\], 1\) \+ 1\) \/ 2 when action\[0\] > 0/);
+    for (const t of TASKS) {
+      const judgedByReturn = /return on the environment's own reward/.test(t.success.describe);
+      assert.equal(t.success.returnFormula !== undefined, judgedByReturn, `${t.id}: a formula exactly where success is a return`);
+      assert.equal(buildPrompt({ ...GEN1, task: t.id }).user.includes('The return that judges the policy'), judgedByReturn, t.id);
+    }
+  });
+
+  it('says in words what a steady per-step term is worth under the task\'s own discount, where episodes end early', () => {
+    assert.match(lander, /with gamma 0\.999, from an episode's start it is worth up to c \* \(1 - gamma\^1000\) \/ \(1 - gamma\) = 632c/);
+    assert.match(lander, /a steady \+c per step pays the policy to avoid both and run to the time limit/);
+    const cart = buildPrompt({ ...GEN1, task: 'CartPole-v1' }).user;
+    assert.match(cart, /ends early only on a failure: a steady -c per step pays the policy to fail early/);
+    assert.match(buildPrompt(GEN1).user, /with gamma 0\.99, .* = 86\.6c over the 200-step limit/);
+    assert.doesNotMatch(buildPrompt({ ...GEN1, task: 'Pendulum-v1' }).user, /Per-step terms and the discount/, 'its episodes always run to the limit');
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * The model's prompt (DESIGN §6), after Eureka: the same words for every task. A reward engineer's
  * system message; the task's description and the environment's own source (Eureka's
- * environment-as-context, with its reward left out); the observation layout and action type; how
- * the policy is judged and trained; the exact signature and the sandbox's rules; K. From
- * generation 2 the reflection on the search so far (reflection.ts, which the offline proposer reads).
+ * environment-as-context, with its reward left out); the observation layout with its typical
+ * ranges and the action type; how the policy is judged (the exact return, where success is one) and
+ * trained, and what a per-step term is worth under the discount (prompt-facts.ts); the exact
+ * signature and the sandbox's rules; K. From generation 2 the reflection on the search so far
+ * (reflection.ts, which the offline proposer reads).
  */
 import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
@@ -11,6 +13,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { PromptBudget, ProposeContext, RepairContext } from './proposer.ts';
 import { reflectionText } from '../shared/reflection.ts';
+import { discountSection, judgeText, observationSection } from './prompt-facts.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */
 export const REWARD_SIGNATURE = 'function computeReward(obs, action, nextObs, terminated)';
@@ -37,20 +40,6 @@ const SYSTEM = [
   'Each answer is your analysis first, then a list of candidate reward functions, each with a short name, its idea and its code.',
 ].join(' ');
 
-const range = (low: number, high: number): string =>
-  Number.isFinite(low) && Number.isFinite(high) ? `[${low}, ${high}]` : `unbounded (${low}, ${high})`;
-
-function observationSection(task: Task): string {
-  const rows = task.observation.map((d, i) => `| ${i} | ${d.name} | ${range(d.low, d.high)} |`);
-  return [
-    '## Observation',
-    `obs is an array of ${task.obsSize} numbers (32-bit floats), exactly as the environment's observation above:`,
-    '| index | meaning | bounds |',
-    '|---|---|---|',
-    ...rows,
-  ].join('\n');
-}
-
 export function actionText(task: Task): string {
   const a = task.action;
   if (a.kind === 'discrete') {
@@ -66,6 +55,7 @@ function taskSection(task: Task, budget: PromptBudget): string {
   const ppo = ppoConfigFor(task, 0, budget.steps);
   const batch = ppo.numEnvs * ppo.numSteps;
   const updates = Math.max(1, Math.floor(budget.steps / batch));
+  const discount = discountSection(task, ppo.gamma);
   return `# The task: ${task.id} (Gymnasium)
 ${task.description}
 
@@ -82,10 +72,10 @@ ${observationSection(task)}
 ${actionText(task)}
 
 ## How your reward is judged
-After training, trusted code runs the greedy policy for ${budget.evalEpisodes} evaluation episodes on start states never used in training. ${task.success.describe} The task metric is the share of evaluation episodes that ${task.success.clause}, averaged over ${budget.seeds} training seeds (a seed whose training failed counts 0); ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}. The policy is never graded on the reward you write: your reward only shapes what PPO learns, and it is never called during grading.
+After training, trusted code runs the greedy policy for ${budget.evalEpisodes} evaluation episodes on start states never used in training. ${task.success.describe} The task metric is the share of evaluation episodes that ${task.success.clause}, averaged over ${budget.seeds} training seeds (a seed whose training failed counts 0); ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}. The policy is never graded on the reward you write: your reward only shapes what PPO learns, and it is never called during grading.${judgeText(task)}
 
 ## The learner
-PPO (CleanRL-style) with separate 64-64 tanh actor and critic networks (${task.action.kind === 'discrete' ? 'a softmax over the actions' : 'a diagonal Gaussian policy with a learned, state-independent standard deviation'}), observations scaled to about [-1, 1], ${ppo.numEnvs} parallel environments x ${ppo.numSteps} steps per update, discount gamma ${ppo.gamma}, GAE lambda ${ppo.gaeLambda}, clip ${ppo.clipCoef}, entropy bonus ${ppo.entCoef}, ${ppo.updateEpochs} epochs of ${ppo.numMinibatches} minibatches, Adam with learning rate ${ppo.learningRate}${ppo.normReward ? ', rewards divided by the running standard deviation of the discounted return (and clipped to ±10)' : ''}. Training budget: ${budget.steps} environment steps per seed (${updates} updates; at least ${Math.floor(budget.steps / task.maxEpisodeSteps)} episodes, as an episode lasts at most ${task.maxEpisodeSteps} steps).`;
+PPO (CleanRL-style) with separate 64-64 tanh actor and critic networks (${task.action.kind === 'discrete' ? 'a softmax over the actions' : 'a diagonal Gaussian policy with a learned, state-independent standard deviation'}), observations scaled to about [-1, 1], ${ppo.numEnvs} parallel environments x ${ppo.numSteps} steps per update, discount gamma ${ppo.gamma}, GAE lambda ${ppo.gaeLambda}, clip ${ppo.clipCoef}, entropy bonus ${ppo.entCoef}, ${ppo.updateEpochs} epochs of ${ppo.numMinibatches} minibatches, Adam with learning rate ${ppo.learningRate}${ppo.normReward ? ', rewards divided by the running standard deviation of the discounted return (and clipped to ±10)' : ''}. Training budget: ${budget.steps} environment steps per seed (${updates} updates; at least ${Math.floor(budget.steps / task.maxEpisodeSteps)} episodes, as an episode lasts at most ${task.maxEpisodeSteps} steps).${discount === '' ? '' : `\n\n${discount}`}`;
 }
 
 function rulesSection(task: Task): string {
@@ -114,6 +104,7 @@ Rules:
 - Use only Math and plain JavaScript (numbers, arrays, objects, functions). There are no other globals: no require, import, process, fetch, console, Date, timers or I/O.
 - Keep it cheap: a few arithmetic operations per call. Every call has a deadline and each training run has a total time budget; no long loops, big arrays or recursion.
 - Return [total, terms]: total is the reward (a finite number) and terms is an object of named reward terms, for example { shaping: 0.3, bonus: 0 }. Use at most ${r.maxTerms} term names of at most ${r.maxTermNameLength} characters; every value must be a finite number. Normally total is the sum of the terms. The terms are tracked through training and reported back to you, so name each meaningful component.
+- Give each term's scale (and the temperature of any transform, such as Math.exp(-d / temperature)) its own named constant: the feedback reports each term by name, and a named constant is what the next round changes.
 - A function that throws, runs past its deadline, uses too much memory, or returns a non-finite or malformed value ends its candidate, which then scores 0.
 - At most ${r.maxCodeBytes / 1024} KiB of code per candidate.`;
 }
