@@ -109,7 +109,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
  * under an id the data directory holds already (only --resume continues one).
  */
 function refuseAtStart(input: Record<string, unknown>, exists: boolean, searchId: string, dataDir: string): void {
-  parseSearchInput(input, { proposer: 'offline' });
+  parseSearchInput(input, { proposer: 'offline', local: true });
   if (exists) {
     throw new InvalidSearchInput([`"searchId" ${searchId} names a search ${dataDir} holds already: eureka search --resume ${searchId} continues it, a new search needs a new id`]);
   }
