@@ -192,7 +192,7 @@ describe('Function: parseSearchInput', () => {
       ['a seed beyond 32 bits', { randomSeed: 2 ** 32 }, '"randomSeed" must be at most 4294967295 (got 4294967296)'],
       ['a string for a boolean', { includeHostile: 'yes' }, '"includeHostile" must be true or false (got "yes")'],
       ['an unknown proposer',
-        { proposer: 'gpt' }, '"proposer" must be one of "offline", "anthropic", "bedrock" (got "gpt")'],
+        { proposer: 'gpt' }, '"proposer" must be offline, anthropic, bedrock, command:CMD or files:DIR (got "gpt")'],
       ['an empty model', { model: '' }, '"model" must not be empty'],
       ['an unknown effort level',
         { effort: 'extreme' }, '"effort" must be one of "low", "medium", "high", "xhigh", "max" (got "extreme")'],
@@ -246,7 +246,7 @@ describe('Function: parseSearchInput', () => {
       const parts = [
         '"candidates" must be at least 1',
         '"seeds" must be at most 10',
-        '"proposer" must be one of',
+        '"proposer" must be offline, anthropic, bedrock, command:CMD or files:DIR',
         'unknown field "extra"',
       ];
       for (const part of parts) assert.ok(message.includes(part), `${part} in ${message}`);
