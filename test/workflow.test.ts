@@ -747,8 +747,8 @@ function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS), input: Re
       const id = `${input.generation}/${input.candidateId}/${input.seed}`;
       calls.chunks.set(id, (calls.chunks.get(id) ?? 0) + 1);
       if (input.seed % 2 === 1) throw new LambdaError('Runtime.OutOfMemory', 'e'.repeat(20_000));
-      // The first few candidates clearly ahead of the rest, so the race has something real to cut on.
-      const ahead = Number(input.candidateId.slice(0, 2)) <= 4;
+      // Half of generation 1's candidates clearly ahead of the rest (the rung's boundary among them), so the race has something real to cut on.
+      const ahead = Number(input.candidateId.slice(0, 2)) <= 16;
       const target = Math.max(1, Math.floor(input.targetSteps / rollout));
       const done = Math.min(target, (updates.get(id) ?? 0) + Math.max(1, Math.floor(input.chunkSteps / rollout)));
       updates.set(id, done);
