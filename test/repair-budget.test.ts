@@ -3,15 +3,13 @@
  * offline proposer's replacements, the worst case of a request, and the ceiling on a real table.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BudgetRefused, checkBudget, spentUsd } from '../functions/propose/budget.ts';
 import { searchLedger } from '../functions/propose/ledger.ts';
 import { ProposeOutOfTime, type Proposer } from '../functions/propose/proposer.ts';
 import { createAnthropicProposer } from '../functions/propose/anthropic.ts';
 import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { realStore } from './support/real-store.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
 import { repair, repaired } from '../functions/propose/repair.ts';
@@ -20,11 +18,7 @@ import { createProposer, offlineProposer } from '../functions/propose/proposers.
 import { checkKey } from '../functions/shared/keys.ts';
 import type { CheckRecord, CheckSummary } from '../functions/shared/types.ts';
 import { initSearch } from '../functions/reflect/init.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
-import { Table } from '../functions/shared/table.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
-import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 import { GEN1, GEN2 } from './support/contexts.ts';
 import { DEFAULT_MAX_COST_USD } from '../infra/config.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
@@ -101,28 +95,9 @@ describe('The stack\'s default ceiling', () => {
   });
 });
 
-/** A search store on dynalite and a directory, for the suite it is called in; `store()` once started. */
-function realStore(prefix: string): () => SearchStore {
-  let dir = '';
-  let local: LocalTable;
-  let store: SearchStore;
-  const saved = { ...process.env };
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), prefix));
-    local = await startLocalTable({ dir: join(dir, 'table') });
-    Object.assign(process.env, localAwsEnv(local));
-    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
-  });
-  after(async () => {
-    await local.close();
-    await rm(dir, { recursive: true, force: true });
-    process.env = saved;
-  });
-  return () => store;
-}
 
 describe('Function: checkBudget on a real table', () => {
-  const storeOf = realStore('eureka-budget-');
+  const storeOf = realStore('eureka-budget-').store;
   const start = async (searchId: string, input: Record<string, unknown>) =>
     (await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', ...input } }, 'anthropic')).config;
 
@@ -151,7 +126,7 @@ describe('Function: checkBudget on a real table', () => {
 });
 
 describe('Function: the budget\'s reservation, one conditional write on a real table', () => {
-  const storeOf = realStore('eureka-reserve-');
+  const storeOf = realStore('eureka-reserve-').store;
   const start = async (searchId: string, maxCostUsd: number) =>
     (await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', maxCostUsd } }, 'anthropic')).config;
   const reply = { text: '{}', stopReason: 'end_turn', stopDetails: null, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, promptHash: 'h' };
@@ -198,7 +173,7 @@ describe('Function: the budget\'s reservation, one conditional write on a real t
 });
 
 describe('Function: repair on a real table', () => {
-  const storeOf = realStore('eureka-repair-');
+  const storeOf = realStore('eureka-repair-').store;
 
   it('sends only the failures the code caused, never a check that failed for an infrastructure reason', async () => {
     const searchId = 'infra-faults';
@@ -224,7 +199,7 @@ describe('Function: repair on a real table', () => {
 });
 
 describe('Function: propose and repair against Lambda\'s deadline (the real SDK on a loopback server, a real table)', () => {
-  const storeOf = realStore('eureka-deadline-');
+  const storeOf = realStore('eureka-deadline-').store;
   let server: MessagesApiServer;
   before(async () => { server = await startMessagesApiServer(); });
   after(() => server.close());
