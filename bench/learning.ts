@@ -5,8 +5,8 @@
  * Flags: --task ID (repeatable; default every task), --seeds 0,1,2 (default 0-4), --reward human
  * or environment (repeatable; default both: the LunarLanders' two are the same function),
  * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change),
- * --sandbox-budget S (the sandbox's total seconds per seed-run; on a loaded machine the default 30
- * can end a LunarLander run that would not end on an idle one), --json.
+ * --sandbox-operations N (the sandbox's total QuickJS operations per seed-run, over the default
+ * that grows with the steps: a count, so the same on any machine), --json.
  */
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
@@ -20,8 +20,8 @@ const overrides = ppoOverrides(values('ppo')[0]);
 const tasks: Task[] = (values('task').length > 0 ? values('task').map(getTask) : [...TASKS])
   .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task));
 const json = argv.includes('--json');
-const sandboxBudget = values('sandbox-budget').map(Number)[0];
-const limits = sandboxBudget > 0 ? { totalBudgetMs: sandboxBudget * 1000 } : undefined;
+const sandboxOperations = values('sandbox-operations').map(Number)[0];
+const limits = sandboxOperations > 0 ? { totalOperations: sandboxOperations } : undefined;
 const REWARDS = ['human', 'environment'] as const;
 const rewards = values('reward').length > 0 ? values('reward').map((r) => {
   const reward = REWARDS.find((x) => x === r);

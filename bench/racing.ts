@@ -3,7 +3,8 @@
  * full search's steps, its winner's fresh success within 5 points of the full search's). Each search
  * runs end to end through the local runtime, offline proposer, the same randomSeed, into its own data
  * directory. Prints per task: the winner and its fresh success, stepsTrained / stepsFullBudget, wall
- * time, and how early the winner learned against the person's shaping (on the fresh seeds).
+ * time, and how early the winner learned against the person's shaping (on the fresh seeds), the person's
+ * fresh success and whether the winner beat the baselines.
  * Flags: --task ID (repeatable; default the classic-control tasks), --generations 3 --candidates 6
  * --seeds 3, --racing eta,rungs (repeatable; default the defaults), --random-seed 0, --no-full (only
  * the raced searches), --json. Each search is `eureka search` in a process of its own, as a user runs it.
@@ -33,6 +34,8 @@ interface Row {
   task: string; racing: string; winner: string; freshSuccess: number | null; freshReturn: number | null;
   stepsTrained: number; stepsFullBudget: number; seconds: number;
   winnerLearning: SearchSummary['winner']['freshLearning']; personLearning: SearchSummary['winner']['freshLearning'];
+  /** The person's shaping on the same fresh seeds, and whether the winner ranked above the best baseline. */
+  personFreshSuccess: number | null; beatsBaselines: boolean | null;
 }
 const rows: Row[] = [];
 
@@ -53,6 +56,7 @@ for (const task of tasks) {
         freshSuccess: summary.winner.freshSuccess, freshReturn: summary.winner.freshReturn,
         stepsTrained: summary.stepsTrained, stepsFullBudget: summary.stepsFullBudget, seconds: (performance.now() - started) / 1000,
         winnerLearning: summary.winner.freshLearning, personLearning: person?.freshLearning ?? null,
+        personFreshSuccess: person?.freshSuccess ?? null, beatsBaselines: summary.beatsBaselines,
       };
       rows.push(row);
       if (!json) process.stdout.write(`${line(row)}\n`);
@@ -69,5 +73,5 @@ function line(r: Row): string {
   return `${r.task.padEnd(26)} racing ${r.racing.padEnd(16)} winner ${r.winner.padEnd(28)} fresh ${pct(r.freshSuccess).padStart(4)} ` +
     `(return ${r.freshReturn?.toFixed(1) ?? '-'})  steps ${(r.stepsTrained / r.stepsFullBudget).toFixed(2)} of full ` +
     `(${r.stepsTrained.toLocaleString('en-US')} / ${r.stepsFullBudget.toLocaleString('en-US')})  ${r.seconds.toFixed(0)} s  ` +
-    `winner ${learn(r.winnerLearning)}; person ${learn(r.personLearning)}`;
+    `winner ${learn(r.winnerLearning)}; person fresh ${pct(r.personFreshSuccess)}, ${learn(r.personLearning)}; beats baselines ${r.beatsBaselines ?? '-'}`;
 }

@@ -12,8 +12,10 @@
  *    of the reference's MountainCar seed-run.
  * 4. The trainer's minibatch step on LunarLander-v3's network at 64 and 512 rows
  *    (bench/minibatch.ts compares it with the other ways measured).
- * 5. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, and how
- *    long it takes to stop a reward that never returns and one that eats memory.
+ * 5. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, QuickJS's
+ *    start-up (paid by every chunk, charged to no reward), the operations each task's baselines
+ *    count per transition against the budget per step, and how long it takes to stop a reward that
+ *    never returns and one that eats memory.
  *
  * Flags: --seed N (default 0), --quick, --json (one JSON object on stdout).
  */
@@ -27,6 +29,7 @@ import { ppoConfigFor } from '../core/ppo-config.ts';
 import { Random } from '../core/random.ts';
 import { initialParameters, networkFor } from '../functions/train-seed/network.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
+import { SANDBOX_CAPS } from '../infra/config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import type { Task } from '../tasks/contract.ts';
 import { planckLander } from './lunar-engines/lander-env.ts';
@@ -125,6 +128,40 @@ async function sandboxCost(source: string) {
   return perCall;
 }
 
+/**
+ * QuickJS's start-up as every chunk pays it: the wall time of opening a sandbox less the time its
+ * load() call took (what usedMs counts). The first in a process, and the median of the next ten.
+ */
+async function sandboxStartup(source: string): Promise<{ firstMs: number; medianMs: number }> {
+  const layout = layoutOf(getTask('MountainCar-v0'));
+  const startups: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    const started = performance.now();
+    const sandbox = await openRewardSandbox(source, layout);
+    startups.push(performance.now() - started - sandbox.usedMs);
+    sandbox.dispose();
+  }
+  const rest = startups.slice(1).sort((a, b) => a - b);
+  return { firstMs: startups[0], medianMs: (rest[4] + rest[5]) / 2 };
+}
+
+/** QuickJS operations per transition of each task's two baselines (4 calls of 2,048 sampled transitions). */
+async function baselineOperations(): Promise<Array<{ task: string; human: number; environment: number }>> {
+  const rows = [];
+  for (const task of TASKS) {
+    const batch = sampleTransitions(task, 2048, seed);
+    const per = async (source: string) => {
+      const sandbox = await openRewardSandbox(source, layoutOf(task));
+      for (let c = 0; c < 4; c++) sandbox.evaluate(batch, c * batch.count);
+      const operations = sandbox.usedOperations / (4 * batch.count);
+      sandbox.dispose();
+      return operations;
+    };
+    rows.push({ task: task.id, human: await per(task.baselines.human.code), environment: await per(task.baselines.environment.code) });
+  }
+  return rows;
+}
+
 /** Milliseconds from opening a hostile reward to the fault that ends it. */
 async function timeToStop(source: string): Promise<{ ms: number; outcome: string }> {
   const task = getTask('MountainCar-v0');
@@ -172,12 +209,17 @@ log('\ntrainer: one minibatch step (loss, gradient, norm clip, Adam), LunarLande
 log(`  64 rows: ${minibatch[64].toFixed(2)} ms, 512 rows: ${minibatch[512].toFixed(2)} ms (least of 7 trials of 40; bench/minibatch.ts for the other ways)`);
 
 const perCall = await sandboxCost(await example('energy.js'));
+const startup = await sandboxStartup(await example('energy.js'));
+const operations = await baselineOperations();
 const neverReturns = await timeToStop(await example('hostile/never-returns.js'));
 const memory = await timeToStop(await example('hostile/memory-arrays.js'));
 log('\nsandbox');
 log(`  evaluate() of 2048 transitions (energy.js): ${perCall.toFixed(2)} ms per call, ${(perCall * 73 / 1000).toFixed(2)} s per 150,000-step seed-run`);
+log(`  QuickJS's start-up, paid by every chunk and charged to no reward's budget: ${startup.medianMs.toFixed(1)} ms (the first in a process ${startup.firstMs.toFixed(1)} ms)`);
+log(`  operations per transition (the budget: ${SANDBOX_CAPS.seedRunOperationsPerStep} a step, at least ${SANDBOX_CAPS.seedRunMinOperations.toLocaleString('en')} a seed-run):`);
+for (const row of operations) log(`    ${row.task.padEnd(26)} the person's shaping ${row.human.toFixed(1).padStart(6)}, the environment's reward ${row.environment.toFixed(1).padStart(6)}`);
 log(`  never-returns.js stopped after ${neverReturns.ms.toFixed(0)} ms (${neverReturns.outcome}); memory-arrays.js after ${memory.ms.toFixed(0)} ms (${memory.outcome})`);
 
 if (json) {
-  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, minibatchMs: minibatch, sandbox: { perCallMs: perCall, neverReturns, memory } })}\n`);
+  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, minibatchMs: minibatch, sandbox: { perCallMs: perCall, startup, operations, neverReturns, memory } })}\n`);
 }

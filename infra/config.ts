@@ -21,7 +21,10 @@ export interface FunctionCaps {
 }
 
 export const FUNCTION_CAPS: Readonly<Record<FunctionRole, FunctionCaps>> = {
-  /** Streams a long model answer (K up to 16 rewards, ~16k tokens at ~60 tokens/s is ~4.5 min). */
+  /**
+   * Streams a long model answer: at most 32,000 tokens (MODEL_DEFAULTS.maxTokens), ~9 min at ~60
+   * tokens/s; a schema repair that would not fit the rest goes to the Task's retry (below).
+   */
   propose: { memoryMb: 1024, timeoutSeconds: 600 },
   /**
    * One seed-run: 1769 MB is exactly one vCPU. 150,000 steps take ~10-20 s on a desktop core and
@@ -34,6 +37,15 @@ export const FUNCTION_CAPS: Readonly<Record<FunctionRole, FunctionCaps>> = {
   /** Renders the card and copies the winner's reward and policy. */
   publish: { memoryMb: 1024, timeoutSeconds: 300 },
 };
+
+/**
+ * The slowest streaming the proposer plans for (Claude streams ~60 output tokens a second): a
+ * 32,000-token answer takes ~530 s, so Propose's 600 s hold one answer and not a second. A schema
+ * repair that could not finish in what the invocation has left, with this margin, is left to a
+ * retry of the Task (functions/propose/model-answer.ts).
+ */
+export const MODEL_STREAM_TOKENS_PER_SECOND = 60;
+export const MODEL_STREAM_MARGIN_SECONDS = 30;
 
 /** Which function serves each Task role. */
 export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
@@ -96,11 +108,14 @@ export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
 
 /**
  * Upper bound of SearchSettings.maxConcurrency, read by the Maps' MaxConcurrencyPath; init rejects
- * more. "Train seeds" is a Distributed Map and runs that many seed-runs at once; the inline Maps
- * (checks, baselines, fresh seeds) run at most 40 whatever it says. 320 is K=16 (plus 16 human
+ * more. The seed-run Maps are Distributed Maps and run that many seed-runs at once; the inline Maps
+ * (the checks) run at most 40 whatever it says. 320 is K=16 (plus 16 human
  * rewards in generation 1) x S=10, and a third of an account's default 1,000 Lambda concurrency.
  */
 export const MAX_MAP_CONCURRENCY = 320;
+
+/** The hostile candidates generation 1 adds with includeHostile (functions/propose/hostile.ts; the history bound counts them). */
+export const HOSTILE_CANDIDATE_COUNT = 2;
 
 /** Seeds per candidate at most: K=16 x S=10 is 160 seed-runs per generation. */
 export const MAX_SEEDS = 10;
@@ -123,16 +138,50 @@ export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-sonnet-5-5';
 /** The foundation model behind DEFAULT_BEDROCK_MODEL_ID (IAM needs both ARNs). */
 export const DEFAULT_BEDROCK_FOUNDATION_MODEL = 'anthropic.claude-sonnet-5-5';
 
-/** Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally. */
+/**
+ * Input thinkingBudget's range: the API's smallest budget (1,024), and a largest that, with the
+ * answer's 32,000 output tokens (functions/propose/anthropic.ts), stays within a 64,000-token cap.
+ */
+export const THINKING_BUDGET_LIMITS = { min: 1024, max: 32_000 } as const;
+
+/**
+ * Caps of the QuickJS sandbox that runs a candidate reward (DESIGN §4), on AWS and locally: the
+ * only source (functions/train-seed/sandbox-types.ts DEFAULT_SANDBOX_LIMITS reads them). Work is
+ * counted in QuickJS operations (interrupt polls: calls and loop iterations), not in time, so a
+ * reward's outcome does not depend on the machine or its load; the wall clock is only a backstop.
+ */
 export const SANDBOX_CAPS = {
-  /** QuickJS runtime memory limit in bytes (large arrays can exceed it: the process cap is last). */
-  memoryLimitBytes: 64 * 1024 * 1024,
+  /** Largest candidate source, in UTF-8 bytes. */
+  maxSourceBytes: 64 * 1024,
+  /** The module's WebAssembly memory (QuickJS's own limit does not hold for large arrays: DESIGN §4). */
+  memoryBytes: 64 * 1024 * 1024,
   /** QuickJS stack limit: 512 KiB or more overflows the host stack (DESIGN §4). */
-  stackLimitBytes: 128 * 1024,
-  /** Interrupt deadline of one batched call into the sandbox. */
-  callDeadlineMs: 250,
-  /** Total sandbox time of one seed-run: grows with its budget (functions/train-seed/seed-run.ts sandboxBudgetMs), at least 30 s. */
-  seedRunBudgetSeconds: 30,
+  stackBytes: 128 * 1024,
+  /**
+   * Operations one batched call (2,048 transitions, or loading the code) may do: ~14x what the
+   * heaviest baseline reward needs (LunarLanderContinuous's shaping, ~70 a transition with the
+   * wrapper's ~16; `npm run bench` prints each task's), a few times the seed-run's budget per step.
+   */
+  callOperations: 2_000_000,
+  /**
+   * Wall-clock backstop of one call, for work whose operations are slow: past what callOperations
+   * takes at the slowest rate a reward-like code measured (~0.8 million a second, building JSON
+   * text: ~2.5 s here, a few times that on a Lambda vCPU). Checked when QuickJS calls the interrupt
+   * handler, so a loop around one long native call (which counts one operation a call) is stopped
+   * late, and one native call that never ends only by the process's time cap.
+   */
+  callDeadlineMs: 10_000,
+  /**
+   * Operations a seed-run may do in the sandbox per environment step it trains: ~3x the heaviest
+   * baseline, and what keeps a default chunk (up to 2 million steps) of a reward at its budget
+   * within TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there)...
+   */
+  seedRunOperationsPerStep: 200,
+  /** ...and at least, whatever its steps (a short run, the candidate's check). */
+  seedRunMinOperations: 100_000_000,
+  /** Most distinct term names, and the longest. */
+  maxTerms: 16,
+  maxTermNameLength: 48,
 } as const;
 
 /** Caps of one local seed-run child process: the same as its Lambda (DESIGN §4). */
@@ -169,6 +218,16 @@ export const DEFAULT_MAX_COST_USD = 10;
 
 /** The largest ceiling an input or the stack may set. */
 export const MAX_COST_USD_LIMIT = 10_000;
+
+/**
+ * A local answerer's answer not there yet (`files:DIR`): one Propose invocation waits at most this
+ * long, within its Lambda's timeout, then fails with ANSWER_PENDING_ERROR, and the definition's
+ * Retry invokes it again to go on waiting, up to the pause's timeout in all.
+ */
+export const ANSWER_WAIT_SLICE_SECONDS = FUNCTION_CAPS.propose.timeoutSeconds - 60;
+export const ANSWER_PENDING_ERROR = 'Proposer.AnswerPending';
+/** Enough retries to wait for the whole execution. */
+export const ANSWER_PENDING_RETRIES = Math.ceil(SEARCH_TIMEOUT_SECONDS / ANSWER_WAIT_SLICE_SECONDS);
 
 /** EventBridge source of the events the search sends and listens to. */
 export const EVENT_SOURCE = 'eureka-serverless';

@@ -42,7 +42,7 @@ import {
 import { SEARCH_OBJECTS, SearchFunction, TRAIN_SEED_WASM_FILES } from './search-function.ts';
 import { SearchMonitoring } from './monitoring.ts';
 import { TrainSeedImageFunction } from './train-seed-image.ts';
-import { buildSearchDefinition, DISTRIBUTED_MAP_LABEL } from './workflow.ts';
+import { buildSearchDefinition, DISTRIBUTED_MAP_LABELS } from './workflow.ts';
 
 /** Context keys the stack reads. */
 export const CONTEXT_KEYS = {
@@ -242,12 +242,12 @@ export class EurekaStack extends Stack {
     acknowledge(this.stateMachine, 'lambda:InvokeFunction on <function>:* covers the versions and aliases of our own '
       + 'four functions (granted by LambdaInvoke).',
     ...[propose, trainSeed, reflect, publish].map((fn) => `AwsSolutions-IAM5[Resource::${this.arnRef(fn)}:*]`));
-    // "Train seeds" runs each seed-run as a child execution of this state machine.
+    // Every seed-run Map runs each seed-run as a child execution of this state machine.
     const machineName = `{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${this.getLogicalId(this.stateMachine.node.defaultChild as CfnElement)}"}]}]}`;
     const executions = `arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${machineName}`;
     acknowledge(this.stateMachine.node.findChild('DistributedMapPolicy'), 'The Distributed Map describes, stops and redrives the '
       + 'child executions of this one state machine; their names are not known before they start.',
-    `AwsSolutions-IAM5[Resource::${executions}:*]`, `AwsSolutions-IAM5[Resource::${executions}/${DISTRIBUTED_MAP_LABEL}:*]`);
+    `AwsSolutions-IAM5[Resource::${executions}:*]`, ...DISTRIBUTED_MAP_LABELS.map((label) => `AwsSolutions-IAM5[Resource::${executions}/${label}:*]`));
 
     // "Wait for feedback": only a person answers a pause, with `eureka feedback`. No function of
     // the stack may send a task token; whoever answers attaches this policy. The answer travels

@@ -53,6 +53,8 @@ export interface SeedRunStates extends IterationStates {
   more: string;
   /** Pass: the seed-run's summary, the iteration's output. */
   done: string;
+  /** The Distributed Map's label: its child executions are named by it. */
+  label: string;
 }
 
 export const SEED_RUN_STATES = {
@@ -63,6 +65,7 @@ export const SEED_RUN_STATES = {
     outOfMemory: 'Baseline seed ran out of memory',
     timedOut: 'Baseline seed timed out',
     failed: 'Baseline seed failed',
+    label: 'baselines',
   },
   seeds: {
     train: 'Train one seed',
@@ -71,6 +74,7 @@ export const SEED_RUN_STATES = {
     outOfMemory: 'Seed ran out of memory',
     timedOut: 'Seed timed out',
     failed: 'Seed failed',
+    label: 'seedruns',
   },
   fresh: {
     train: 'Train a fresh seed',
@@ -79,6 +83,7 @@ export const SEED_RUN_STATES = {
     outOfMemory: 'Fresh seed ran out of memory',
     timedOut: 'Fresh seed timed out',
     failed: 'Fresh seed failed',
+    label: 'freshseeds',
   },
 } as const satisfies Record<string, SeedRunStates>;
 
@@ -133,14 +138,24 @@ export const THROTTLED_LAMBDA_ERRORS = ['Lambda.TooManyRequestsException'];
  */
 export const RETIRED_PROCESS_ERRORS = ['Runtime.ExitError'];
 
+/**
+ * Propose or Repair left a schema repair unsent for want of time (functions/propose/proposer.ts
+ * ProposeOutOfTime): the retry replays the first answer from the ledger and sends the repair.
+ */
+export const OUT_OF_TIME_ERRORS = ['Propose.OutOfTime'];
+
 /** Errors that mean the seed-run ran out of memory (the Lambda's or, locally, the child's cap). */
 export const OUT_OF_MEMORY_ERRORS = ['Runtime.OutOfMemory'];
 
 /** Errors that mean the seed-run ran out of time: the Lambda's own timeout or the Task's. */
 export const TIMEOUT_ERRORS = ['Sandbox.Timedout', sfn.Errors.TIMEOUT];
 
-/** The label of the seed-runs' Distributed Map runs (their child executions are named by it). */
-export const DISTRIBUTED_MAP_LABEL = 'seedruns';
+/**
+ * The labels of the three seed-run Maps' runs (their child executions are named by them). Every
+ * seed-run Map is a Distributed Map: each seed-run's chunk loop is a child execution with its own
+ * 25,000 history events, so the parent's history never grows with the chunks (infra/history-events.ts).
+ */
+export const DISTRIBUTED_MAP_LABELS = Object.values(SEED_RUN_STATES).map((s) => s.label);
 
 /** JSONPath of the Map concurrency: the validated search configuration. */
 export const MAX_CONCURRENCY_PATH = '$.search.config.maxConcurrency';

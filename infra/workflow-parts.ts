@@ -11,7 +11,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { FUNCTION_CAPS, type TaskRole, taskTimeoutSeconds } from './config.ts';
 import {
-  DISTRIBUTED_MAP_LABEL, MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
+  MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
   TRANSIENT_LAMBDA_ERRORS, type IterationStates, type SeedRunStates,
 } from './workflow-names.ts';
 
@@ -58,16 +58,17 @@ export function backoff(intervalSeconds: number, maxAttempts: number): sfn.Retry
 const item = (field: string): string => `$$.Map.Item.Value.${field}`;
 
 /**
- * A Map over SeedTasks: TrainSeed's SeedSummary, or one made by a Pass state on a failure.
- * `distributed`: a Distributed Map, each iteration a STANDARD child execution, for generations
- * wider than an inline Map's 40 iterations at once (a seed-run can take 10 minutes, past an
- * EXPRESS child's 5).
+ * A Map over SeedTasks: TrainSeed's SeedSummary, or one made by a Pass state on a failure. A
+ * Distributed Map, each iteration a STANDARD child execution (a seed-run can take 10 minutes, past
+ * an EXPRESS child's 5): a seed-run's chunk loop costs 7 history events a chunk, and in a child of
+ * its own it counts against that child's 25,000, never the search's. It also runs wider than an
+ * inline Map's 40 iterations at once.
  */
 export function seedRunMap(scope: Construct, name: string, itemsPath: string, resultPath: string,
-  states: SeedRunStates, targets: SearchTargets, distributed = false): sfn.MapBase {
+  states: SeedRunStates, targets: SearchTargets): sfn.MapBase {
   const fields = ['searchId', 'task', 'generation', 'candidateId', 'seed', 'budget', 'targetSteps', 'chunkSteps'];
   const loop = { more: states.more, done: states.done };
-  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run', distributed, loop }, (outcome, reason) => ({
+  return iterationMap(scope, { name, itemsPath, resultPath, states, targets, role: 'trainSeed', fields, what: 'seed-run', label: states.label, loop }, (outcome, reason) => ({
     'candidateId.$': '$.candidateId',
     'seed.$': '$.seed',
     outcome,
@@ -105,7 +106,8 @@ interface MapSpec {
   fields: string[];
   /** "seed-run" or "check", for the reasons of the failures. */
   what: string;
-  distributed?: boolean;
+  /** A Distributed Map's label; none: an inline Map. */
+  label?: string;
   /** A seed-run: the Task trains one chunk ($.chunk), `more` loops back until it is done, `done` outputs the summary. */
   loop?: { more: string; done: string };
 }
@@ -119,8 +121,8 @@ function iterationMap(scope: Construct, spec: MapSpec, failed: Failure): sfn.Map
     itemSelector: Object.fromEntries(spec.fields.map((f) => [`${f}.$`, item(f)])),
     resultPath: spec.resultPath,
   };
-  const map = spec.distributed
-    ? new sfn.DistributedMap(scope, spec.name, { ...props, mapExecutionType: sfn.StateMachineType.STANDARD, label: DISTRIBUTED_MAP_LABEL })
+  const map = spec.label !== undefined
+    ? new sfn.DistributedMap(scope, spec.name, { ...props, mapExecutionType: sfn.StateMachineType.STANDARD, label: spec.label })
     : new sfn.Map(scope, spec.name, props);
   const payload = Object.fromEntries(spec.fields.map((f) => [`${f}.$`, `$.${f}`]));
   const train = new tasks.LambdaInvoke(scope, spec.states.train, {

@@ -16,9 +16,11 @@ import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { ANNOUNCE_TIMEOUT_SECONDS, EVENT_SOURCE, FINISHED_DETAIL_TYPE } from './config.ts';
+import {
+  ANNOUNCE_TIMEOUT_SECONDS, ANSWER_PENDING_ERROR, ANSWER_PENDING_RETRIES, EVENT_SOURCE, FINISHED_DETAIL_TYPE,
+} from './config.ts';
 import { NO_FEEDBACK_YET } from '../functions/shared/feedback-copy.ts';
-import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
+import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, OUT_OF_TIME_ERRORS, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
 import { backoff, checkMap, invoke, retryTransients, seedRunMap, type SearchTargets } from './workflow-parts.ts';
 
 export * from './workflow-names.ts';
@@ -49,12 +51,15 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     generation: sfn.JsonPath.numberAt('$.search.nextGeneration'),
     feedback: sfn.JsonPath.objectAt('$.feedback'),
   }, { resultPath: '$.proposal' });
+  // A 32,000-token answer and its schema repair do not fit one 600 s invocation: the retry sends the repair.
+  propose.addRetry({ errors: OUT_OF_TIME_ERRORS, ...backoff(1, 2) });
 
   const checkCandidates = checkMap(scope, STATE.checkCandidates, '$.proposal.checks', '$.checks', CHECK_STATES.candidates, targets);
 
   const repair = invoke(scope, STATE.repair, targets, 'repair', {
     kind: 'repair', searchId: searchId(), generation: generation(), checks: sfn.JsonPath.listAt('$.checks'),
   }, { resultPath: '$.repair' });
+  repair.addRetry({ errors: OUT_OF_TIME_ERRORS, ...backoff(1, 2) });
   // Repair is optional: whatever fails it (the function catches and records the model's failures
   // itself; this catches its own: a timeout, a crash) leaves the failed candidates failed, and the
   // search goes on. The error lands at $.repair and is replaced by a small RepairResult.
@@ -66,7 +71,15 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     },
     resultPath: '$.repair',
   });
+  // A Repair that timed out may have stored its answer already (or its replies are billed): once
+  // more (twice at most), it returns that answer to be checked instead of leaving the repaired candidates unchecked.
+  repair.addRetry({ errors: [sfn.Errors.TIMEOUT], ...backoff(2, 2) });
   repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
+  // A person's answer (files:DIR, local only) is awaited in slices, each within Propose's timeout;
+  // between two slices at most 10 s (the backoff is capped: a slice is the wait, not the delay).
+  for (const task of [propose, repair]) {
+    task.addRetry({ errors: [ANSWER_PENDING_ERROR], interval: Duration.seconds(1), maxAttempts: ANSWER_PENDING_RETRIES, backoffRate: 2, maxDelay: Duration.seconds(10) });
+  }
 
   const checkRepaired = checkMap(scope, STATE.checkRepaired, '$.repair.checks', '$.repairChecks', CHECK_STATES.repaired, targets);
 
@@ -78,10 +91,10 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   const trainBaselines = seedRunMap(scope, STATE.trainBaselines, '$.search.baselineTasks', '$.baselines', SEED_RUN_STATES.baselines, targets);
   // The race (functions/reflect/race.ts): a rung's seed-runs, then Promote ranks them, hands the
   // best on to the next rung and stops the rest; without racing, one rung at the full budget.
-  // "Train rung" is the one Map that can be wider than 40 (K=16 plus 16, S=10 is 320). Its results
+  // "Train rung" can be 320 wide (K=16 plus 16, S=10). Its results
   // REPLACE the rung's tasks at $.seedRuns.tasks, and Promote replaces $.seedRuns: a seed-run is in
   // the rung or among the finished, never both, so the largest search fits the 256 KiB state.
-  const trainRung = seedRunMap(scope, STATE.trainRung, '$.seedRuns.tasks', '$.seedRuns.tasks', SEED_RUN_STATES.seeds, targets, true);
+  const trainRung = seedRunMap(scope, STATE.trainRung, '$.seedRuns.tasks', '$.seedRuns.tasks', SEED_RUN_STATES.seeds, targets);
   const promote = invoke(scope, STATE.promote, targets, 'promote', {
     kind: 'promote', searchId: searchId(), generation: generation(), rung: sfn.JsonPath.numberAt('$.seedRuns.rung'),
     results: sfn.JsonPath.listAt('$.seedRuns.tasks'), finished: sfn.JsonPath.listAt('$.seedRuns.finished'),

@@ -26,8 +26,6 @@ export interface MakeBankOptions {
   onSeed?: (seed: number, result: { outcome: string; reason: string; success: number; wallSeconds: number }) => void;
 }
 
-const TRUSTED_SANDBOX_MS = 3_600_000;
-
 export const HUMAN_POLICY = { name: 'human', kind: 'success', words: 'the person\'s shaping\'s trained policy' } as const;
 
 export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<{ bank: Bank; made: BankMade }> {
@@ -38,9 +36,6 @@ export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<
     const run = await runSeed({
       task, candidateId: 'human_energy_shaping', source: task.baselines.human.code, seed,
       budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes },
-      // The task's own baseline is trusted code: on a loaded machine its sandbox time, a wall
-      // clock, may pass a seed-run's budget, which is there for a model's code.
-      limits: { totalBudgetMs: TRUSTED_SANDBOX_MS },
     });
     opts.onSeed?.(seed, run.result);
     if (!run.policy) continue;

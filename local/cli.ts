@@ -65,14 +65,17 @@ program
   .option('--generations <n>', 'generations (default 4)')
   .option('--candidates <n>', 'candidates per generation (default 6)')
   .option('--seeds <n>', 'seeds per candidate (default 5)')
+  .option('--fresh-seeds <n>', 'seeds of the re-check of the winner and the baselines after the last generation (default: as many as --seeds)')
   .option('--steps <n>', 'environment steps per seed-run (default: the task\'s budget)')
   .option('--no-racing', 'train every checked candidate to the full budget (Eureka\'s way) instead of racing them')
   .option('--racing-eta <n>', 'racing: the top 1/eta of the candidates go on from each rung (default 3)')
   .option('--racing-rungs <n>', 'racing: rungs per generation, the last the full budget (default 3)')
   .option('--chunk-steps <n>', 'environment steps per TrainSeed invocation (default: the task\'s measured size)')
   .option('--random-seed <n>', 'seeds the offline proposer and everything random the search decides (default 0)')
-  .option('--proposer <name>', 'offline, anthropic or bedrock (default: anthropic with ANTHROPIC_API_KEY, else offline)')
+  .option('--proposer <name>', 'offline, anthropic, bedrock, command:"CMD" (the prompt on its stdin, the JSON answer on its stdout) or files:DIR ' +
+    '(DIR/request-N.md written, DIR/answer-N.json awaited) (default: anthropic with ANTHROPIC_API_KEY, else offline)')
   .option('--model <id>', 'model id for the anthropic or bedrock proposer')
+  .option('--thinking-budget <tokens>', 'extended thinking for the model, this many tokens on top of its answer (1024 to 32000; default off)')
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')
   .option('--human-init <files...>', "your own rewards, added to generation 1")
   .option('--no-repair', 'do not send the candidates that fail their sandbox check back to the proposer')
@@ -156,8 +159,9 @@ try {
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 2;
-  } else if (err instanceof UsageError) {
-    process.stderr.write(`eureka: ${err.message}\n`);
+  } else if (err instanceof UsageError || (err as Error).name === 'InvalidSearchInput') {
+    // A search refused at its start (functions/shared/search-input.ts) is bad usage too.
+    process.stderr.write(`eureka: ${(err as Error).message}\n`);
     process.exitCode = 2;
   } else {
     // aws-local-stepfunctions wraps the failing state's error in a long prefix.

@@ -30,12 +30,12 @@ export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: 
             running.set(id, bar);
           }
           bar.update(update);
-        } else if (state === 'finished') {
+        } else if (state === 'finished' || state === 'killed') {
           const bar = running.get(id);
           if (bar) bars.remove(bar);
           running.delete(id);
           // By the task's own stage: the baselines train after generation 1 was proposed.
-          stages.get(stageOf(task))?.increment();
+          if (state === 'finished') stages.get(stageOf(task))?.increment();
         }
       }
     },

@@ -15,7 +15,7 @@ import { explainAws, stackOutputs } from './stack-outputs.ts';
 const CANDIDATE = 'remote-reward';
 
 export class RemoteFailure extends Error {
-  override readonly name = 'RemoteFailure';
+  override readonly name: string = 'RemoteFailure';
 }
 
 interface Remote {
@@ -55,7 +55,34 @@ export async function checkRemotely(stack: string, task: string, source: string)
   });
 }
 
+/**
+ * A TrainSeed process that hosted a sandbox memory fault stores its result and exits before it
+ * answers (functions/train-seed/handler.ts); Lambda reports Runtime.ExitError. The state machine
+ * retries that error (RETIRED_PROCESS_ERRORS in infra/workflow-names.ts, twice), and so does this:
+ * the retry lands on a fresh container and returns the stored result.
+ */
+const RETIRED_PROCESS_ERROR = 'Runtime.ExitError';
+const RETIRED_PROCESS_RETRIES = 2;
+
 async function invoke(remote: Remote, payload: Omit<SeedTask, 'targetSteps' | 'chunkSteps'> | CheckItem): Promise<unknown> {
+  for (let retries = 0; ; retries++) {
+    try {
+      return await invokeOnce(remote, payload);
+    } catch (err) {
+      if (!(err instanceof FunctionFailed && err.errorType === RETIRED_PROCESS_ERROR && retries < RETIRED_PROCESS_RETRIES)) throw err;
+    }
+  }
+}
+
+/** The function answered with an error: what the state machine would see as the Task's error. */
+class FunctionFailed extends RemoteFailure {
+  override readonly name = 'FunctionFailed';
+  constructor(message: string, readonly errorType: string) {
+    super(message);
+  }
+}
+
+async function invokeOnce(remote: Remote, payload: Omit<SeedTask, 'targetSteps' | 'chunkSteps'> | CheckItem): Promise<unknown> {
   const out = await new LambdaClient({}).send(new InvokeCommand({
     FunctionName: remote.functionName, InvocationType: 'RequestResponse', Payload: new TextEncoder().encode(JSON.stringify(payload)),
   }));
@@ -68,7 +95,8 @@ async function invoke(remote: Remote, payload: Omit<SeedTask, 'targetSteps' | 'c
       error = { errorMessage: body };
     }
     // What the state machine would record: a Lambda out of memory or time is an outcome.
-    throw new RemoteFailure(`${remote.functionName} failed (${out.FunctionError}): ${error.errorType ?? 'Error'}: ${error.errorMessage ?? 'no message'}`);
+    const errorType = error.errorType ?? 'Error';
+    throw new FunctionFailed(`${remote.functionName} failed (${out.FunctionError}): ${errorType}: ${error.errorMessage ?? 'no message'}`, errorType);
   }
   return out.Payload ? JSON.parse(new TextDecoder().decode(out.Payload)) as unknown : null;
 }

@@ -8,16 +8,20 @@ import './polyfills.ts';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { CHILD_PROCESS_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
+import { CHILD_PROCESS_CAPS, FUNCTION_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
 import { definitionAsl, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
 import type { InitResult, RaceState, ReflectResult } from '../functions/shared/contracts.ts';
 import type { CheckItem, SeedTask } from '../functions/shared/types.ts';
 import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
 import { SearchStore } from '../functions/shared/search-store.ts';
+import type { InvocationContext } from '../functions/shared/telemetry.ts';
+import { InvalidSearchInput, parseSearchInput } from '../functions/shared/search-input.ts';
 import { Table } from '../functions/shared/table.ts';
 import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { DataLimitWatch } from './data-limit.ts';
+import { QuotaWatch } from './quota-watch.ts';
+import { recordHistory } from './history-record.ts';
+import { checkEventEntry } from '../functions/shared/events.ts';
 import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
 import { localFeedbackWait } from './feedback-wait.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
@@ -66,29 +70,48 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
       EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
       EUREKA_DEFAULT_PROPOSER: process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline',
     });
-    if (options.resume && !(await new Table(table.tableName).getItem(searchPk(options.executionName), META_SK))) {
-      throw new UnknownSearch(`no search ${options.executionName} in ${dataDir}`);
-    }
+    const searchId = typeof options.input.searchId === 'string' ? options.input.searchId : options.executionName;
+    const stored = await new Table(table.tableName).getItem(searchPk(searchId), META_SK);
+    if (options.resume && !stored) throw new UnknownSearch(`no search ${searchId} in ${dataDir}`);
+    if (!options.resume) refuseAtStart(options.input, stored !== undefined, searchId, dataDir);
     const { setTelemetrySink, fileSink } = await import('../functions/shared/telemetry.ts');
     setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
     const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS, options.trainSeedEnv);
     stopWorkers = () => pool.close();
     const definition = definitionAsl();
     const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
-    // As on AWS: a state past 256 KiB fails the execution (the local runner would not).
-    const limit = new DataLimitWatch();
+    // As on AWS: a state past 256 KiB, a history past 25,000 events, a Lambda payload past 6 MB
+    // fail the execution (the local runner would not).
+    const watch = new QuotaWatch(definition);
     const execution = machine.run(options.input as never, {
-      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit, limit) as never },
+      overrides: { taskResourceLocalHandlers: localHandlers(definition, handlers, dataDir, emit, watch, options.executionName) as never },
       context: {
         Execution: { Id: `local:${options.executionName}`, Name: options.executionName, Input: options.input as never, StartTime: new Date().toISOString() },
         // $$.Task.Token of "Wait for feedback"; locally the answer travels through the table instead.
         Task: { Token: `local:${options.executionName}` },
       },
     });
-    return { output: await limit.run(execution), dataDir };
+    try {
+      return { output: await watch.run(execution), dataDir };
+    } finally {
+      // The search's history, as AWS would have counted it, for eureka show (a search refused at its start has no record).
+      await recordHistory(watch.history, searchId, 0).catch(() => undefined);
+    }
   } finally {
     stopWorkers();
     await table.close();
+  }
+}
+
+/**
+ * What "Start the search" would refuse, refused before the execution starts (the CLI's exit 2):
+ * an input that parseSearchInput rejects (a bad field, a worst case past a quota), or a new search
+ * under an id the data directory holds already (only --resume continues one).
+ */
+function refuseAtStart(input: Record<string, unknown>, exists: boolean, searchId: string, dataDir: string): void {
+  parseSearchInput(input, { proposer: 'offline', local: true });
+  if (exists) {
+    throw new InvalidSearchInput([`"searchId" ${searchId} names a search ${dataDir} holds already: eureka search --resume ${searchId} continues it, a new search needs a new id`]);
   }
 }
 
@@ -130,9 +153,9 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
   };
   const handlers: Record<TaskRole, Handler> = {
     init: staged((o: InitResult) => o.baselineTasks)(reflect.handler),
-    propose: propose.handler,
+    propose: withDeadline(propose.handler, FUNCTION_CAPS.propose.timeoutSeconds),
     check: (event) => pool.check(event as CheckItem),
-    repair: propose.handler,
+    repair: withDeadline(propose.handler, FUNCTION_CAPS.propose.timeoutSeconds),
     plan: staged((o: RaceState) => o.tasks)(reflect.handler),
     promote: staged((o: RaceState) => o.tasks)(reflect.handler),
     trainSeed: (event) => pool.invoke(event as SeedTask),
@@ -146,6 +169,17 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
   return { handlers, pool };
 }
 
+/**
+ * A handler given what Lambda's context gives it, its invocation's deadline (Propose leaves a schema
+ * repair it could not finish in time to the Task's retry, as on Lambda).
+ */
+function withDeadline(handler: (event: unknown, context: InvocationContext) => Promise<unknown>, timeoutSeconds: number): Handler {
+  return (event) => {
+    const end = Date.now() + timeoutSeconds * 1000;
+    return handler(event, { getRemainingTimeInMillis: () => Math.max(0, end - Date.now()) });
+  };
+}
+
 /** The stage a seed-run belongs to, for progress: the fresh-seed re-check, the baselines, or its generation. */
 export function stageOf(task: SeedTask): string {
   if (task.seed >= FRESH_SEED_OFFSET) return 'fresh seeds';
@@ -157,7 +191,7 @@ export function stageOf(task: SeedTask): string {
 
 /** Every Task state, Map iterations included, mapped to its local handler by its name. */
 function localHandlers(
-  definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, limit: DataLimitWatch,
+  definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, watch: QuotaWatch, executionName: string,
 ): Record<string, Handler> {
   const out: Record<string, Handler> = {};
   const visit = (states: Record<string, JsonObject>) => {
@@ -166,10 +200,13 @@ function localHandlers(
       if (processor?.States) visit(processor.States);
       if (state.Type !== 'Task') continue;
       const role = LAMBDA_TASK_STATES[name];
-      const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event);
-      out[name] = limit.guard((event: unknown) => {
+      const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event, executionName);
+      out[name] = watch.guard(name, (event: unknown) => {
         emit({ type: 'state', name });
-        const running = run(event);
+        // summary.json carries the search's history so far and what the states after Publish add.
+        const running = role === 'publish'
+          ? recordHistory(watch.history, (event as { searchId: string }).searchId, AFTER_PUBLISH_EVENTS).then(() => run(event))
+          : run(event);
         // The runner stops awaiting a Task it timed out, or when the execution fails: its late
         // failure is then nobody's, and must not take the process down.
         running.catch(() => {});
@@ -181,9 +218,24 @@ function localHandlers(
   return out;
 }
 
-/** "Announce the winner" locally: the EventBridge entries go to <data-dir>/events.jsonl. */
-async function putEventsLocally(dataDir: string, event: unknown): Promise<unknown> {
+/**
+ * What the history gains once Publish has started: its success and exit, "Announce the winner"
+ * (a Task), ExecutionSucceeded; as long as nothing after Publish is retried.
+ */
+const AFTER_PUBLISH_EVENTS = 2 + 5 + 1;
+
+/**
+ * "Announce the winner" locally: the EventBridge entries go to <data-dir>/events.jsonl, each held to
+ * EventBridge's 256 KB with the two ARNs Step Functions' integration appends to its Resources.
+ */
+async function putEventsLocally(dataDir: string, event: unknown, executionName: string): Promise<unknown> {
   const entries = ((event as { Entries?: unknown[] }).Entries ?? [event]) as unknown[];
+  const resources = [`arn:aws:states:local:000000000000:execution:EurekaSearch:${executionName}`, 'arn:aws:states:local:000000000000:stateMachine:EurekaSearch'];
+  for (const entry of entries as Array<{ Source?: string; DetailType?: string; Detail?: unknown }>) {
+    const detail = typeof entry.Detail === 'string' ? entry.Detail : JSON.stringify(entry.Detail ?? {});
+    // Step Functions names a service's error after the service: EventBridge.ValidationException.
+    checkEventEntry({ Source: entry.Source ?? '', DetailType: entry.DetailType ?? '', Detail: detail, Resources: resources }, 'EventBridge.');
+  }
   await appendFile(join(dataDir, EVENTS_FILE), entries.map((e) => `${JSON.stringify({ time: new Date().toISOString(), ...(e as object) })}\n`).join(''));
   return { Entries: entries.map((_, i) => ({ EventId: `local-${Date.now()}-${i}` })), FailedEntryCount: 0 };
 }

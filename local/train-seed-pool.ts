@@ -22,10 +22,12 @@ export class SeedRunKilled extends Error {
 
 export interface SeedProgress {
   task: SeedTask;
-  state: 'started' | 'progress' | 'finished';
+  state: 'started' | 'progress' | 'finished' | 'killed';
   update?: number;
   total?: number;
   summary?: SeedSummary;
+  /** 'killed': the cap that ended the process, as measured here (the state machine's Catch makes the seed's result). */
+  killed?: { name: SeedRunKilled['name']; message: string };
 }
 
 interface ChildMessage { type: string; id?: number; summary?: unknown; name?: string; message?: string; update?: number; total?: number }
@@ -85,6 +87,9 @@ export class TrainSeedPool {
       this.onProgress({ task, state: 'started' });
       const answer = await this.runOn<ChunkAnswer>(worker, task, 'seed-run', (m) => {
         if (m.type === 'progress') this.onProgress({ task, state: 'progress', update: m.update, total: m.total });
+      }).catch((error: unknown) => {
+        if (error instanceof SeedRunKilled) this.onProgress({ task, state: 'killed', killed: { name: error.name, message: error.message } });
+        throw error;
       });
       if (answer.done) this.onProgress({ task, state: 'finished', summary: answer.summary });
       return answer;

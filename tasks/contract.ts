@@ -98,6 +98,12 @@ export interface SuccessTest {
   headline: string;
   /** One or two sentences, exact: how an episode is judged (the prompt and `eureka tasks` show it). */
   describe: string;
+  /**
+   * Where `test` reads the episode's return on the environment's own reward: that reward, exactly,
+   * in a few lines a model can check a policy against (the prompt shows it as the judge, beside
+   * the environment's source, which leaves the reward out). Absent where success is not a return.
+   */
+  returnFormula?: string;
   test(episode: Episode): boolean;
 }
 

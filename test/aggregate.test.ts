@@ -48,6 +48,18 @@ describe('Function: aggregateCandidate', () => {
     assert.deepEqual(record.terms, {});
   });
 
+  it('averages terms named like Object built-ins as any other, over the seeds that have them', () => {
+    // As Reflect reads them: result.json parsed, so every terms object has Object's prototype.
+    const withTerms = (seed: number, terms: string) => ({ ...result(seed, 0.5), terms: JSON.parse(terms) as SeedResult['terms'] });
+    const a = withTerms(0, '{"__proto__": {"early": 1, "late": 2, "series": [1, 2]}, "toString": {"early": 3, "late": 4, "series": [3, 4]}}');
+    const b = withTerms(1, '{"constructor": {"early": 5, "late": 6, "series": [5, 6]}}');
+    const record = aggregateCandidate(CANDIDATE, 1, [summary(0, 1), summary(1, 1)], [a, b]);
+    assert.deepEqual(Object.keys(record.terms).sort(), ['__proto__', 'constructor', 'toString']);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(record.terms, '__proto__')?.value, { early: 1, late: 2, series: [1, 2] });
+    assert.deepEqual(record.terms.toString, { early: 3, late: 4, series: [3, 4] });
+    assert.deepEqual(record.terms.constructor, { early: 5, late: 6, series: [5, 6] });
+  });
+
   it('averages only what was measured', () => {
     assert.equal(meanOrNull([null, 2, 4]), 3);
     assert.equal(meanOrNull([null, null]), null);

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { createAnthropicProposer, type AnthropicProposerOptions } from '../functions/propose/anthropic.ts';
 import { anthropicApiKey, clearApiKeyCache } from '../functions/propose/api-key.ts';
-import { checkAnswer, normalizeCandidates } from '../functions/propose/model-answer.ts';
+import { checkAnswer, normalizeCandidates, readAnswer } from '../functions/propose/answer-schema.ts';
+import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -29,7 +30,8 @@ const K3: ProposeContext = { ...GEN1, k: 3 };
 const code = (tag: string): string =>
   `function computeReward(obs, action, nextObs, terminated) {\n  const ${tag} = nextObs[0] - obs[0];\n  return [${tag}, { ${tag} }];\n}\n`;
 const cand = (name: string, extra: Partial<Candidate> = {}): Candidate => ({ name, idea: `Idea of ${name}.`, code: code('progress'), ...extra });
-const json = (candidates: Candidate[]): string => JSON.stringify({ candidates });
+const ANALYSIS = 'The step cost dominates; the shaping is too small to matter.';
+const json = (candidates: Candidate[], analysis: string | undefined = ANALYSIS): string => JSON.stringify({ analysis, candidates });
 const THREE = [cand('energy-shaping'), cand('height-progress'), cand('velocity-bonus')];
 
 /** The ProposerError a promise rejects with, after checking it is one and is one line. */
@@ -68,11 +70,12 @@ describe('Function: createAnthropicProposer', () => {
       const result = await proposer().propose(K3);
 
       assert.deepEqual(result.candidates, THREE);
+      assert.equal(result.analysis, ANALYSIS, 'the analysis written before the candidates');
       assert.equal(result.proposer, 'anthropic');
       assert.equal(result.model, MODEL);
       assert.equal(result.raw, text);
       assert.deepEqual(result.notes, []);
-      assert.deepEqual(result.usage, { inputTokens: 1200, outputTokens: 3400, cacheReadTokens: 100, cacheWriteTokens: 50 });
+      assert.deepEqual(result.usage, { inputTokens: 1200, outputTokens: 3400, cacheReadTokens: 100, cacheWriteTokens: 50, thinkingTokens: 0 });
       // claude-sonnet-5-5 as published: $2 input, $10 output, $0.20 cache read, $2.50 cache write per MTok.
       assert.equal(result.costUsd, (1200 * 2 + 3400 * 10 + 100 * 0.2 + 50 * 2.5) / 1e6);
       assert.equal(result.promptHash, promptHash(MODEL, buildPrompt(K3)));
@@ -99,10 +102,49 @@ describe('Function: createAnthropicProposer', () => {
       assert.equal(config.effort, undefined, 'no effort unless asked');
       assert.equal(config.format.type, 'json_schema');
       const schema = config.format.schema as { properties: Record<string, { items: { $ref: string } }>; required: string[]; $defs: Record<string, { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean }> };
-      assert.deepEqual(schema.required, ['candidates']);
+      assert.deepEqual(schema.required, ['analysis', 'candidates']);
+      assert.deepEqual(Object.keys(schema.properties), ['analysis', 'candidates'], 'the analysis comes first: the model reasons before it writes code');
       const item = schema.$defs[schema.properties.candidates.items.$ref.split('/').pop() ?? ''];
       assert.deepEqual(item.required, ['name', 'idea', 'code']);
       assert.equal(item.additionalProperties, false);
+    });
+
+    it('sends no thinking unless a budget is given', async () => {
+      server.script = [answer(json(THREE))];
+      await proposer().propose(K3);
+      assert.equal(server.requests[0].body.thinking, undefined);
+      assert.equal(proposer().worstCaseCostUsd(K3), worstCaseCostUsd({ model: MODEL, maxTokens: 32_000 }, buildPrompt(K3)));
+    });
+
+    it('turns on extended thinking in the form the model takes, its budget on top of the answer\'s cap', async () => {
+      for (const [model, thinking] of [
+        ['claude-sonnet-4-5-20250929', { type: 'enabled', budget_tokens: 6000 }],
+        ['claude-opus-4-6', { type: 'adaptive' }],
+        [MODEL, { type: 'adaptive' }],
+      ] as const) {
+        server.requests.length = 0;
+        server.script = [answer(json(THREE), { thinking: { text: 'First the step cost...', tokens: 1500 }, usage: { input_tokens: 1000, output_tokens: 4000 } })];
+        const result = await proposer({ model, thinkingBudget: 6000 }).propose(K3);
+        assert.deepEqual(server.requests[0].body.thinking, thinking, model);
+        assert.equal(server.requests[0].body.max_tokens, 38_000, `${model}: 32,000 for the answer and 6,000 for the thinking`);
+        assert.deepEqual(result.candidates, THREE, 'the thinking block is read past');
+        assert.equal(result.usage?.thinkingTokens, 1500);
+        assert.deepEqual(result.notes, []);
+      }
+    });
+
+    it('reserves the thinking budget in the worst case: every output token it may bill, twice', () => {
+      const without = proposer().worstCaseCostUsd(K3) ?? NaN;
+      const withThinking = proposer({ thinkingBudget: 6000 }).worstCaseCostUsd(K3) ?? NaN;
+      assert.ok(Math.abs(withThinking - without - (2 * 6000 * 10) / 1e6) < 1e-12, `${withThinking} against ${without}`);
+    });
+
+    it('says so when the model has no extended thinking, and sends none', async () => {
+      server.script = [answer(json(THREE))];
+      const result = await proposer({ model: 'claude-3-5-haiku-20241022', thinkingBudget: 6000 }).propose(K3);
+      assert.equal(server.requests[0].body.thinking, undefined);
+      assert.equal(server.requests[0].body.max_tokens, 32_000);
+      assert.deepEqual(result.notes, ['thinkingBudget 6000 was not used: claude-3-5-haiku-20241022 has no extended thinking.']);
     });
 
     it('passes the effort level as output_config.effort', async () => {
@@ -126,7 +168,7 @@ describe('Function: createAnthropicProposer', () => {
       assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
       assert.match(user, /seed 1: 0\.95/);
       assert.match(user, /shaping: \['0\.12', '3\.44'/);
-      assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+      assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
       assert.match(user, /generation 1: 0\.57 \(g1-energy-shaping-2\)/);
     });
   });
@@ -160,7 +202,7 @@ describe('Function: createAnthropicProposer', () => {
       assert.match(messages[2].content, /candidates\[0\]\.code: Invalid input: expected string, received undefined/);
       assert.match(messages[2].content, /with 3 candidates/);
       assert.deepEqual(result.candidates, THREE);
-      assert.deepEqual(result.usage, { inputTokens: 300, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 });
+      assert.deepEqual(result.usage, { inputTokens: 300, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 });
       assert.match(result.notes[0], /first answer could not be used \(candidates\[0\]\.code: .*\); a repair request fixed it/);
     });
 
@@ -349,6 +391,24 @@ describe('Function: checkAnswer and normalizeCandidates', () => {
   it('accepts JSON in a ```json fence', () => {
     const checked = checkAnswer('```json\n' + json(THREE) + '\n```');
     assert.ok(checked.ok);
+  });
+
+  it('keeps the analysis, and keeps the candidates of an answer without one, with a note', () => {
+    const read = checkAnswer(json(THREE, '  Shaping pays nothing late; rescale it.  '));
+    assert.ok(read.ok);
+    assert.equal(read.answer.analysis, 'Shaping pays nothing late; rescale it.');
+    assert.deepEqual(read.notes, []);
+    const without = checkAnswer(JSON.stringify({ candidates: THREE }));
+    assert.ok(without.ok);
+    assert.equal(without.answer.analysis, '');
+    assert.deepEqual(without.notes, ['The answer has no analysis (the schema asks for one before the candidates).']);
+    assert.equal(readAnswer(without, 3).notes[0], without.notes[0], 'the note goes on with the answer');
+  });
+
+  it('rejects an analysis that is not text, naming the field', () => {
+    const checked = checkAnswer(JSON.stringify({ analysis: 3, candidates: THREE }));
+    assert.ok(!checked.ok);
+    assert.match(checked.problems[0], /^analysis: /);
   });
 
   it('cleans names for keys and prompts, noting the change', () => {

@@ -21,7 +21,8 @@ const K3: ProposeContext = { ...GEN1, k: 3 };
 const code = (tag: string): string =>
   `function computeReward(obs, action, nextObs, terminated) {\n  const ${tag} = Math.abs(nextObs[1]);\n  return [${tag}, { ${tag} }];\n}\n`;
 const cand = (name: string): Candidate => ({ name, idea: `Idea of ${name}.`, code: code('speed') });
-const json = (candidates: Candidate[]): string => JSON.stringify({ candidates });
+const ANALYSIS = 'The step cost dominates; the shaping is too small to matter.';
+const json = (candidates: Candidate[], analysis: string | undefined = ANALYSIS): string => JSON.stringify({ analysis, candidates });
 const THREE = [cand('speed-bonus'), cand('energy-potential'), cand('height-progress')];
 
 async function rejection(promise: Promise<unknown>): Promise<ProposerError> {
@@ -60,7 +61,7 @@ describe('Function: createBedrockProposer', () => {
     assert.equal(result.proposer, 'bedrock');
     assert.equal(result.model, MODEL);
     assert.equal(result.raw, text);
-    assert.deepEqual(result.usage, { inputTokens: 5000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    assert.deepEqual(result.usage, { inputTokens: 5000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 });
     assert.equal(result.costUsd, (5000 * 3 + 4000 * 15) / 1e6, 'priced as claude-sonnet-4-5');
     assert.equal(result.promptHash, promptHash(MODEL, buildPrompt(K3)));
   });
@@ -88,7 +89,7 @@ describe('Function: createBedrockProposer', () => {
     assert.deepEqual(request.body.messages, [{ role: 'user', content: prompt.user }]);
     const config = request.body.output_config as { format: { type: string; schema: { required: string[] } } };
     assert.equal(config.format.type, 'json_schema');
-    assert.deepEqual(config.format.schema.required, ['candidates']);
+    assert.deepEqual(config.format.schema.required, ['analysis', 'candidates']);
   });
 
   it('passes the effort level and the generation-2 reflection', async () => {
@@ -101,7 +102,19 @@ describe('Function: createBedrockProposer', () => {
     const user = (body.messages as Array<{ content: string }>)[0].content;
     assert.ok(user.includes(BEST.candidate.code.trimEnd()));
     assert.match(user, /shaping: \['0\.12'/);
-    assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+    assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
+  });
+
+  it('sends extended thinking in the body, as Bedrock\'s InvokeModel takes it, and counts its tokens', async () => {
+    server.script = [answer(json(THREE), { thinking: { text: 'The shaping telescopes...', tokens: 900 } })];
+
+    const result = await proposer({ thinkingBudget: 4096 }).propose(K3);
+
+    const body = server.requests[0].body;
+    assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 4096 }, 'Sonnet 4.5 takes the budget form');
+    assert.equal(body.max_tokens, 32_000 + 4096);
+    assert.equal(result.usage?.thinkingTokens, 900);
+    assert.deepEqual(result.candidates, THREE);
   });
 
   it('fails at once on a refusal', async () => {
@@ -124,7 +137,7 @@ describe('Function: createBedrockProposer', () => {
     assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user']);
     assert.match(messages[2].content, /candidates\[0\]\.name: Invalid input: expected string, received number/);
     assert.deepEqual(result.candidates, THREE);
-    assert.deepEqual(result.usage, { inputTokens: 2000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    assert.deepEqual(result.usage, { inputTokens: 2000, outputTokens: 4000, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 });
   });
 
   it('fails clearly when the repair fails too', async () => {

@@ -32,8 +32,8 @@ describe('Budget: every billed reply counts', () => {
   let store: SearchStore;
   let server: MessagesApiServer;
   const saved = { ...process.env };
-  const start = (searchId: string) => initSearch(store, {
-    kind: 'init', executionName: searchId, input: { proposer: 'anthropic', model: MODEL, candidates: 1, includeHostile: false, maxCostUsd: 5 },
+  const start = (searchId: string, more: Record<string, unknown> = {}) => initSearch(store, {
+    kind: 'init', executionName: searchId, input: { proposer: 'anthropic', model: MODEL, candidates: 1, includeHostile: false, maxCostUsd: 5, ...more },
   }, 'anthropic');
 
   before(async () => {
@@ -78,5 +78,27 @@ describe('Budget: every billed reply counts', () => {
     assert.equal(proposed.checks.length, 1);
     assert.equal(server.requests.length, 2);
     assert.ok(close(await spentUsd(store, 'cut'), (held ?? 0) + cost(4000, 2000)), 'both attempts count');
+  });
+
+  it('holds a thinking budget in the worst case, and bills the thinking tokens of the reply as output', async () => {
+    await start('thinking-cut', { thinkingBudget: 8000 });
+    server.requests.length = 0;
+    server.script = [cut()];
+    await assert.rejects(propose(store, { searchId: 'thinking-cut', generation: 1 }, createProposer));
+    const held = await spentUsd(store, 'thinking-cut');
+    assert.equal(server.requests[0].body.max_tokens, 40_000, 'the answer keeps its 32,000 tokens; the thinking comes on top');
+    assert.ok(held !== null && held >= cost(0, 40_000), `held ${held}: every output token, thinking included`);
+
+    await start('thinking', { thinkingBudget: 8000 });
+    server.script = [answer(good, { usage: { input_tokens: 4000, output_tokens: 6000 }, thinking: { text: 'The speed term alone...', tokens: 4500 } })];
+    const proposed = await propose(store, { searchId: 'thinking', generation: 1 }, createProposer);
+    assert.equal(proposed.checks.length, 1, 'the thinking block is not the answer: the text after it is');
+    assert.deepEqual(server.requests.at(-1)?.body.thinking, { type: 'adaptive' }, `${MODEL} thinks in the adaptive form`);
+    const [bill] = (await store.bills('thinking')).filter((b) => b.state === 'billed');
+    assert.equal(bill.usage?.thinkingTokens, 4500, 'the ledger counts the thinking tokens');
+    assert.equal(bill.usage?.outputTokens, 6000, 'which are part of the output tokens');
+    assert.ok(close(await spentUsd(store, 'thinking'), cost(4000, 6000)), 'priced once, as output');
+    const record = await store.answer('thinking', 1, 'proposal');
+    assert.equal(record?.usage?.thinkingTokens, 4500, 'and the stored answer');
   });
 });

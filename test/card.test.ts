@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { headline, type CardData, type CardReward } from '../functions/shared/card/card-data.ts';
+import type { CardData, CardReward } from '../functions/shared/card/card-data.ts';
+import { headline } from '../functions/shared/card/card-headline.ts';
 import { renderCardHtml } from '../functions/shared/card/card-html.ts';
 import { renderCardMarkdown } from '../functions/shared/card/card-md.ts';
 import { escapeHtml, mdCode, mdFence, mdText } from '../core/escape.ts';
@@ -243,11 +244,42 @@ describe('Function: card edge cases', () => {
     });
   }
 
-  it('says no reward succeeded, in the task\'s words, when the winner scores zero', () => {
+  it('says no reward succeeded, in the task\'s words, when nothing scores', () => {
     const data = clone();
-    data.winner.freshSuccess = 0;
+    for (const r of [data.winner, ...data.baselines]) { r.freshSuccess = 0; r.freshSuccessSteps = null; }
     assert.match(renderCardHtml(data), /No reward succeeded \(reach the flag\)/);
     assert.match(renderCardMarkdown(data), /^# No reward succeeded \(reach the flag\)/);
+  });
+
+  it('says nothing beat the baselines, and names the one to use, when the winner loses to one on the fresh seeds', () => {
+    const data = clone();
+    data.winner.freshSuccess = 0.6;
+    const head = headline(data);
+    assert.deepEqual([head.verdict?.beatsBaselines, head.verdict?.bestBaseline.candidateId, head.verdict?.decidedBy], [false, 'human_shaping', 'success']);
+    assert.equal(head.title, 'Nothing the search found beat the baselines: use the person\'s shaping (human_shaping), 87% of fresh episodes; ' +
+      `the search's best, ${data.winner.name}, 60%`);
+    assert.ok(renderCardMarkdown(data).startsWith(`# Nothing the search found beat the baselines: use the person's shaping`));
+    assert.match(renderCardHtml(data), /<h1>Nothing the search found beat the baselines: use the person&#39;s shaping \(human_shaping\)/);
+  });
+
+  it('counts a tie with the best baseline, or the same success reached slower, as not beating it', () => {
+    const data = clone();
+    const human = data.baselines.find((b) => b.candidateId === 'human_shaping') as CardReward;
+    data.winner.freshSuccess = human.freshSuccess;
+    data.winner.freshSuccessSteps = (human.freshSuccessSteps ?? 0) + 5;
+    assert.match(headline(data).title, /^Nothing the search found beat the baselines: .*, level on success but slower to it$/);
+    data.winner.freshSuccessSteps = human.freshSuccessSteps;
+    assert.match(headline(data).title, /, level with it$/);
+    data.winner.freshSuccessSteps = (human.freshSuccessSteps ?? 0) - 5;
+    assert.equal(headline(data).verdict?.beatsBaselines, true, 'the same success reached sooner beats it');
+    assert.match(headline(data).title, /reaches the flag in 87% of fresh episodes$/);
+  });
+
+  it('passes no verdict on an interim card, which has no fresh scores yet', () => {
+    const data = clone();
+    data.interim = true;
+    data.winner.freshSuccess = 0;
+    assert.equal(headline(data).verdict, null);
   });
 
   it('falls back to the search\'s seeds when fresh scores are missing', () => {
@@ -271,6 +303,16 @@ describe('Function: card edge cases', () => {
     const ys = [...chart.matchAll(/<text class="ref" x="[^"]*" y="([^"]*)"/g)].map((m) => Number(m[1]));
     assert.equal(ys.length, 2, 'a label per baseline');
     assert.ok(Math.abs(ys[0] - ys[1]) >= 13, `labels ${ys.join(' and ')} px down do not overlap`);
+  });
+
+  it('says how many of the output tokens were extended thinking, when there were any', () => {
+    const data = clone();
+    data.proposer.outputTokens = 12_000;
+    data.proposer.thinkingTokens = 4500;
+    assert.ok(renderCardMarkdown(data).includes('| Output tokens | 12,000 (4,500 thinking) |'));
+    assert.ok(renderCardHtml(data).includes('<td>12,000 (4,500 thinking)</td>'));
+    data.proposer.thinkingTokens = 0;
+    assert.ok(renderCardMarkdown(data).includes('| Output tokens | 12,000 |'));
   });
 
   it('escapes hostile term names, model ids and search ids', () => {

@@ -45,7 +45,7 @@ describe('Function: checkReward', () => {
 
   it('gives a timeout verdict for never-returns.js', async () => {
     const result = await checkReward(MOUNTAIN_CAR, example('hostile/never-returns.js'));
-    assert.deepEqual(result, { verdict: 'timeout', reason: 'reward did not return within 1000 ms at step 0', terms: {}, screen: null });
+    assert.deepEqual(result, { verdict: 'timeout', reason: 'reward did not return within 2 million operations at step 0', terms: {}, screen: null });
   });
 
   it('gives a memory verdict for memory-arrays.js', async () => {

@@ -15,8 +15,8 @@ import { checkpointKey, rewardKey, rungResultKey, seedResultKey } from '../funct
 import type { ChunkAnswer, SeedResult, SeedTask } from '../functions/shared/types.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 import { trainSeedChunk } from '../functions/train-seed/seed-task.ts';
-import { runSeed } from '../functions/train-seed/seed-run.ts';
-import { decodeTyped, encodeTyped } from '../functions/train-seed/typed-container.ts';
+import { runSeed, runSeedChunk } from '../functions/train-seed/seed-run.ts';
+import { decodeTyped, encodeTyped, MalformedContainer } from '../functions/train-seed/typed-container.ts';
 import { getTask } from '../tasks/registry.ts';
 
 const CLASSIC = ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
@@ -60,6 +60,28 @@ describe('Function: a seed-run in chunks', () => {
     });
   }
 
+  it('terms named like Object built-ins (__proto__, constructor, toString) are kept, chunked as unchunked', async () => {
+    const task = getTask('MountainCar-v0');
+    const budget = { steps: 8 * 2048, evalEpisodes: 2 };
+    // toString only once the car gets up the hill: absent from the first updates' terms.
+    const source = `function computeReward(obs, action, nextObs) {
+      const terms = { ['__proto__']: nextObs[1] * 10, constructor: -1 };
+      if (nextObs[0] > -0.25) terms.toString = 1;
+      return [terms.constructor + nextObs[1] * 10 + (nextObs[0] > -0.25 ? 1 : 0), terms];
+    }`;
+    const seen: string[][] = [];
+    const whole = await runSeed({ task, candidateId: 'builtins', source, seed: 5, budget, onUpdate: (stats) => seen.push(Object.keys(stats.terms)) });
+    assert.ok(seen.some((names) => !names.includes('toString')) && seen.some((names) => names.includes('toString')), 'toString is missing from some updates');
+    assert.deepEqual(Object.keys(whole.result.terms).sort(), ['__proto__', 'constructor', 'toString']);
+    for (const stats of Object.values(whole.result.terms)) assert.ok([stats.early, stats.late, ...stats.series].every(Number.isFinite));
+    await blobs.put(rewardKey('builtins', 1, 'c'), source);
+    const item: SeedTask = { searchId: 'builtins', task: task.id, generation: 1, candidateId: 'c', seed: 5, budget, targetSteps: budget.steps, chunkSteps: 2 * 2048 };
+    assert.equal((await trainToTarget(item)).invocations, 4);
+    const chunked = JSON.parse((await blobs.getText(seedResultKey('builtins', 1, 'c', 5)))!) as SeedResult;
+    assert.deepEqual(chunked.terms, JSON.parse(JSON.stringify(whole.result.terms)));
+    assert.equal(chunked.thetaSha256, whole.result.thetaSha256);
+  });
+
   it('a rung is graded and stored short of the budget; the next rung goes on from its checkpoint to the same end', async () => {
     const id = 'MountainCar-v0';
     const task = getTask(id);
@@ -78,6 +100,60 @@ describe('Function: a seed-run in chunks', () => {
     const stored = JSON.parse((await blobs.getText(seedResultKey('rungs', 1, 'c', 2)))!) as SeedResult;
     assert.equal(full.answer.summary.stepsTrained, budget.steps);
     assert.equal(stored.thetaSha256, whole.result.thetaSha256);
+  });
+
+  describe('a checkpoint this trainer cannot go on from is not resumed: the seed-run starts over, and says why', () => {
+    const id = 'MountainCar-v0';
+    const budget = { steps: 3 * 2048, evalEpisodes: 2 };
+    const itemOf = (searchId: string): SeedTask => ({ searchId, task: id, generation: 1, candidateId: 'c', seed: 4, budget, targetSteps: budget.steps, chunkSteps: 2048 });
+
+    /** Puts `bytes` where the seed-run's first chunk would have left its checkpoint, then trains on. */
+    async function trainFrom(searchId: string, bytes: Uint8Array): Promise<{ result: SeedResult; restarted: string | undefined; fresh: SeedResult }> {
+      const task = getTask(id);
+      await blobs.put(rewardKey(searchId, 1, 'c'), task.baselines.human.code);
+      await blobs.put(checkpointKey(searchId, 1, 'c', 4), bytes);
+      const first = await trainSeedChunk(blobs, itemOf(searchId));
+      await trainToTarget(itemOf(searchId));
+      const result = JSON.parse((await blobs.getText(seedResultKey(searchId, 1, 'c', 4)))!) as SeedResult;
+      const fresh = (await runSeed({ task, candidateId: 'c', source: task.baselines.human.code, seed: 4, budget })).result;
+      return { result, restarted: (first as { restarted?: string }).restarted, fresh };
+    }
+
+    it("another trainer's checkpoint (a redeploy inside the redrive window): trained from scratch, as a fresh seed-run", async () => {
+      // The other trainer: the same task with another learning rate, one chunk in.
+      const task = getTask(id);
+      const other = { ...task, ppo: { ...task.ppo, learningRate: 1e-3 } };
+      const chunk = await runSeedChunk({ task: other, candidateId: 'c', source: task.baselines.human.code, seed: 4, budget, chunkSteps: 2048 });
+      assert.equal(chunk.done, false);
+      const { result, restarted, fresh } = await trainFrom('other-trainer', encodeTyped(chunk.checkpoint));
+      assert.equal(result.outcome, 'trained');
+      assert.equal(result.thetaSha256, fresh.thetaSha256, 'the same parameters as a seed-run that never saw the checkpoint');
+      assert.deepEqual(result.curve, fresh.curve);
+      assert.match(restarted ?? '', /^the checkpoint was written by another trainer/);
+    });
+
+    it('a corrupt checkpoint, or bytes that are no checkpoint: trained from scratch, and a redrive returns the stored result', async () => {
+      const task = getTask(id);
+      const chunk = await runSeedChunk({ task, candidateId: 'c', source: task.baselines.human.code, seed: 4, budget, chunkSteps: 2048 });
+      assert.equal(chunk.done, false);
+      const whole = encodeTyped(chunk.checkpoint);
+      const flipped = Uint8Array.from(whole);
+      flipped[flipped.length - 100] ^= 1;
+      const cases: Array<[string, Uint8Array, RegExp]> = [
+        ['truncated', whole.subarray(0, whole.length - 64), /^the checkpoint is corrupt/],
+        ['a flipped bit', flipped, /^the checkpoint is corrupt/],
+        ['not a container', new TextEncoder().encode('{"update": 1}'), /^the checkpoint is corrupt/],
+        ['a container of something else', encodeTyped({ update: 1 }), /^the checkpoint is not one this trainer reads/],
+      ];
+      for (const [what, bytes, reason] of cases) {
+        const searchId = `corrupt-${cases.findIndex(([w]) => w === what)}`;
+        const { result, restarted, fresh } = await trainFrom(searchId, bytes);
+        assert.equal(result.outcome, 'trained', `${what}: ${result.reason}`);
+        assert.equal(result.thetaSha256, fresh.thetaSha256, what);
+        assert.match(restarted ?? '', reason, what);
+        assert.equal((await trainSeedChunk(blobs, itemOf(searchId))).ran, false, `${what}: a redrive returns the stored result`);
+      }
+    });
   });
 
   it('LunarLander-v3, whose world is not saved: fresh copies at a chunk, the same parameters from one chunked run to the next', async () => {
@@ -115,5 +191,17 @@ describe('Function: the typed container of a checkpoint', () => {
 
   it('refuses bytes that are not a container', () => {
     assert.throws(() => decodeTyped(new TextEncoder().encode('{"update": 1}')), { name: 'MalformedContainer' });
+  });
+
+  it('refuses a container that changed by one bit, and names another version of the format', () => {
+    const encoded = encodeTyped({ theta: Float32Array.of(1, 2, 3) });
+    for (let at = 0; at < encoded.length; at += 7) {
+      const flipped = Uint8Array.from(encoded);
+      flipped[at] ^= 0x10;
+      assert.throws(() => decodeTyped(flipped), (error: Error) => error instanceof MalformedContainer, `a flipped bit at byte ${at}`);
+    }
+    const older = Uint8Array.from(encoded);
+    older['EUREKA-TYPED-'.length] = '1'.charCodeAt(0);
+    assert.throws(() => decodeTyped(older), { name: 'OtherContainerFormat', message: 'EUREKA-TYPED-1' });
   });
 });

@@ -23,6 +23,7 @@ describe('CLI: eureka', () => {
     ['a missing reward file', ['train', '--reward', '/nonexistent/reward.js'], /^eureka: cannot read \/nonexistent\/reward\.js: no such file\n$/],
     ['a flag that is not a number', ['train', '--reward', `${EXAMPLES}energy.js`, '--steps', 'many'], /^eureka: --steps: must be a number\n$/],
     ['a flag out of range', ['search', '--candidates', '40'], /^eureka: --candidates: must be at most 16\n$/],
+    ['a thinking budget out of range', ['search', '--thinking-budget', '100'], /^eureka: --thinking-budget: must be at least 1024\n$/],
     ['an unknown flag', ['search', '--candidate', '3'], /unknown option '--candidate'/],
     ['resuming a search that does not exist', ['search', '--resume', 'nope', '--data-dir', join(tmpdir(), 'eureka-empty')], /^eureka: --resume: no search nope in .*\n$/],
     ['an execution input for AWS that does not validate', ['start', '--input', '{"seeds":11}'], /^eureka: --input: Invalid search input: "seeds" must be at most 10 \(got 11\)\n$/],
@@ -158,6 +159,20 @@ describe('CLI: eureka', () => {
     const stored = await readdir(join(dataDir, 'bucket', 'searches', 'nokey'), { recursive: true });
     assert.ok(stored.some((p) => p.endsWith('reward.js')), 'the search was recorded');
     assert.deepEqual(stored.filter((p) => p.includes('seeds') || p.includes('generations/1')), [], 'nothing trained, nothing proposed');
+  });
+
+  it('refuses at its start, with exit 2, a search whose worst case passes a quota, and a new search under an id the data directory holds', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-refused-'));
+    dirs.push(dataDir);
+    const ran = await eureka(['search', '--steps', '10000000', '--chunk-steps', '2048', '--data-dir', dataDir, '--search-id', 'too-long']);
+    assert.equal(ran.code, 2);
+    assert.match(ran.stderr, /^eureka: Invalid search input: "steps" 10,000,000 in chunks of 2,048 \("chunkSteps"\) is 4,882 TrainSeed invocations a seed-run, 34,178 history events .* "chunkSteps" of at least 4,096 fit these steps/);
+    assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
+    const smoke = ['search', '--smoke', '--seeds', '1', '--steps', '4096', '--generations', '1', '--no-hostile', '--data-dir', dataDir, '--search-id', 'once'];
+    assert.equal((await eureka(smoke)).code, 0);
+    const twice = await eureka(smoke);
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /^eureka: Invalid search input: "searchId" once names a search .* holds already: eureka search --resume once continues it/);
   });
 
   it('runs a smoke search with --proposer anthropic end to end, and a resume makes no new request', async () => {

@@ -25,7 +25,8 @@ import {
   START_DETAIL_TYPE,
 } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
-import { DISTRIBUTED_MAP_LABEL, FEEDBACK_TIMEOUT_PATH, STATE } from '../infra/workflow.ts';
+import { costCeilingUsd, parseSearchInput } from '../functions/shared/search-input.ts';
+import { FEEDBACK_TIMEOUT_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
 
 interface Synthesized {
   app: App;
@@ -342,15 +343,19 @@ describe('Stack: workflow and events', () => {
     })).length, 0);
   });
 
-  it('gives every search a spending ceiling: "Start the search" gets the stack\'s, $10 unless -c maxCostUsd sets another', () => {
-    const ceiling = (stack: EurekaStack, template: Template): unknown => {
-      const fn = template.toJSON().Resources[stack.getLogicalId(stack.functions.reflect.node.defaultChild as CfnElement)];
-      return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables[ENV_VARS.maxCostUsd];
+  it('gives every search a spending ceiling: "Start the search" applies the stack\'s, DEFAULT_MAX_COST_USD unless -c maxCostUsd sets another', () => {
+    // What "Start the search" does with the Reflect function's environment as the template sets it.
+    const start = (synthesized: Synthesized, input: Record<string, unknown> = {}) => {
+      const fn = synthesized.template.toJSON().Resources[synthesized.stack.getLogicalId(synthesized.stack.functions.reflect.node.defaultChild as CfnElement)];
+      const raw = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables[ENV_VARS.maxCostUsd];
+      return parseSearchInput(input, { proposer: 'anthropic', costCeilingUsd: costCeilingUsd(typeof raw === 'string' ? raw : undefined) });
     };
-    assert.equal(DEFAULT_MAX_COST_USD, 10);
-    assert.equal(ceiling(base.stack, base.template), '10');
+    assert.equal(start(base).maxCostUsd, DEFAULT_MAX_COST_USD, 'an input without maxCostUsd gets the stack\'s');
+    assert.throws(() => start(base, { maxCostUsd: DEFAULT_MAX_COST_USD + 1 }), /"maxCostUsd" must be at most 10, the stack's ceiling/);
     const lower = synth({ maxCostUsd: '2.5' });
-    assert.equal(ceiling(lower.stack, lower.template), '2.5');
+    assert.equal(start(lower).maxCostUsd, 2.5);
+    assert.equal(start(lower, { maxCostUsd: 1 }).maxCostUsd, 1, 'an input may lower it');
+    assert.throws(() => start(lower, { maxCostUsd: 3 }), /"maxCostUsd" must be at most 2\.5, the stack's ceiling/);
     for (const bad of ['none', '0', '-1', '20000']) {
       assert.throws(() => synth({ maxCostUsd: bad }), /context maxCostUsd must be a number of US dollars, more than 0 and at most 10000/, bad);
     }
@@ -424,15 +429,19 @@ describe('Stack: operating it', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } });
   });
 
-  it('fans the seed-runs out with a Distributed Map of STANDARD child executions, and lets the state machine run them', () => {
+  it('fans every seed-run out as a STANDARD child execution of a Distributed Map, and lets the state machine run them', () => {
     const [separator, parts] = base.template.toJSON().Resources[machineId].Properties.DefinitionString['Fn::Join'] as [string, unknown[]];
     const states = JSON.parse(parts.map((part) => (typeof part === 'string' ? part : '<ref>')).join(separator)).States as Record<string, Record<string, unknown>>;
-    const train = states[STATE.trainRung];
-    assert.deepEqual((train.ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig, { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' });
-    assert.equal(train.Label, DISTRIBUTED_MAP_LABEL);
-    assert.equal(train.MaxConcurrencyPath, '$.search.config.maxConcurrency');
-    assert.equal(train.ItemsPath, '$.seedRuns.tasks');
-    for (const inline of [STATE.checkCandidates, STATE.trainBaselines, STATE.trainFresh]) {
+    const maps = { [STATE.trainBaselines]: ['$.search.baselineTasks', SEED_RUN_STATES.baselines.label],
+      [STATE.trainRung]: ['$.seedRuns.tasks', SEED_RUN_STATES.seeds.label], [STATE.trainFresh]: ['$.reflection.freshTasks', SEED_RUN_STATES.fresh.label] };
+    for (const [name, [itemsPath, label]] of Object.entries(maps)) {
+      const map = states[name];
+      assert.deepEqual((map.ItemProcessor as { ProcessorConfig: unknown }).ProcessorConfig, { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, name);
+      assert.equal(map.Label, label);
+      assert.equal(map.MaxConcurrencyPath, '$.search.config.maxConcurrency');
+      assert.equal(map.ItemsPath, itemsPath);
+    }
+    for (const inline of [STATE.checkCandidates, STATE.checkRepaired]) {
       assert.equal((states[inline].ItemProcessor as { ProcessorConfig?: { Mode?: string } }).ProcessorConfig?.Mode ?? 'INLINE', 'INLINE', inline);
     }
     const machineRole = base.template.toJSON().Resources[machineId].Properties.RoleArn['Fn::GetAtt'][0];

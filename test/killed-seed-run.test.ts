@@ -41,11 +41,14 @@ describe('Local: seed-runs killed for memory and for time during training', () =
   let dataDir = '';
   let output: PublishResult;
   const progressed = new Set<string>();
+  /** What the pool killed, by candidate: the caps that ended each process, as measured. */
+  const killed = new Map<string, Array<{ name: string; message: string }>>();
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'eureka-killed-'));
     const onEvent = (e: RuntimeEvent) => {
       if (e.type === 'seed' && e.progress.state === 'progress') progressed.add(e.progress.task.candidateId);
+      if (e.type === 'seed' && e.progress.killed) killed.set(e.progress.task.candidateId, [...(killed.get(e.progress.task.candidateId) ?? []), e.progress.killed]);
     };
     const result = await runLocalSearch({
       dataDir, executionName: 'killed', onEvent, trainSeedCaps: CAPS, trainSeedEnv: SANDBOX,
@@ -64,9 +67,18 @@ describe('Local: seed-runs killed for memory and for time during training', () =
       const hoarder = records.find((r) => r.name === 'hoarder');
       const other = records.find((r) => r.origin === 'proposer');
       assert.equal(hoarder?.outcome, 'memory', hoarder?.reason);
-      assert.match(hoarder?.reason ?? '', /^seed 0: the seed-run exceeded its 1769 MB memory cap \(Runtime\.OutOfMemory\)$/);
+      assert.match(hoarder?.reason ?? '', /\(Runtime\.OutOfMemory\)$/);
       assert.equal(other?.outcome, 'timeout', other?.reason);
-      assert.match(other?.reason ?? '', /^seed 0: the seed-run did not finish within its 600 s time cap \(Sandbox\.Timedout\)$/);
+      assert.match(other?.reason ?? '', /\(Sandbox\.Timedout\)$/);
+      // The caps that killed them are the test's, far below the Lambda's the reasons name (1769 MB, 600 s).
+      const [memory] = killed.get(hoarder?.candidateId ?? '') ?? [];
+      assert.equal(memory?.name, 'Runtime.OutOfMemory');
+      const rss = Number(/^seed-run killed at (\d+) MB, over its (\d+) MB memory cap$/.exec(memory?.message ?? '')?.[1]);
+      assert.ok(rss > CAPS.memoryMb && memory?.message.endsWith(`over its ${CAPS.memoryMb} MB memory cap`), memory?.message);
+      // Killed on its search seed, and again on its fresh seed as the winner's re-check.
+      const timedOut = killed.get(other?.candidateId ?? '') ?? [];
+      assert.ok(timedOut.length >= 1, 'killed for time');
+      for (const k of timedOut) assert.deepEqual(k, { name: 'Sandbox.Timedout', message: `seed-run killed after its ${CAPS.timeoutSeconds} s time cap` });
       for (const record of [hoarder, other]) {
         assert.ok(record && progressed.has(record.candidateId), `${record?.name} reported training progress before it was killed`);
         assert.equal(record?.success, 0);
@@ -82,6 +94,7 @@ describe('Local: seed-runs killed for memory and for time during training', () =
       assert.equal(output.winner.candidateId, records.find((r) => r.origin === 'proposer')?.candidateId, 'ranked above the hoarder by id on a tie');
       const baselines = await store.candidates('killed', 0);
       assert.deepEqual(baselines.map((b) => b.outcome), ['timeout', 'timeout']);
+      for (const b of baselines) assert.equal(killed.get(b.candidateId)?.[0]?.message, `seed-run killed after its ${CAPS.timeoutSeconds} s time cap`, b.candidateId);
     });
     assert.equal(output.winner.freshSuccess, 0);
   });

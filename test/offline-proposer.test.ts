@@ -269,11 +269,14 @@ describe('Function: proposeOffline, later generations', () => {
     for (const untried of ['bonus:height', 'bonus:position', 'shape:speed']) assert.ok(used.has(untried), `${untried} in ${[...used].join(', ')}`);
   });
 
-  it('rewrites from scratch when the best is not in the grammar', () => {
+  it('evolves a best that is not in the grammar from its own code, and rewrites only when it is near zero', () => {
     const human = baselinesOf(MOUNTAIN_CAR)[1];
     const best: OfflineBest = { candidate: human, success: 0.3, terms: {} };
     const cs = propose({ generation: 2, k: 4, randomSeed: 4, best });
-    assert.equal(cs.filter((c) => c.idea.startsWith('Rewrite')).length, 4);
+    assert.equal(cs.filter((c) => c.idea.startsWith(`Evolved from ${human.name} (success 0.30)`)).length, 4);
+    for (const c of cs) assertRuns(c);
+    const low = propose({ generation: 2, k: 4, randomSeed: 4, best: { ...best, success: 0 } });
+    assert.equal(low.filter((c) => c.idea.startsWith('Rewrite')).length, 2);
   });
 
   it('takes the program from the stored candidate when present', () => {

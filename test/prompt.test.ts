@@ -83,6 +83,20 @@ describe('Function: buildPrompt', () => {
     assert.match(user, /At most 64 KiB/);
   });
 
+  it('asks for the analysis first, before any code, and says what to read in it', () => {
+    const first = buildPrompt(GEN1).user;
+    const later = buildPrompt(GEN2).user;
+    for (const user of [first, later]) {
+      const answer = user.slice(user.indexOf('# Your answer'));
+      assert.match(answer, /a JSON object of two fields, in this order:\n- analysis \(write it first, before any code\)/);
+      assert.ok(answer.indexOf('- analysis') < answer.indexOf('- candidates'));
+    }
+    assert.match(later, /For each term of the best reward so far, what its statistics say/);
+    assert.match(later, /what the episodes' lengths and endings say/);
+    assert.match(first, /what the task needs from a reward/);
+    assert.match(buildPrompt(GEN1).system, /your analysis first/);
+  });
+
   it('asks for exactly K candidates', () => {
     assert.match(buildPrompt(GEN1).user, /K = 6: answer with exactly 6 candidates/);
     assert.match(buildPrompt({ ...GEN1, k: 3 }).user, /K = 3: answer with exactly 3 candidates/);
@@ -105,14 +119,14 @@ describe('Function: buildPrompt', () => {
   it('reflects on the search from generation 2 and asks to improve on the best', () => {
     const { user } = buildPrompt(GEN2);
     const task = getTask('MountainCar-v0');
-    assert.ok(user.includes(reflectionText(task, GEN2.best, GEN2.scoreboard, GEN2.bestByGeneration).trimEnd()), 'the reflection, verbatim');
+    assert.ok(user.includes(reflectionText(task, GEN2).trimEnd()), 'the reflection, verbatim');
     assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
-    assert.match(user, /seed 1: 0\.95, seed 2: 0\.80, seed 3: 0\.00 \(timeout: total sandbox budget of 60 s exceeded\)/);
+    assert.match(user, /seed 1: 0\.95, seed 2: 0\.8, seed 3: 0 \(timeout: total sandbox budget of 60 s exceeded\)/);
     assert.match(user, /mean highest position: 0\.432 \(the flag is at 0\.5\)/);
-    assert.match(user, /mean return on the environment's own reward: -151\.40/);
+    assert.match(user, /mean return on the environment's own reward: -151/);
     assert.match(user, /shaping: \['0\.12', '3\.44'/, 'the term series');
-    assert.match(user, /early mean 0\.12, late mean 30\.00/);
-    assert.match(user, /hostile_exfiltrate \| 0\.00 \| error: ReferenceError: process is not defined/);
+    assert.match(user, /mean per step early 0\.12, late 30\)/);
+    assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);
     assert.match(user, /generation 1: 0\.57 \(g1-energy-shaping-2\); best so far 0\.57/);
     assert.match(user, /improve on the best reward function so far/);
     assert.ok(user.indexOf('Feedback from the search') < user.indexOf('# Your answer'), 'the answer request comes last');
@@ -168,8 +182,42 @@ describe('Function: buildRepairPrompt', () => {
       assert.ok(user.includes(`Why it failed: ${f.reason}`));
     }
     assert.match(user, /Idea: \(none given\)/);
-    assert.match(user, /Answer with exactly 2 candidates, one per failed candidate, each with the same name/);
+    assert.match(user, /first an analysis \(for each candidate, what made it fail and what you change\), then exactly 2 candidates, one per failed candidate, each with the same name/);
     assert.ok(user.includes(REWARD_SIGNATURE), 'the rules of a reward');
     assert.match(user, /# The task/, 'and the task, source included');
+  });
+});
+
+describe('Function: buildPrompt says what it knows of the task', () => {
+  const lander = buildPrompt({ ...GEN1, task: 'LunarLander-v3' }).user;
+
+  it('shows each observation\'s typical range beside its bounds', () => {
+    assert.ok(lander.includes('| index | meaning | bounds | typical range |'));
+    assert.ok(lander.includes('| 2 | horizontal velocity | [-10, 10] | [-2, 2] |'), 'the typical range, not only the bounds');
+    assert.ok(lander.includes('| 4 | angle | [-6.28, 6.28] | [-1.5, 1.5] |'), 'three significant digits');
+    assert.ok(buildPrompt(GEN1).user.includes('| 0 | position | [-1.2, 0.6] | [-1.2, 0.6] |'), 'the bounds where no typical range is given');
+  });
+
+  it('gives the exact return that judges the policy where success is a return, from the task folder', () => {
+    const task = getTask('LunarLander-v3');
+    assert.ok(task.success.returnFormula !== undefined);
+    assert.ok(lander.includes(task.success.returnFormula.trimEnd()), 'the task\'s own formula, verbatim');
+    assert.match(lander, /reward = shaping\(nextObs\) - shaping\(obs\) - 0\.3 \* mainPower - 0\.03 \* sidePower/);
+    assert.match(lander, /it is the judge, not a reward to copy/);
+    assert.match(buildPrompt({ ...GEN1, task: 'LunarLanderContinuous-v3' }).user, /mainPower is \(min\(action\[0\], 1\) \+ 1\) \/ 2 when action\[0\] > 0/);
+    for (const t of TASKS) {
+      const judgedByReturn = /return on the environment's own reward/.test(t.success.describe);
+      assert.equal(t.success.returnFormula !== undefined, judgedByReturn, `${t.id}: a formula exactly where success is a return`);
+      assert.equal(buildPrompt({ ...GEN1, task: t.id }).user.includes('The return that judges the policy'), judgedByReturn, t.id);
+    }
+  });
+
+  it('says in words what a steady per-step term is worth under the task\'s own discount, where episodes end early', () => {
+    assert.match(lander, /with gamma 0\.999, from an episode's start it is worth up to c \* \(1 - gamma\^1000\) \/ \(1 - gamma\) = 632c/);
+    assert.match(lander, /a steady \+c per step pays the policy to avoid both and run to the time limit/);
+    const cart = buildPrompt({ ...GEN1, task: 'CartPole-v1' }).user;
+    assert.match(cart, /ends early only on a failure: a steady -c per step pays the policy to fail early/);
+    assert.match(buildPrompt(GEN1).user, /with gamma 0\.99, .* = 86\.6c over the 200-step limit/);
+    assert.doesNotMatch(buildPrompt({ ...GEN1, task: 'Pendulum-v1' }).user, /Per-step terms and the discount/, 'its episodes always run to the limit');
   });
 });

@@ -135,7 +135,10 @@ describe('Reflect and Publish: the choice of the winner', () => {
   });
 
   it('publishes the winner with its fresh score, the baselines, summary.json and the card', async () => {
-    const freshResults = await train(reflected[1].freshTasks, (t) => (t.candidateId === winnerId ? (t.seed === 10000 ? 0.75 : 0.65) : t.candidateId === 'human_shaping' ? 0.7 : 0));
+    const freshResults = await train(reflected[1].freshTasks, (t) => (t.candidateId === winnerId ? (t.seed === 10000 ? 0.75 : 0.65) : t.candidateId === 'human_shaping' ? 0.6 : 0));
+    // What the local runtime records before Publish runs: the execution history's count, carried into summary.json.
+    const history = { search: 812, seedRunExecutions: 40, largestSeedRun: 31, limit: 25_000 };
+    await store.updateMeta(SEARCH, { history });
     const published = await publish(store, { searchId: SEARCH, freshResults });
     assert.equal(published.winner.candidateId, winnerId);
     assert.ok(Math.abs(published.winner.freshSuccess - 0.7) < 1e-12, 'the mean of its fresh seeds');
@@ -143,17 +146,32 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.schema, SUMMARY_SCHEMA);
     assert.equal(summary.task, 'MountainCar-v0');
-    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'bestByGeneration', 'config', 'finishedAt', 'proposer', 'schema', 'searchId',
-      'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'winner']);
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'config', 'finishedAt', 'history', 'proposer', 'schema',
+      'searchId', 'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'versusBestBaseline', 'winner']);
+    assert.deepEqual(summary.history, history);
     // Every seed-run here trained to its budget: nothing was saved, and the count says so.
     assert.ok(summary.stepsTrained > 0 && summary.stepsTrained === summary.stepsFullBudget, `${summary.stepsTrained} of ${summary.stepsFullBudget}`);
     assert.deepEqual(summary.winner.freshSeeds.map((s: { seed: number; success: number }) => [s.seed, s.success]), [[10000, 0.75], [10001, 0.65]]);
     assert.equal(summary.winner.freshSuccessSteps, (120 + 124) / 2);
-    assert.deepEqual(summary.baselines.map((b: { candidateId: string; freshSuccess: number }) => [b.candidateId, b.freshSuccess]), [['environment_reward', 0], ['human_shaping', 0.7]]);
+    assert.deepEqual(summary.baselines.map((b: { candidateId: string; freshSuccess: number }) => [b.candidateId, b.freshSuccess]), [['environment_reward', 0], ['human_shaping', 0.6]]);
+    assert.equal(summary.beatsBaselines, true);
+    assert.deepEqual(summary.versusBestBaseline, { candidateId: 'human_shaping', name: 'human_shaping', baselineFreshSuccess: 0.6, winnerFreshSuccess: 0.7, decidedBy: 'success' });
     assert.deepEqual(summary.bestByGeneration.map((g: { success: number; bestSoFar: number }) => [g.success, g.bestSoFar]), [[0.9, 0.9], [0.825, 0.9]]);
     assert.equal(summary.winner.policySeed, null, 'no policy was saved by these fake seed-runs');
     const card = await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'card.html'), 'utf8');
     assert.ok(card.includes(`reaches the flag in 70% of fresh episodes`));
     assert.equal((await store.meta(SEARCH)).status, 'finished');
+  });
+
+  it('says so in summary.json and on the card when the winner does not beat the best baseline on the fresh seeds', async () => {
+    const freshResults = await train(reflected[1].freshTasks, (t) => (t.candidateId === winnerId ? 0.7 : t.candidateId === 'human_shaping' ? 0.85 : 0));
+    await publish(store, { searchId: SEARCH, freshResults });
+    const winner = join(dir, 'bucket', 'searches', SEARCH, 'winner');
+    const summary = JSON.parse(await readFile(join(winner, 'summary.json'), 'utf8'));
+    assert.equal(summary.beatsBaselines, false);
+    assert.deepEqual(summary.versusBestBaseline, { candidateId: 'human_shaping', name: 'human_shaping', baselineFreshSuccess: 0.85, winnerFreshSuccess: 0.7, decidedBy: 'success' });
+    const card = await readFile(join(winner, 'card.md'), 'utf8');
+    assert.equal(card.split('\n')[0], `# Nothing the search found beat the baselines: use the person's shaping (human\\_shaping), 85% of fresh episodes; ` +
+      `the search's best, ${summary.winner.name.replace(/_/g, '\\_')}, 70%`);
   });
 });

@@ -2,12 +2,15 @@
  * `eureka train --remote` and `eureka check-reward --remote`: the reward goes to the stack's
  * bucket (s3rver) and the deployed TrainSeed is invoked through the real @aws-sdk/client-lambda,
  * against a loopback server that plays the Lambda Invoke API (and CloudFormation's outputs) and
- * runs the real TrainSeed handler. The output is the local command's, number for number.
+ * runs the real TrainSeed handler, each invocation in a worker process with the Lambda's caps
+ * (local/train-seed-pool.ts). The output is the local command's, number for number, also when the
+ * sandbox hit its memory cap and the process that hosted it exited before it answered.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { STACK_OUTPUT_KEYS } from '../infra/config.ts';
-import type { SeedResult } from '../functions/shared/types.ts';
+import { FUNCTION_CAPS, STACK_OUTPUT_KEYS } from '../infra/config.ts';
+import type { CheckItem, SeedResult, SeedTask } from '../functions/shared/types.ts';
+import { TrainSeedPool } from '../local/train-seed-pool.ts';
 import { startAwsApiServer, type AwsApiServer } from './support/aws-api-server.ts';
 import { REGION, S3RVER_CREDENTIALS, startS3Server, type LoopbackS3 } from './support/s3-server.ts';
 import { eureka } from './support/eureka-cli.ts';
@@ -18,6 +21,7 @@ const FUNCTION = 'EurekaServerless-TrainSeedFunction-abc123';
 describe('CLI: one seed-run on the deployed function', () => {
   let s3: LoopbackS3;
   let aws: AwsApiServer;
+  let pool: TrainSeedPool;
   const saved = { ...process.env };
   let env: NodeJS.ProcessEnv = {};
 
@@ -29,14 +33,18 @@ describe('CLI: one seed-run on the deployed function', () => {
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     });
     delete process.env.EUREKA_DATA_DIR;
-    const { handler } = await import('../functions/train-seed/handler.ts');
+    // Each invocation in a process of its own with the Lambda's caps, as Lambda runs it: a process
+    // that hosted a sandbox memory fault exits before it answers (Runtime.ExitError).
+    const { PATH, HOME, EUREKA_BUCKET, AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY } = process.env;
+    pool = new TrainSeedPool(FUNCTION_CAPS.trainSeed, { PATH, HOME, EUREKA_BUCKET, AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY }, undefined, 1);
     aws = await startAwsApiServer({
       stackName: 'EurekaServerless',
       outputs: { [STACK_OUTPUT_KEYS.trainSeedFunctionName]: FUNCTION, [STACK_OUTPUT_KEYS.bucketName]: s3.bucket },
       invoke: async (name, payload) => {
         if (name !== FUNCTION) throw Object.assign(new Error(`Function not found: ${name}`), { name: 'ResourceNotFoundException' });
         if ((payload as { seed?: number }).seed === 13) throw Object.assign(new Error('Runtime exited with error: signal: killed'), { name: 'Runtime.OutOfMemory' });
-        return handler(payload);
+        const item = payload as SeedTask | CheckItem;
+        return 'kind' in item ? pool.check(item) : pool.invoke(item);
       },
     });
     env = {
@@ -46,6 +54,7 @@ describe('CLI: one seed-run on the deployed function', () => {
     };
   });
   after(async () => {
+    pool.close();
     await aws.close();
     await s3.close();
     process.env = saved;
@@ -77,6 +86,33 @@ describe('CLI: one seed-run on the deployed function', () => {
     assert.equal(r.verdict, 'error');
     assert.deepEqual({ verdict: r.verdict, reason: r.reason, terms: r.terms }, { verdict: l.verdict, reason: l.reason, terms: l.terms });
     assert.equal((aws.invocations.at(-1)?.payload as { kind: string }).kind, 'check');
+  });
+
+  it('prints the stored result of a seed-run whose sandbox hit its memory cap, as the local train does', async () => {
+    const args = ['train', '--reward', `${EXAMPLES}hostile/memory-arrays.js`, '--steps', '4096', '--eval-episodes', '2', '--seed', '1', '--json'];
+    const before = aws.invocations.length;
+    const remote = await eureka([...args, '--remote'], env);
+    assert.equal(remote.code, 0, remote.stderr);
+    const local = await eureka(args);
+    assert.equal(local.code, 0, local.stderr);
+    const [r, l] = [JSON.parse(remote.stdout) as SeedResult, JSON.parse(local.stdout) as SeedResult];
+    assert.equal(r.outcome, 'memory');
+    assert.match(r.reason, /^reward exceeded its 64 MiB memory limit at step \d+$/);
+    const same = (x: SeedResult) => ({ ...x, candidateId: '', wallSeconds: 0, sandboxSeconds: 0 });
+    assert.deepEqual(same(r), same(l));
+    // As the state machine: the process that hosted the fault exited (Runtime.ExitError), and the
+    // retry, in a fresh one, returned the stored result.
+    assert.equal(aws.invocations.length - before, 2);
+  });
+
+  it('prints the verdict of a check whose sandbox hit its memory cap', async () => {
+    const file = `${EXAMPLES}hostile/memory-arrays.js`;
+    const remote = await eureka(['check-reward', file, '--remote', '--json'], env);
+    const local = await eureka(['check-reward', file, '--json']);
+    assert.equal(remote.code, 0, remote.stderr);
+    const [r, l] = [JSON.parse(remote.stdout), JSON.parse(local.stdout)];
+    assert.equal(r.verdict, 'memory');
+    assert.deepEqual({ verdict: r.verdict, reason: r.reason }, { verdict: l.verdict, reason: l.reason });
   });
 
   it('says what went wrong: the function failing, a stack without the output, no such stack', async () => {

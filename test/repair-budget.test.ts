@@ -3,11 +3,13 @@
  * offline proposer's replacements, the worst case of a request, and the ceiling on a real table.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkBudget } from '../functions/propose/budget.ts';
+import { BudgetRefused, checkBudget, spentUsd } from '../functions/propose/budget.ts';
+import { searchLedger } from '../functions/propose/ledger.ts';
+import { ProposeOutOfTime, type Proposer } from '../functions/propose/proposer.ts';
+import { createAnthropicProposer } from '../functions/propose/anthropic.ts';
+import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { realStore } from './support/real-store.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
 import { buildPrompt, buildRepairPrompt } from '../functions/propose/prompt.ts';
 import { repair, repaired } from '../functions/propose/repair.ts';
@@ -16,11 +18,7 @@ import { createProposer, offlineProposer } from '../functions/propose/proposers.
 import { checkKey } from '../functions/shared/keys.ts';
 import type { CheckRecord, CheckSummary } from '../functions/shared/types.ts';
 import { initSearch } from '../functions/reflect/init.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
-import { Table } from '../functions/shared/table.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
-import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 import { GEN1, GEN2 } from './support/contexts.ts';
 import { DEFAULT_MAX_COST_USD } from '../infra/config.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
@@ -97,28 +95,9 @@ describe('The stack\'s default ceiling', () => {
   });
 });
 
-/** A search store on dynalite and a directory, for the suite it is called in; `store()` once started. */
-function realStore(prefix: string): () => SearchStore {
-  let dir = '';
-  let local: LocalTable;
-  let store: SearchStore;
-  const saved = { ...process.env };
-  before(async () => {
-    dir = await mkdtemp(join(tmpdir(), prefix));
-    local = await startLocalTable({ dir: join(dir, 'table') });
-    Object.assign(process.env, localAwsEnv(local));
-    store = new SearchStore(new Table(local.tableName), new FsBlobStore(join(dir, 'bucket')));
-  });
-  after(async () => {
-    await local.close();
-    await rm(dir, { recursive: true, force: true });
-    process.env = saved;
-  });
-  return () => store;
-}
 
 describe('Function: checkBudget on a real table', () => {
-  const storeOf = realStore('eureka-budget-');
+  const storeOf = realStore('eureka-budget-').store;
   const start = async (searchId: string, input: Record<string, unknown>) =>
     (await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', ...input } }, 'anthropic')).config;
 
@@ -146,8 +125,55 @@ describe('Function: checkBudget on a real table', () => {
   });
 });
 
+describe('Function: the budget\'s reservation, one conditional write on a real table', () => {
+  const storeOf = realStore('eureka-reserve-').store;
+  const start = async (searchId: string, maxCostUsd: number) =>
+    (await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', maxCostUsd } }, 'anthropic')).config;
+  const reply = { text: '{}', stopReason: 'end_turn', stopDetails: null, usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, promptHash: 'h' };
+
+  it('lets only one of two requests through when both passed the check and the ceiling covers one', async () => {
+    const config = await start('twice', 1);
+    // Both read the same spending: the check alone would send both, $1.20 against a $1 ceiling.
+    assert.deepEqual(await Promise.all([1, 2].map(() => checkBudget(storeOf(), 'twice', config, 2, 'propose', 0.6))), [null, null]);
+    const ledgers = [1, 2].map(() => searchLedger(storeOf(), 'twice', 2, 'proposal', config.model, config.maxCostUsd));
+    const held = await Promise.allSettled(ledgers.map((l) => l.reserve(1, 0.6, 'h')));
+    assert.deepEqual(held.map((h) => h.status).sort(), ['fulfilled', 'rejected']);
+    const refused = held.find((h) => h.status === 'rejected') as PromiseRejectedResult;
+    assert.ok(refused.reason instanceof BudgetRefused);
+    assert.match(refused.reason.message, /^generation 2's request \(step 1\) could cost up to \$0\.6000, more than the \$1\.00 budget has left/);
+    assert.equal(await spentUsd(storeOf(), 'twice'), 0.6, 'one reservation, at its worst case');
+  });
+
+  it('settles a reservation at its bill and frees a released one, so later requests fit', async () => {
+    const config = await start('settles', 1);
+    const ledger = searchLedger(storeOf(), 'settles', 1, 'proposal', config.model, config.maxCostUsd);
+    const first = await ledger.reserve(1, 0.6, 'h');
+    await assert.rejects(ledger.reserve(2, 0.6, 'h'), BudgetRefused);
+    await first.billed(reply, 0.1);
+    const second = await ledger.reserve(2, 0.6, 'h');
+    await assert.rejects(ledger.reserve(3, 0.6, 'h'), BudgetRefused);
+    await second.released();
+    await ledger.reserve(3, 0.6, 'h');
+    assert.ok(Math.abs((await spentUsd(storeOf(), 'settles') ?? 0) - 0.7) < 1e-9);
+  });
+
+  it('stops the search when Propose\'s reservation is refused: its generation is not proposed', async () => {
+    await start('refused', 1);
+    const held = await searchLedger(storeOf(), 'refused', 1, 'proposal', 'claude-sonnet-5-5', 1).reserve(1, 0.9, 'h');
+    assert.ok(held);
+    const reserving: Proposer = {
+      propose: async (_context, ledger) => { await ledger?.reserve(1, 0.5, 'h'); throw new Error('sent anyway'); },
+      repair: async () => { throw new Error('no repair'); },
+      worstCaseCostUsd: () => 0.05,
+    };
+    const out = await propose(storeOf(), { searchId: 'refused', generation: 1 }, async () => reserving);
+    assert.deepEqual(out, { generation: 1, checks: [], stopped: 'budget' });
+    assert.match((await storeOf().meta('refused')).stoppedBy?.detail ?? '', /could cost up to \$0\.5000, more than the \$1\.00 budget has left/);
+  });
+});
+
 describe('Function: repair on a real table', () => {
-  const storeOf = realStore('eureka-repair-');
+  const storeOf = realStore('eureka-repair-').store;
 
   it('sends only the failures the code caused, never a check that failed for an infrastructure reason', async () => {
     const searchId = 'infra-faults';
@@ -169,5 +195,59 @@ describe('Function: repair on a real table', () => {
     const out = await repair(storeOf(), { kind: 'repair', searchId, generation: 1, checks }, createProposer);
     const repairedIds = out.checks.map((c) => c.candidateId).sort();
     assert.deepEqual(repairedIds, [ids[0], ids[1], ids[2]].map((id) => `${id}-repaired`).sort());
+  });
+});
+
+describe('Function: propose and repair against Lambda\'s deadline (the real SDK on a loopback server, a real table)', () => {
+  const storeOf = realStore('eureka-deadline-').store;
+  let server: MessagesApiServer;
+  before(async () => { server = await startMessagesApiServer(); });
+  after(() => server.close());
+  const model = 'claude-sonnet-5-5';
+  const anthropic = async () => createAnthropicProposer({ apiKey: 'sk-ant-test-deadline', model, baseURL: server.url, maxRetries: 0 });
+  const code = 'function computeReward(obs, action, nextObs, terminated) {\n  return [nextObs[0] - obs[0], { progress: nextObs[0] - obs[0] }];\n}\n';
+  const three = JSON.stringify({ candidates: ['a', 'b', 'c'].map((name) => ({ name, idea: `idea ${name}`, code })) });
+  const broken = JSON.stringify({ candidates: [{ name: 'a', idea: 'no code' }] });
+  // 30,000 output tokens: about the 32,000 the cap allows, about 500 s of streaming at 60 tokens a second.
+  const long = { usage: { input_tokens: 3000, output_tokens: 30_000 } };
+  const hundredSecondsLeft = () => 100_000;
+  const wholeTimeout = () => 600_000;
+
+  it('leaves a schema repair that could not finish to the retry, which replays the first answer and sends only the repair', async () => {
+    const searchId = 'deadline';
+    const meta = await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', model, candidates: 3, includeHostile: false } }, 'anthropic');
+    // A ceiling the request's worst case fits, and that the first answer's bill plus that worst case would not: the retry must not count it twice.
+    const worst = worstCaseCostUsd({ model, maxTokens: 32_000 }, buildPrompt({ ...GEN1, task: meta.config.task, k: 3, budget: { steps: meta.config.steps, seeds: meta.config.seeds, evalEpisodes: meta.config.evalEpisodes } })) ?? 0;
+    await storeOf().updateMeta(searchId, { config: { ...meta.config, maxCostUsd: worst + 0.1 } });
+    server.script = [answer(broken, long), answer(three)];
+    await assert.rejects(propose(storeOf(), { searchId, generation: 1 }, anthropic, hundredSecondsLeft), (error: Error) => {
+      assert.ok(error instanceof ProposeOutOfTime);
+      assert.equal(error.name, 'Propose.OutOfTime');
+      assert.match(error.message, /^the schema repair could stream 32000 tokens, 563 s at 60 tokens\/s, and the invocation has 100 s left: a retry sends it$/);
+      return true;
+    });
+    assert.equal(server.requests.length, 1, 'the repair was not sent');
+    assert.ok(((await spentUsd(storeOf(), searchId)) ?? 0) >= 0.3, 'the first answer is billed');
+    const out = await propose(storeOf(), { searchId, generation: 1 }, anthropic, wholeTimeout);
+    assert.equal(out.checks.length, 3);
+    assert.equal(server.requests.length, 2, 'one more request: the repair, not the first answer again');
+    const messages = server.requests[1].body.messages as Array<{ role: string; content: string }>;
+    assert.deepEqual(messages.map((m) => [m.role, m.role === 'assistant' ? m.content : '']), [['user', ''], ['assistant', broken], ['user', '']]);
+  });
+
+  it('keeps a repair request that ran out of time unrecorded, so that its retry sends it', async () => {
+    const searchId = 'deadline-repair';
+    await initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { proposer: 'anthropic', model, candidates: 3, includeHostile: false } }, 'anthropic');
+    server.script = [answer(three)];
+    const ids = (await propose(storeOf(), { searchId, generation: 1 }, anthropic)).checks.map((c) => c.candidateId);
+    await storeOf().blobs.put(checkKey(searchId, 1, ids[0]), JSON.stringify({ candidateId: ids[0], verdict: 'error', reason: 'reward threw at step 0', terms: {} }), 'application/json');
+    const checks: CheckSummary[] = [{ candidateId: ids[0], verdict: 'error', reason: 'reward threw at step 0' }];
+    server.requests.length = 0;
+    server.script = [answer(broken, long), answer(JSON.stringify({ candidates: [{ name: 'a', idea: 'fixed', code }] }))];
+    await assert.rejects(repair(storeOf(), { kind: 'repair', searchId, generation: 1, checks }, anthropic, hundredSecondsLeft), ProposeOutOfTime);
+    assert.equal(await storeOf().answer(searchId, 1, 'repair'), undefined, 'no failure recorded in its place');
+    const out = await repair(storeOf(), { kind: 'repair', searchId, generation: 1, checks }, anthropic, wholeTimeout);
+    assert.deepEqual(out.checks.map((c) => c.candidateId), [`${ids[0]}-repaired`]);
+    assert.equal(server.requests.length, 2);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The local runtime runs the deployed definition: bad execution input fails "Start the search"
- * with a message that names the field, before any proposer runs or anything trains.
+ * The local runtime runs the deployed definition: bad execution input is refused as "Start the search"
+ * refuses it, with a message that names the field, before the execution starts (so before any
+ * proposer runs or anything trains).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -28,7 +29,7 @@ describe('Local: runLocalSearch', () => {
         runLocalSearch({ dataDir, executionName: 'bad', input, onEvent: (e) => { if (e.type === 'state') states.push(e.name); } }),
         (err: Error) => message.test(err.message),
       );
-      assert.deepEqual(states, ['Start the search']);
+      assert.deepEqual(states, [], 'refused before the execution started');
       assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was stored');
     });
   }

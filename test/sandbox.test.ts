@@ -20,8 +20,8 @@ const SAMPLE = mountainCarTransitions(2048, 7);
 /** A sandbox for MountainCar's transitions (the continuous layout has cases of its own below). */
 const openRewardSandbox = (source: string, limits?: Partial<SandboxLimits>): Promise<RewardSandbox> =>
   openSandbox(source, layoutOf(MOUNTAIN_CAR), limits);
-/** Most timeout cases use a short deadline to keep the suite quick; never-returns uses the default. */
-const QUICK: Partial<SandboxLimits> = { callDeadlineMs: 300 };
+/** Most timeout cases use a smaller call cap to keep the suite quick; never-returns uses the default. */
+const QUICK: Partial<SandboxLimits> = { callOperations: 1_000_000 };
 
 /** energy.js in plain JS, same operations in the same order. */
 function energyOnHost(batch: TransitionBatch): { rewards: number[]; shaping: number[]; goal: number[] } {
@@ -169,7 +169,7 @@ describe('Function: reward sandbox', () => {
 
   describe("the tutorial's hostile candidates", () => {
     it('never-returns.js ends with a timeout at the deadline', async () => {
-      await expectFault(example('hostile/never-returns.js'), { outcome: 'timeout', reason: /^reward did not return within 1000 ms at step 0$/ });
+      await expectFault(example('hostile/never-returns.js'), { outcome: 'timeout', reason: /^reward did not return within 2 million operations at step 0$/ });
     });
 
     it('exfiltrate.js ends with an error: there is no process, require or fetch', async () => {
@@ -179,13 +179,13 @@ describe('Function: reward sandbox', () => {
 
   describe('hostile: time', () => {
     it('a top-level infinite loop times out while loading', async () => {
-      await expectFault(example('hostile/top-level-loop.js'), { outcome: 'timeout', reason: /^reward's top-level code did not finish within 1000 ms$/ });
+      await expectFault(example('hostile/top-level-loop.js'), { outcome: 'timeout', reason: /^reward's top-level code did not finish within 2 million operations$/ });
     });
 
     for (const [file, reason] of [
-      ['catastrophic-regex.js', /^reward did not return within 300 ms at step 0$/],
-      ['looping-getter.js', /^reward did not return within 300 ms at step 0$/],
-      ['proxy-return.js', /^reward did not return within 300 ms at step 0$/],
+      ['catastrophic-regex.js', /^reward did not return within 1 million operations at step 0$/],
+      ['looping-getter.js', /^reward did not return within 1 million operations at step 0$/],
+      ['proxy-return.js', /^reward did not return within 1 million operations at step 0$/],
     ] as const) {
       it(`${file} times out`, async () => {
         await expectFault(example(`hostile/${file}`), { outcome: 'timeout', reason, limits: QUICK });
@@ -194,7 +194,7 @@ describe('Function: reward sandbox', () => {
 
     it('a loop in the message getter of a thrown object times out', async () => {
       const source = 'function computeReward() { throw { get message() { for (;;) {} } }; }';
-      await expectFault(source, { outcome: 'timeout', reason: /within 300 ms at step 0/, limits: QUICK });
+      await expectFault(source, { outcome: 'timeout', reason: /^reward did not return within 1 million operations at step 0$/, limits: QUICK });
     });
 
     it('a getter on computeReward itself that loops times out while loading', async () => {
@@ -202,11 +202,11 @@ describe('Function: reward sandbox', () => {
       await expectFault(source, { outcome: 'timeout', reason: /^reading computeReward did not finish/, limits: QUICK });
     });
 
-    it('a slow reward runs out of its total time budget across many calls', async () => {
+    it('a slow reward runs out of its seed-run\'s budget of operations across many calls', async () => {
       const fault = await expectFault(example('hostile/slow.js'), {
         outcome: 'timeout',
-        reason: /^reward used up its total time budget of 0\.4 s at step \d+$/,
-        limits: { totalBudgetMs: 400 },
+        reason: /^reward used up its seed-run's budget of 20 million operations at step \d+$/,
+        limits: { totalOperations: 20_000_000 },
         batch: sliceBatch(MOUNTAIN_CAR, SAMPLE, 0, 16),
         calls: 1000,
       });

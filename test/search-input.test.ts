@@ -10,6 +10,10 @@ import {
 } from '../functions/shared/search-input.ts';
 import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { getTask, TASK_IDS } from '../tasks/registry.ts';
+import { historyBound, historyProblem } from '../functions/shared/history-bound.ts';
+import { HISTORY_EVENT_BUDGET } from '../infra/history-events.ts';
+import { HOSTILE_CANDIDATE_COUNT } from '../infra/config.ts';
+import { HOSTILE_CANDIDATES } from '../functions/propose/hostile.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
 
@@ -73,6 +77,7 @@ describe('Function: parseSearchInput', () => {
       ['a full 32-bit random seed is accepted', { randomSeed: 2 ** 32 - 1 }, { randomSeed: 2 ** 32 - 1 }],
       ['smoke: false changes nothing', { smoke: false }, {}],
       ['an effort level is passed through (absent by default)', { effort: 'medium' }, { effort: 'medium' }],
+      ['a thinking budget is passed through (absent, off, by default)', { thinkingBudget: 8000 }, { thinkingBudget: 8000 }],
     ];
     for (const [name, raw, changes] of cases) {
       it(name, () => assert.deepEqual(parseSearchInput(raw, OFFLINE), { ...DEFAULTS, ...changes }));
@@ -187,10 +192,12 @@ describe('Function: parseSearchInput', () => {
       ['a seed beyond 32 bits', { randomSeed: 2 ** 32 }, '"randomSeed" must be at most 4294967295 (got 4294967296)'],
       ['a string for a boolean', { includeHostile: 'yes' }, '"includeHostile" must be true or false (got "yes")'],
       ['an unknown proposer',
-        { proposer: 'gpt' }, '"proposer" must be one of "offline", "anthropic", "bedrock" (got "gpt")'],
+        { proposer: 'gpt' }, '"proposer" must be offline, anthropic, bedrock, command:CMD or files:DIR (got "gpt")'],
       ['an empty model', { model: '' }, '"model" must not be empty'],
       ['an unknown effort level',
         { effort: 'extreme' }, '"effort" must be one of "low", "medium", "high", "xhigh", "max" (got "extreme")'],
+      ['a thinking budget under the API\'s smallest', { thinkingBudget: 500 }, '"thinkingBudget" must be at least 1024 (got 500)'],
+      ['a thinking budget past the answer\'s room', { thinkingBudget: 50_000 }, '"thinkingBudget" must be at most 32000 (got 50000)'],
       ['a searchId with a space',
         { searchId: 'my search' }, '"searchId" must be 1 to 80 letters, digits, "_" or "-" (got "my search")'],
       ['a searchId that is too long',
@@ -239,7 +246,7 @@ describe('Function: parseSearchInput', () => {
       const parts = [
         '"candidates" must be at least 1',
         '"seeds" must be at most 10',
-        '"proposer" must be one of',
+        '"proposer" must be offline, anthropic, bedrock, command:CMD or files:DIR',
         'unknown field "extra"',
       ];
       for (const part of parts) assert.ok(message.includes(part), `${part} in ${message}`);
@@ -255,5 +262,47 @@ describe('Function: parseSearchInput', () => {
         assert.deepEqual(error.problems, ['"candidates" must be at least 1 (got 0)', 'unknown field "extra"']);
       }
     });
+  });
+});
+
+describe('Function: parseSearchInput, against the 25,000-event execution history', () => {
+  const largest = { task: 'MountainCar-v0', generations: 20, candidates: 16, seeds: 10, racing: false,
+    humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}`, code: 'function computeReward() { return [0, {}]; }' })) };
+
+  it('refuses issue 23\'s seed-run of 34,178 events, naming the quota and what would fit', () => {
+    assert.equal(rejection({ ...largest, steps: 10_000_000, chunkSteps: 2048 }),
+      'Invalid search input: "steps" 10,000,000 in chunks of 2,048 ("chunkSteps") is 4,882 TrainSeed invocations a seed-run, 34,178 history events ' +
+      'in its child execution, over the 22,500 of Step Functions\' 25,000 history events per execution (2,500 of them kept for retries) an input\'s ' +
+      'worst case may use: "chunkSteps" of at least 4,096 fit these steps, and "steps" of at most 6,582,271 these chunks');
+  });
+
+  it('accepts what it says fits, and refuses a rollout less', () => {
+    for (const [steps, chunkSteps] of [[10_000_000, 4096], [6_582_271, 2048]]) {
+      const settings = parseSearchInput({ ...largest, steps, chunkSteps }, OFFLINE);
+      const bound = historyBound(settings, getTask('MountainCar-v0'));
+      assert.ok(bound.seedRun <= HISTORY_EVENT_BUDGET && bound.search <= HISTORY_EVENT_BUDGET, `${steps} in ${chunkSteps}: ${JSON.stringify(bound)}`);
+    }
+    assert.match(rejection({ ...largest, steps: 10_000_000, chunkSteps: 4095 }), /4,882 TrainSeed invocations/);
+    assert.match(rejection({ ...largest, steps: 6_582_272, chunkSteps: 2048 }), /3,214 TrainSeed invocations a seed-run, 22,502 history events/);
+  });
+
+  it('names the task\'s own chunks when the input gives none', () => {
+    // CartPole-v1 rolls out 512 steps; its measured speed makes chunks of 999,936.
+    const message = rejection({ task: 'CartPole-v1', steps: 10_000_000, chunkSteps: 2048 });
+    assert.match(message, /in chunks of 2,048 \("chunkSteps"\) is 4,883 TrainSeed invocations/);
+    assert.doesNotThrow(() => parseSearchInput({ task: 'CartPole-v1', steps: 10_000_000 }, OFFLINE));
+  });
+
+  it('keeps the search\'s own history within its share at the largest input (20 generations, 34 checks, 5 rungs, every pause)', () => {
+    const settings = parseSearchInput({ ...largest, steps: 10_000_000, chunkSteps: 4096, racing: { eta: 2, rungs: 5 }, feedback: 'wait', feedbackTimeoutMinutes: 1 }, OFFLINE);
+    const bound = historyBound(settings, getTask('MountainCar-v0'));
+    assert.ok(bound.search <= HISTORY_EVENT_BUDGET, `${bound.search}`);
+    // Past the schema's 20 generations it would not: the same check, with what would fit.
+    assert.match(historyProblem({ ...settings, generations: 60 }, getTask('MountainCar-v0')) ?? '',
+      /^the search's worst case is 24,501 history events in its own execution, over the 22,500 .* at most 55 "generations" fit/);
+  });
+
+  it('counts the hostile candidates the history bound assumes', () => {
+    assert.equal(HOSTILE_CANDIDATES.length, HOSTILE_CANDIDATE_COUNT);
   });
 });

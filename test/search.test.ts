@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { pct } from '../functions/shared/card/card-data.ts';
 import { withLocalStore } from '../local/runtime.ts';
+import { historyBound } from '../functions/shared/history-bound.ts';
+import { getTask } from '../tasks/registry.ts';
 
 const run = promisify(execFile);
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
@@ -102,6 +104,40 @@ describe('Search: the smoke search on this machine', () => {
       const fresh = `**${pct(reward.freshSuccess)}**`;
       assert.ok(card.split('\n').some((line: string) => line.includes(`\`${reward.name}\``) && line.includes(fresh)), `the card shows ${reward.name} at ${fresh} fresh`);
     }
+  });
+
+  it('counts each execution\'s history as Step Functions would, the same in META, summary.json and eureka show, within its worst case', async () => {
+    const summary = JSON.parse(await readFile(join(bucket, 'winner', 'summary.json'), 'utf8'));
+    const show = (...json: string[]) => run(process.execPath, [CLI, 'show', SEARCH_ID, ...json, '--data-dir', dataDir], { maxBuffer: 1 << 24 });
+    const shown = JSON.parse((await show('--json')).stdout).history;
+    await withLocalStore(dataDir, async (store) => {
+      const meta = await store.meta(SEARCH_ID);
+      const history = meta.history;
+      assert.ok(history, 'the runtime recorded the history');
+      // summary.json's count was taken at Publish, with what the states after it add: it must match the end's.
+      assert.deepEqual(summary.history, history);
+      assert.deepEqual(shown, history);
+      const bound = historyBound(meta.config, getTask(meta.config.task));
+      assert.ok(history.search > 100 && history.search <= bound.search, `${history.search} events in the search's execution, bound ${bound.search}`);
+      assert.ok(history.largestSeedRun > 0 && history.largestSeedRun <= bound.seedRun, `${history.largestSeedRun}, bound ${bound.seedRun}`);
+      const seedRuns = (await Promise.all([0, 1, 2].map((g) => store.candidates(SEARCH_ID, g)))).flat().reduce((n, c) => n + c.seeds.length, 0);
+      assert.ok(history.seedRunExecutions >= seedRuns && seedRuns > 0, `${history.seedRunExecutions} child executions for ${seedRuns} seed-runs`);
+      assert.match((await show()).stdout, new RegExp(`history events \\(at most 25,000 an execution\\): ${history.search.toLocaleString('en-US')} in the search's execution; `));
+    });
+  });
+
+  it('says in summary.json and eureka show whether the winner beat the best baseline on the fresh seeds', async () => {
+    const summary = JSON.parse(await readFile(join(bucket, 'winner', 'summary.json'), 'utf8'));
+    const best = [...summary.baselines].sort((a, b) => b.freshSuccess - a.freshSuccess)[0];
+    assert.equal(summary.versusBestBaseline.baselineFreshSuccess, best.freshSuccess);
+    assert.equal(summary.versusBestBaseline.winnerFreshSuccess, summary.winner.freshSuccess);
+    assert.equal(summary.beatsBaselines, summary.winner.freshSuccess > best.freshSuccess || (summary.winner.freshSuccess === best.freshSuccess &&
+      summary.winner.freshSuccessSteps !== null && best.freshSuccessSteps !== null && summary.winner.freshSuccessSteps < best.freshSuccessSteps));
+    const { stdout } = await run(process.execPath, [CLI, 'show', SEARCH_ID, '--data-dir', dataDir]);
+    const line = stdout.split('\n').find((l) => /beat the baselines/.test(l)) ?? '';
+    const scores = `${pct(summary.winner.freshSuccess)} against ${pct(best.freshSuccess)} on the fresh seeds`;
+    assert.ok(line.startsWith(summary.beatsBaselines ? 'the winner beat the baselines' : `nothing the search found beat the baselines: use ${best.name}`), line);
+    assert.ok(line.includes(scores), `${line} has ${scores}`);
   });
 
   it('a resumed finished search trains nothing and asks no proposer again', async () => {

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshallItem, type Table, tableFromEnv } from '../functions/shared/table.ts';
 import { type LocalTable, localAwsEnv, startLocalTable } from '../local/dynalite.ts';
+import { DYNAMODB_ITEM_LIMIT_BYTES } from '../infra/aws-quotas.ts';
 
 const ENV_NAMES = ['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'EUREKA_TABLE'];
 const savedEnv = Object.fromEntries(ENV_NAMES.map((name) => [name, process.env[name]]));
@@ -92,6 +93,19 @@ describe('Table on dynalite', () => {
 
   it('refuses an item without string keys', () => {
     assert.throws(() => marshallItem(JSON.parse('{"pk":"SEARCH#x"}')), /string pk and sk/);
+  });
+
+  it('refuses an item past DynamoDB\'s 400 KB with DynamoDB\'s ValidationException, and takes one at the limit', async () => {
+    // DynamoDB's item size: each attribute's name and value in UTF-8, here 7 bytes ("pk", "p", "sk", "s", "v") and v's length.
+    const item = (bytes: number) => ({ pk: 'p', sk: 's', v: 'x'.repeat(bytes - 7) });
+    await table.putItem(item(DYNAMODB_ITEM_LIMIT_BYTES));
+    assert.equal(String((await table.getItem('p', 's'))?.v).length, DYNAMODB_ITEM_LIMIT_BYTES - 7);
+    await assert.rejects(table.putItem(item(DYNAMODB_ITEM_LIMIT_BYTES + 1)), (error: Error) => {
+      assert.equal(error.name, 'ValidationException');
+      assert.match(error.message, /^Item size has exceeded the maximum allowed size/);
+      return true;
+    });
+    await assert.rejects(table.updateFields('p', 's', { w: 'y' }), { name: 'ValidationException' }, 'an update that grows it past the limit too');
   });
 
   it('writes with putIfAbsent once, then leaves the first item alone', async () => {

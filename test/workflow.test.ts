@@ -21,13 +21,17 @@ import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, LAMBDA_TASK_STATES, MAX_CONCURRENC
 // aws-local-stepfunctions 3 needs Promise.withResolvers (Node 22) to run a Task.
 import '../local/polyfills.ts';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { DataLimitExceeded, DataLimitWatch } from '../local/data-limit.ts';
+import { DataLimitExceeded } from '../local/data-limit.ts';
+import { QuotaWatch } from '../local/quota-watch.ts';
 import { seedTasks } from '../functions/reflect/init.ts';
 import { firstRung, promoteRung, raceSchedule } from '../functions/reflect/race.ts';
 import { getTask } from '../tasks/registry.ts';
 import { MAX_RUNGS } from '../infra/config.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
 import { SUMMARY_REASON_CHARS } from '../functions/train-seed/seed-summary.ts';
+import { historyBound } from '../functions/shared/history-bound.ts';
+import { HISTORY_EVENT_BUDGET, seedRunChildEvents } from '../infra/history-events.ts';
+import { ppoConfigFor } from '../core/ppo-config.ts';
 
 // ---------------------------------------------------------------- the deployed definition
 
@@ -91,6 +95,9 @@ describe('Workflow: shape of the deployed definition', () => {
     assert.equal(next(STATE.repair), STATE.checkRepaired);
     // Repair is optional: a failure the function could not catch goes on without repairs.
     assert.deepEqual(state(STATE.repair).Catch, [{ ErrorEquals: ['States.ALL'], ResultPath: '$.repair', Next: STATE.repairFailed }]);
+    // A timed-out Repair may have stored its answer: it runs once more to hand that answer to the check.
+    const timeoutRetry = (state(STATE.repair).Retry as Array<{ ErrorEquals: string[]; MaxAttempts: number }>).find((r) => r.ErrorEquals.includes('States.Timeout'));
+    assert.equal(timeoutRetry?.MaxAttempts, 2);
     assert.equal(next(STATE.repairFailed), STATE.checkRepaired);
     assert.equal(state(STATE.repairFailed).ResultPath, '$.repair');
     assert.equal(next(STATE.checkRepaired), STATE.plan);
@@ -245,6 +252,13 @@ describe('Workflow: shape of the deployed definition', () => {
       }
       const retiresProcesses = (task.Retry as JsonObject[]).some((retry) => (retry.ErrorEquals as string[]).includes('Runtime.ExitError'));
       assert.equal(retiresProcesses, role === 'trainSeed' || role === 'check', `${name}: a retired TrainSeed process is retried on a fresh one`);
+    }
+  });
+
+  it('retries Propose.OutOfTime on "Propose rewards" and "Repair rewards", and on no other Task', () => {
+    for (const [name, task] of [...allStates(deployed)].filter(([, candidate]) => candidate.Type === 'Task')) {
+      const retried = ((task.Retry ?? []) as JsonObject[]).flatMap((retry) => retry.ErrorEquals as string[]);
+      assert.equal(retried.includes('Propose.OutOfTime'), name === STATE.propose || name === STATE.repair, name);
     }
   });
 
@@ -454,14 +468,18 @@ interface LocalRun<T> {
   largestMapItem: number;
   largestMapResult: number;
   retries: number;
+  /** The execution's history as Step Functions counts it: the search's own events, and its seed-run children's. */
+  history: ReturnType<QuotaWatch['history']['report']>;
 }
 
 async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, executionName = 'search-1', input: Record<string, unknown> = { smoke: false }): Promise<LocalRun<T> & ReturnType<typeof stubs>> {
   const stub = 'handlers' in shape ? shape : stubs(shape);
-  const machine = new StateMachine(definitionAsl() as unknown as ConstructorParameters<typeof StateMachine>[0]);
-  // The runtime's own watch: it measures every state's input and output, and fails past 256 KiB.
-  const limit = new DataLimitWatch();
-  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, limit.guard(h)]));
+  const definition = definitionAsl();
+  const machine = new StateMachine(definition as unknown as ConstructorParameters<typeof StateMachine>[0]);
+  // The runtime's own watch: every state's input and output (256 KiB), every execution's history
+  // (25,000 events), every Lambda payload (6 MB).
+  const watch = new QuotaWatch(definition);
+  const guarded = Object.fromEntries(Object.entries(stub.handlers).map(([name, h]) => [name, watch.guard(name, h)]));
   const execution = machine.run(input as never, {
     overrides: {
       taskResourceLocalHandlers: guarded as never,
@@ -473,7 +491,7 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
   let largestMapResult = 0;
   let retries = 0;
   const bytes = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
-  const output = (await limit.run(execution, (event) => {
+  const output = (await watch.run(execution, (event) => {
     if (event.type === 'StateRetried') retries += 1;
     // A Map item is what its iteration's task receives: the input of "Train ... seed".
     if (event.type === 'StateEntered' && / seed$/.test(event.state.name)) largestMapItem = Math.max(largestMapItem, bytes(event.state.input));
@@ -481,7 +499,7 @@ async function runLocally<T>(shape: SearchShape | ReturnType<typeof stubs>, exec
       largestMapResult = Math.max(largestMapResult, bytes(mapResultOf(event.state.output)));
     }
   })) as T;
-  return { ...stub, output, largestState: limit.largest.bytes, largestMapItem, largestMapResult, retries };
+  return { ...stub, output, largestState: watch.states.largest.bytes, largestMapItem, largestMapResult, retries, history: watch.history.report() };
 }
 
 /** The array a Map state wrote at its ResultPath. */
@@ -557,8 +575,8 @@ describe('Workflow: behaviour, run locally', () => {
   });
 
   it('races the candidates: the top 1/eta go on from each rung, the others stop there with the rung\'s results', async () => {
-    // Candidate k scores 1 - k/10 at every rung: c1 is best, c6 worst.
-    const score = (id: string) => 1 - Number(/-c(\d+)-/.exec(id)?.[1]) / 10;
+    // c1 scores 0.9 and c2 0.6 at every rung, c3 to c6 at most 0.2: apart by far more than chance on 2 x 20 episodes.
+    const score = (id: string) => { const k = Number(/-c(\d+)-/.exec(id)?.[1]); return k === 1 ? 0.9 : k === 2 ? 0.6 : 0.25 - k / 20; };
     const run = await runLocally<PublishResult>({
       generations: 1, candidates: 6, seeds: 2, racing: { eta: 3, rungs: 3 },
       trainSeed: (input) => ({ ...trained(input), success: score(input.candidateId) }),
@@ -581,6 +599,20 @@ describe('Workflow: behaviour, run locally', () => {
     assert.equal(trainedSteps, 8 * 16_384 + 2 * 49_152 + 2 * 150_000);
   });
 
+  it('retries a Propose that left its schema repair for want of time, and the generation goes on', async () => {
+    const stub = stubs({ generations: 1, candidates: 2, seeds: 1 });
+    const propose = stub.handlers[STATE.propose];
+    let attempts = 0;
+    stub.handlers[STATE.propose] = (input) => {
+      attempts += 1;
+      if (attempts === 1) throw new LambdaError('Propose.OutOfTime', 'the schema repair could stream 32000 tokens, 563 s at 60 tokens/s, and the invocation has 40 s left: a retry sends it');
+      return propose(input);
+    };
+    const run = await runLocally<PublishResult>(stub);
+    assert.equal(attempts, 2);
+    assert.equal(run.calls.reflect[0].seedResults.length, 2, 'both candidates trained');
+  });
+
   it('goes on when "Repair rewards" fails in a way its function cannot catch, the failure at $.repair', async () => {
     const stub = stubs({ generations: 2, candidates: 2, seeds: 1 });
     const repairs: unknown[] = [];
@@ -594,7 +626,7 @@ describe('Workflow: behaviour, run locally', () => {
     assert.equal(run.calls.publish.length, 1);
   });
 
-  it('keeps every state under 200 KiB at the largest search the input accepts, raced over the most rungs', async (t) => {
+  it('keeps every state under 200 KiB at the largest search the input accepts, raced over the most rungs, every seed-run in chunks', async (t) => {
     const run = await runLocally<PublishResult>(largestSearchStubs(), 'a'.repeat(80), LARGEST_INPUT);
     assert.equal(run.calls.propose.length, 20);
     assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16) * 10, 'K + human-init candidates, repaired, x S');
@@ -602,10 +634,49 @@ describe('Workflow: behaviour, run locally', () => {
     assert.equal(run.calls.reflect[0].repairChecks.length, 16 + 16);
     assert.equal(run.calls.promote.filter((e) => e.generation === 1).length, MAX_RUNGS, 'every rung raced');
     assert.ok(run.calls.reflect[0].seedResults.some((s) => s.outcome === 'stopped') && run.calls.reflect[0].seedResults.some((s) => s.outcome === 'memory'));
+    // The trained seed-runs looped "More chunks?", one TrainSeed invocation a chunk, rung after rung to the budget.
+    const config = parseSearchInput(LARGEST_INPUT, { proposer: 'anthropic' });
+    const lander = getTask(LARGEST_INPUT.task);
+    assert.ok(Math.max(...run.calls.chunks.values()) > 2 * MAX_RUNGS, 'a seed-run raced to the budget took several chunks a rung');
     // About 150 KiB (the raw input, with 128 KiB of human-init code, is dropped by Start the search).
     t.diagnostic(`largest state ${run.largestState} bytes, largest Map item ${run.largestMapItem} bytes, largest Map result ${run.largestMapResult} bytes`);
+    t.diagnostic(`history: ${run.history.search} events in the search's execution (bound ${historyBound(config, lander).search}), ${run.history.children} seed-run executions, the largest ${run.history.largestChild}`);
     assert.ok(run.largestState < 200 * 1024, `largest state is ${run.largestState} bytes`);
     assert.ok(run.largestMapItem > 0 && run.largestMapItem < 1024, `largest Map item is ${run.largestMapItem} bytes`);
+    assert.ok(run.history.search <= historyBound(config, lander).search, 'the search\'s history within its worst case');
+    assert.ok(run.history.largestChild <= historyBound(config, lander).seedRun, 'each rung\'s child within a seed-run\'s worst case');
+  });
+
+  it('fits the 25,000-event history at the largest accepted input: the most steps, the fewest steps a chunk, every seed-run looping', async (t) => {
+    // At 10,000,000 steps the fewest steps a chunk accepted (search-input.test.ts): 2,441 chunks a seed-run.
+    const input = { ...LARGEST_INPUT, racing: false, chunkSteps: 4096 };
+    const config = parseSearchInput(input, { proposer: 'anthropic' });
+    const lander = getTask(input.task);
+    const bound = historyBound(config, lander);
+    // One seed-run of every generation, one baseline, and the winner and a baseline on a fresh seed train every chunk to the
+    // budget; the other even seeds fault at their second chunk, the odd ones run out of memory at their first.
+    const full = (task: SeedTask) => task.seed % 10_000 === 0 && (task.candidateId.startsWith('01-') || task.candidateId === 'environment_reward');
+    const stub = largestSearchStubs('r'.repeat(SUMMARY_REASON_CHARS), input, full);
+    const run = await runLocally<PublishResult>(stub, 'a'.repeat(80), input);
+    assert.equal(run.calls.propose.length, 20);
+    assert.equal(bound.seedRunChunks, 2_441);
+    assert.equal([...run.calls.chunks.values()].filter((n) => n === bound.seedRunChunks).length, 20 + 1 + 2,
+      'a seed-run of every generation, a baseline, the winner and a baseline on a fresh seed: every chunk, one invocation each');
+    t.diagnostic(`history: ${run.history.search} events in the search's execution (bound ${bound.search}), ${run.history.children} seed-run executions, the largest ${run.history.largestChild} (bound ${bound.seedRun})`);
+    assert.equal(run.history.largestChild, bound.seedRun, 'a seed-run to the budget costs its bound, exactly');
+    assert.ok(run.history.search <= bound.search && bound.search <= HISTORY_EVENT_BUDGET, `the search's own history is ${run.history.search} events`);
+    assert.equal(run.history.children, 32 * 10 + 19 * 16 * 10 + 2 * 10 + 3 * 10, 'every seed-run a child execution: the generations\', the baselines\', the fresh seeds\'');
+  });
+
+  it('keeps the chunk loops out of the search\'s own history, the baselines\' and the fresh seeds\' too', async () => {
+    // Issue 23's example: 2,000,000 steps in chunks of 20,480, S=10 is 98 chunks a seed-run, 7 events each. With
+    // the baselines and the fresh seeds on inline Maps their loops were 18,011 events of the search's own history here
+    // (half of these seed-runs run out of memory at once; 34,500 if all train), over 25,000 with more seeds or chunks.
+    const input = { task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 10, steps: 2_000_000, chunkSteps: 20_480, racing: false, includeHostile: false };
+    const run = await runLocally<PublishResult>(largestSearchStubs('r', input), 'issue-23', input);
+    assert.equal(Math.max(...run.calls.chunks.values()), 98);
+    assert.equal(run.history.largestChild, seedRunChildEvents(98));
+    assert.ok(run.history.search < 1_000, `the search's own history is ${run.history.search} events`);
   });
 
   it('fails an execution whose state goes past 256 KiB with States.DataLimitExceeded, as AWS does', async () => {
@@ -625,11 +696,18 @@ const LARGEST_INPUT = {
   humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}-${'n'.repeat(50)}`, idea: 'i'.repeat(500), code: `// ${'c'.repeat(8 * 1024 - 4)}\n` })),
 };
 
-/** Stubs shaped like the real handlers at the largest input; every seed-run fails with the longest reason. */
-function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
+/**
+ * Stubs shaped like the real handlers at the largest input; every seed-run ends with the longest
+ * reason. TrainSeed trains one chunk per invocation, as the real one (whole rollouts, at least one
+ * a chunk); `full` picks the even seed-runs that train to their target, and the others fault at
+ * their second chunk. By default every even seed-run trains.
+ */
+function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS), input: Record<string, unknown> = LARGEST_INPUT, full: (task: SeedTask) => boolean = () => true) {
   const calls = { propose: [] as ProposeEvent[], reflect: [] as ReflectEvent[], promote: [] as PromoteEvent[], publish: [] as PublishEvent[], announce: [] as unknown[], chunks: new Map<string, number>() };
-  let config = parseSearchInput(LARGEST_INPUT, { proposer: 'anthropic' });
-  const lander = getTask(LARGEST_INPUT.task);
+  let config = parseSearchInput(input, { proposer: 'anthropic' });
+  const lander = getTask(config.task);
+  const rollout = ((c) => c.numEnvs * c.numSteps)(ppoConfigFor(lander, 0, config.steps));
+  const updates = new Map<string, number>();
   // Candidate ids as Propose makes them: "NN-" and a 40-character slug; the hostile ones by name.
   const ids = (generation: number) => [
     ...Array.from({ length: 16 + (generation === 1 ? 16 : 0) }, (_, i) => `${String(i + 1).padStart(2, '0')}-${'s'.repeat(40)}`),
@@ -664,11 +742,20 @@ function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS)) {
       calls.promote.push(event);
       return promoteRung(config, lander, event).state;
     },
-    // Odd seeds run out of memory; even ones train, each rung, with the longest reason a summary carries.
+    // Odd seeds run out of memory; even ones train, chunk by chunk and rung by rung, with the longest reason a summary carries.
     trainSeed: (input: SeedTask): ChunkAnswer => {
+      const id = `${input.generation}/${input.candidateId}/${input.seed}`;
+      calls.chunks.set(id, (calls.chunks.get(id) ?? 0) + 1);
       if (input.seed % 2 === 1) throw new LambdaError('Runtime.OutOfMemory', 'e'.repeat(20_000));
-      return { done: true, summary: { candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason, success: (input.seed % 7) / 10,
-        meanSuccessSteps: 123.456789, meanReturn: -123.456789, stepsTrained: input.targetSteps, trainSuccessArea: 0.123456789 } };
+      // Half of generation 1's candidates clearly ahead of the rest (the rung's boundary among them), so the race has something real to cut on.
+      const ahead = Number(input.candidateId.slice(0, 2)) <= 16;
+      const target = Math.max(1, Math.floor(input.targetSteps / rollout));
+      const done = Math.min(target, (updates.get(id) ?? 0) + Math.max(1, Math.floor(input.chunkSteps / rollout)));
+      updates.set(id, done);
+      const summary = { candidateId: input.candidateId, seed: input.seed, outcome: 'trained' as const, reason, success: ahead ? 0.9 - (input.seed % 7) / 100 : (input.seed % 7) / 100,
+        meanSuccessSteps: 123.456789, meanReturn: -123.456789, stepsTrained: done * rollout, trainSuccessArea: 0.123456789 };
+      if (!full(input) && calls.chunks.get(id) === 2) return { done: true, summary: { ...summary, outcome: 'error', success: 0 } };
+      return done < target ? { done: false, stepsTrained: done * rollout, targetSteps: input.targetSteps } : { done: true, summary };
     },
     reflect: (event: ReflectEvent): ReflectResult => {
       calls.reflect.push(event);

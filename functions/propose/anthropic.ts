@@ -5,6 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { modelProposer, parseEffort } from './model-answer.ts';
+import { thinkingOptions } from './thinking.ts';
 import type { Proposer } from './proposer.ts';
 
 export interface AnthropicProposerOptions {
@@ -19,8 +20,10 @@ export interface AnthropicProposerOptions {
   maxRetries?: number;
   /** Per request, retries excluded. @default 600000 (10 minutes) */
   timeoutMs?: number;
-  /** Output token cap of one request. @default 32000 */
+  /** Output token cap of one request's answer. @default 32000 */
   maxTokens?: number;
+  /** Extended thinking's budget in tokens, on top of maxTokens, where the model has it (thinking.ts); unset: off. */
+  thinkingBudget?: number;
 }
 
 export const MODEL_DEFAULTS = { maxRetries: 2, timeoutMs: 600_000, maxTokens: 32_000 } as const;
@@ -46,6 +49,7 @@ export function createAnthropicProposer(opts: AnthropicProposerOptions): Propose
     model: opts.model,
     ...(effort === undefined ? {} : { effort }),
     maxTokens: opts.maxTokens ?? MODEL_DEFAULTS.maxTokens,
+    ...thinkingOptions(opts.model, opts.thinkingBudget),
     maxRetries,
     redact: redactor(opts.apiKey),
   } as const;

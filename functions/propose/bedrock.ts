@@ -4,11 +4,12 @@
  * to Bedrock's InvokeModel shape (`/model/<id>/invoke-with-response-stream`, `anthropic_version` in
  * the body), signs it with SigV4 (the Lambda role's credentials from the default provider chain,
  * or explicit ones) and turns Bedrock's binary event stream back into the Messages API's events.
- * Bedrock's InvokeModel takes Claude's `output_config` (structured output and effort) as is.
+ * Bedrock's InvokeModel takes Claude's `output_config` (structured output and effort) and `thinking` as is.
  */
 import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { MODEL_DEFAULTS, redactor } from './anthropic.ts';
 import { modelProposer, parseEffort } from './model-answer.ts';
+import { thinkingOptions } from './thinking.ts';
 import type { Proposer } from './proposer.ts';
 
 export interface AwsCredentials {
@@ -31,8 +32,10 @@ export interface BedrockProposerOptions {
   maxRetries?: number;
   /** Per request, retries excluded. @default 600000 (10 minutes) */
   timeoutMs?: number;
-  /** Output token cap of one request. @default 32000 */
+  /** Output token cap of one request's answer. @default 32000 */
   maxTokens?: number;
+  /** Extended thinking's budget in tokens, on top of maxTokens, where the model has it (thinking.ts); unset: off. */
+  thinkingBudget?: number;
 }
 
 export function createBedrockProposer(opts: BedrockProposerOptions): Proposer {
@@ -62,6 +65,7 @@ export function createBedrockProposer(opts: BedrockProposerOptions): Proposer {
     model: opts.model,
     ...(effort === undefined ? {} : { effort }),
     maxTokens: opts.maxTokens ?? MODEL_DEFAULTS.maxTokens,
+    ...thinkingOptions(opts.model, opts.thinkingBudget),
     maxRetries,
     redact: redactor(credentials?.secretAccessKey),
   } as const;

@@ -26,10 +26,12 @@ const RepairEventSchema = ProposeEventSchema.extend({
 });
 
 export async function handler(event: unknown, context?: InvocationContext): Promise<ProposeResult | RepairResult> {
+  // Lambda's deadline: a schema repair that could not finish before it is left to a retry.
+  const timeLeftMs = context?.getRemainingTimeInMillis?.bind(context);
   return withTelemetry(context, eventKeys(event), async () => {
     if (typeof event === 'object' && event !== null && (event as { kind?: unknown }).kind === 'repair') {
-      return repair(store, RepairEventSchema.parse(event), createProposer);
+      return repair(store, RepairEventSchema.parse(event), createProposer, timeLeftMs);
     }
-    return propose(store, ProposeEventSchema.parse(event), createProposer);
+    return propose(store, ProposeEventSchema.parse(event), createProposer, timeLeftMs);
   });
 }

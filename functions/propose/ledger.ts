@@ -11,10 +11,20 @@ import { searchPrefix } from '../shared/keys.ts';
 import type { AnswerKind, BillRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { metrics, MetricUnit } from '../shared/telemetry.ts';
+import { BudgetRefused, commitSpending } from './budget.ts';
 import type { BilledReply, ReplyLedger, Reservation } from './proposer.ts';
 
-export function searchLedger(store: SearchStore, searchId: string, generation: number, kind: AnswerKind, model: string): ReplyLedger {
+const usd = (x: number): string => `$${x.toFixed(x < 1 ? 4 : 2)}`;
+
+/**
+ * `ceilingUsd`: the search's maxCostUsd; each reservation is held against it in one conditional
+ * write (budget.ts). `timeLeftMs`: the invocation's deadline (a schema repair that could not finish is not sent).
+ */
+export function searchLedger(
+  store: SearchStore, searchId: string, generation: number, kind: AnswerKind, model: string, ceilingUsd: number | null = null, timeLeftMs?: () => number,
+): ReplyLedger {
   return {
+    ...(timeLeftMs === undefined ? {} : { timeLeftMs }),
     async stored(step, promptHash) {
       const billed = (await store.bills(searchId, { generation, kind, step })).filter((b) => b.state === 'billed' && b.promptHash === promptHash);
       for (const bill of billed.sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
@@ -24,6 +34,11 @@ export function searchLedger(store: SearchStore, searchId: string, generation: n
       return undefined;
     },
     async reserve(step, worstCaseUsd, promptHash): Promise<Reservation> {
+      const held = ceilingUsd !== null && worstCaseUsd !== null ? worstCaseUsd : 0;
+      if (held > 0 && !(await commitSpending(store, searchId, held, ceilingUsd as number))) {
+        throw new BudgetRefused(`generation ${generation}'s ${kind === 'proposal' ? 'request' : 'repair request'} (step ${step}) could cost up to ${usd(held)}, ` +
+          `more than the ${usd(ceilingUsd as number)} budget has left beside what the search's other requests hold`);
+      }
       const id = randomUUID();
       const base: BillRecord = {
         generation, kind, step, state: 'reserved', model, usage: null, costUsd: worstCaseUsd, replyKey: '', promptHash, createdAt: new Date().toISOString(),
@@ -34,10 +49,12 @@ export function searchLedger(store: SearchStore, searchId: string, generation: n
           const replyKey = `${searchPrefix(searchId)}/generations/${generation}/replies/${kind}-${step}-${id}.json`;
           await store.blobs.put(replyKey, JSON.stringify(reply), 'application/json');
           await store.putBill(searchId, id, { ...base, state: 'billed', usage: reply.usage, costUsd, replyKey });
+          if (held > 0 && costUsd !== null) await commitSpending(store, searchId, costUsd - held, ceilingUsd as number);
           recordBill(kind, reply, costUsd);
         },
         async released() {
           await store.putBill(searchId, id, { ...base, state: 'released', costUsd: 0 });
+          if (held > 0) await commitSpending(store, searchId, -held, ceilingUsd as number);
         },
       };
     },

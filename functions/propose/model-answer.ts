@@ -1,45 +1,25 @@
 /**
  * A model's answer, from request to candidates, shared by the Anthropic and the Bedrock proposer
  * (one code path, two transports). The request is streamed with structured output
- * (`output_config.format`, a JSON schema made from the zod schema below); the answer is checked
- * against the same zod schema. A refusal fails at once; an answer that does not parse or validate
- * gets ONE repair request carrying the previous answer and the problems, then fails. What can be
- * fixed without the model is fixed and noted: names made unique, oversize code dropped, more than
- * K cut to K, fewer than K accepted.
+ * (`output_config.format`, the JSON schema of answer-schema.ts); the answer is checked against the
+ * same schema. A refusal fails at once; an answer that does not parse or validate gets ONE repair
+ * request carrying the previous answer and the problems, then fails. What can be fixed without the
+ * model is fixed and noted (answer-schema.ts).
  */
-import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
-import type {
-  JSONOutputFormat, Message, MessageParam, Messages, OutputConfig,
-} from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
+import type { Message, MessageParam, Messages, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import { costUsd, priceOf } from '../shared/pricing.ts';
-import { buildPrompt, buildRepairPrompt, promptHash, REWARD_RULES, REWARD_SIGNATURE, type Prompt } from './prompt.ts';
+import { ANSWER_FORMAT, checkAnswer, readAnswer, type Checked } from './answer-schema.ts';
+import { buildPrompt, buildRepairPrompt, promptHash, type Prompt } from './prompt.ts';
+import { MODEL_STREAM_MARGIN_SECONDS, MODEL_STREAM_TOKENS_PER_SECOND } from '../../infra/config.ts';
 import {
-  NO_LEDGER, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
+  NO_LEDGER, ProposeOutOfTime, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
 } from './proposer.ts';
 import type { TokenUsage } from '../shared/records.ts';
-import type { Candidate } from '../shared/reflection.ts';
+import type { ThinkingPlan } from './thinking.ts';
 
-// ---- The answer's schema -------------------------------------------------------------------------
-
-export const AnswerSchema = z.object({
-  candidates: z
-    .array(
-      z.object({
-        name: z.string().min(1).describe('A short, unique kebab-case name, for example energy-shaping-bonus.'),
-        idea: z.string().describe('One or two sentences: what the reward encourages and why it should help PPO solve the task.'),
-        code: z.string().min(1).describe(`The complete JavaScript source that defines ${REWARD_SIGNATURE}.`),
-      }),
-    )
-    .min(1)
-    .describe('The candidate reward functions, K of them.'),
-});
-
-export type Answer = z.infer<typeof AnswerSchema>;
-
-/** The wire format: the SDK's strict JSON schema of AnswerSchema (no parse hook: we validate, so a bad answer can be repaired). */
-export const ANSWER_FORMAT: JSONOutputFormat = { type: 'json_schema', schema: zodOutputFormat(AnswerSchema).schema };
+// The answer's schema and its reading moved to answer-schema.ts; these names stay importable here.
+export { ANSWER_FORMAT, AnswerSchema, checkAnswer, normalizeCandidates, type Answer, type Checked } from './answer-schema.ts';
 
 export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = NonNullable<OutputConfig['effort']> & (typeof EFFORTS)[number];
@@ -50,83 +30,6 @@ export function parseEffort(effort: string | undefined): Effort | undefined {
   const found = EFFORTS.find((e) => e === effort);
   if (found === undefined) throw new ProposerError(`Unknown effort "${effort}": use one of ${EFFORTS.join(', ')}`);
   return found;
-}
-
-// ---- Checking and fixing an answer ---------------------------------------------------------------
-
-export type Checked = { ok: true; answer: Answer } | { ok: false; problems: string[] };
-
-const MAX_PROBLEMS = 8;
-
-/** Parses and validates the answer's text; a ```json fence around it is tolerated. */
-export function checkAnswer(text: string): Checked {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/.exec(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fenced ? fenced[1] : text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, problems: [text.trim() === '' ? 'the answer is empty' : `the answer is not valid JSON (${why})`] };
-  }
-  const result = AnswerSchema.safeParse(parsed);
-  if (result.success) return { ok: true, answer: result.data };
-  const issues = result.error.issues;
-  const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
-    const at = issue.path.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${String(p)}` : String(p)), '');
-    return `${at || 'the answer'}: ${issue.message}`;
-  });
-  if (issues.length > MAX_PROBLEMS) problems.push(`and ${issues.length - MAX_PROBLEMS} more problems`);
-  return { ok: false, problems };
-}
-
-const NAME_LENGTH = 64;
-const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-const candidatesCount = (n: number): string => `${n} usable candidate${n === 1 ? '' : 's'}`;
-
-/** A name safe for keys and prompts: letters, digits, "_" and "-", at most 64 characters. */
-function cleanName(name: string, index: number): string {
-  const cleaned = name.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, NAME_LENGTH);
-  return cleaned === '' ? `candidate-${index + 1}` : cleaned;
-}
-
-/** Names cleaned, oversize or empty code dropped, the list cut to K, duplicates renamed; each change noted. */
-export function normalizeCandidates(answer: Answer, k: number): { candidates: Candidate[]; notes: string[] } {
-  const notes: string[] = [];
-  let candidates: Candidate[] = [];
-  answer.candidates.forEach((c, i) => {
-    const name = cleanName(c.name, i);
-    if (name !== c.name) notes.push(`Renamed ${JSON.stringify(c.name)} to "${name}" (names use letters, digits, "_" and "-").`);
-    const bytes = utf8Bytes(c.code);
-    if (bytes > REWARD_RULES.maxCodeBytes) {
-      notes.push(`Dropped "${name}": its code is ${(bytes / 1024).toFixed(1)} KiB, over the ${REWARD_RULES.maxCodeBytes / 1024} KiB limit.`);
-    } else if (c.code.trim() === '') {
-      notes.push(`Dropped "${name}": its code is blank.`);
-    } else {
-      candidates.push({ name, idea: c.idea.trim(), code: c.code });
-    }
-  });
-  if (candidates.length > k) {
-    notes.push(`The model wrote ${candidatesCount(candidates.length)}; kept the first ${k} (K = ${k}).`);
-    candidates = candidates.slice(0, k);
-  }
-  const taken = new Set<string>();
-  candidates = candidates.map((c) => {
-    if (!taken.has(c.name)) {
-      taken.add(c.name);
-      return c;
-    }
-    let n = 2;
-    while (taken.has(`${c.name}-${n}`)) n++;
-    const unique = `${c.name}-${n}`;
-    taken.add(unique);
-    notes.push(`Renamed a duplicate "${c.name}" to "${unique}".`);
-    return { ...c, name: unique };
-  });
-  if (candidates.length === 0) {
-    throw new ProposerError(`The model's answer has no usable candidates${notes.length > 0 ? `: ${notes.join(' ')}` : ''}`);
-  }
-  if (candidates.length < k) notes.push(`The model wrote ${candidatesCount(candidates.length)}, fewer than K = ${k}; accepted ${candidates.length === 1 ? 'it' : 'them'}.`);
-  return { candidates, notes };
 }
 
 // ---- The conversation ----------------------------------------------------------------------------
@@ -142,7 +45,12 @@ export interface ConversationOptions {
   service: string;
   model: string;
   effort?: Effort;
+  /** Output tokens the answer may take (the thinking's budget comes on top). */
   maxTokens: number;
+  /** Extended thinking (thinking.ts), or none. */
+  thinking?: ThinkingPlan;
+  /** What the settings asked for and could not have (a thinking budget for a model without thinking): noted on every answer. */
+  settingsNote?: string;
   /** The client's retry count, for error messages. */
   maxRetries: number;
   /** Removes secrets from any text that leaves this module in an error. */
@@ -155,7 +63,7 @@ function repairRequest(problems: string[], reply: Reply, k: number): string {
   const cut = reply.stopReason === 'max_tokens' ? ' It was cut off at the output limit: keep the code short.' : '';
   return [
     `Your answer could not be used: ${problems.join('; ')}.${cut}`,
-    `Answer again with the complete, corrected JSON object {"candidates": [{"name", "idea", "code"}, ...]} with ${k} candidates, and nothing else.`,
+    `Answer again with the complete, corrected JSON object {"analysis", "candidates": [{"name", "idea", "code"}, ...]} with ${k} candidates, and nothing else.`,
   ].join('\n');
 }
 
@@ -214,6 +122,7 @@ async function exchange(client: MessagesClient, options: ConversationOptions, le
   usage.outputTokens += reply.usage.outputTokens;
   usage.cacheReadTokens += reply.usage.cacheReadTokens;
   usage.cacheWriteTokens += reply.usage.cacheWriteTokens;
+  usage.thinkingTokens = (usage.thinkingTokens ?? 0) + (reply.usage.thinkingTokens ?? 0);
   if (reply.stopReason === 'refusal') throw refusal(reply);
   return reply;
 }
@@ -225,7 +134,8 @@ async function send(client: MessagesClient, options: ConversationOptions, ledger
   try {
     const stream = client.messages.stream({
       model: options.model,
-      max_tokens: options.maxTokens,
+      max_tokens: outputCap(options),
+      ...(options.thinking === undefined ? {} : { thinking: options.thinking.config }),
       system: at.system,
       messages: at.messages,
       output_config: { format: ANSWER_FORMAT, ...(options.effort === undefined ? {} : { effort: options.effort }) },
@@ -247,6 +157,8 @@ async function send(client: MessagesClient, options: ConversationOptions, ledger
       outputTokens: message.usage.output_tokens,
       cacheReadTokens: message.usage.cache_read_input_tokens ?? 0,
       cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
+      // Part of outputTokens (and priced as output): the API reports how many went to thinking.
+      thinkingTokens: message.usage.output_tokens_details?.thinking_tokens ?? 0,
     },
     promptHash: at.promptHash,
   };
@@ -263,25 +175,44 @@ export function modelProposer(client: MessagesClient, options: ConversationOptio
   };
 }
 
+/** Every output token one reply may bill: the answer's cap and the thinking's budget on top. */
+export function outputCap(options: Pick<ConversationOptions, 'maxTokens' | 'thinking'>): number {
+  return options.maxTokens + (options.thinking?.budgetTokens ?? 0);
+}
+
 /**
  * The most one exchange can cost before it is sent: the prompt at one token per 3 characters (code
- * and English run 3.5 to 4 here, so this overestimates), every output token the cap allows, twice
- * (a schema repair resends the prompt with the first answer).
+ * and English run 3.5 to 4 here, so this overestimates), every output token the cap allows
+ * (thinking included), twice (a schema repair resends the prompt with the first answer's text).
  */
-export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens'>, prompt: Prompt): number | null {
+export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens' | 'thinking'>, prompt: Prompt): number | null {
   const price = priceOf(options.model);
   if (price === null) return null;
   const promptTokens = Math.ceil((prompt.system.length + prompt.user.length) / 3);
   const inputTokens = 2 * promptTokens + options.maxTokens + 1000;
-  return (inputTokens * price.input + 2 * options.maxTokens * price.output) / 1e6;
+  return (inputTokens * price.input + 2 * outputCap(options) * price.output) / 1e6;
 }
 
-/** The most one step can cost: its messages at one token per 3 characters, and every output token the cap allows. */
-function exchangeWorstCaseUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens'>, at: Pick<Step, 'system' | 'messages'>): number | null {
+/** The most one step can cost: its messages at one token per 3 characters, and every output token the cap allows (thinking included). */
+function exchangeWorstCaseUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens' | 'thinking'>, at: Pick<Step, 'system' | 'messages'>): number | null {
   const price = priceOf(options.model);
   if (price === null) return null;
   const chars = at.system.length + at.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content).length), 0);
-  return (Math.ceil(chars / 3) * price.input + options.maxTokens * price.output) / 1e6;
+  return (Math.ceil(chars / 3) * price.input + outputCap(options) * price.output) / 1e6;
+}
+
+/**
+ * A schema repair streams up to maxTokens more (32,000 at ~60 tokens a second is ~530 s): one
+ * that could not finish in the time the invocation has left is not sent. An earlier attempt's
+ * stored repair reply costs no time.
+ */
+async function ensureTimeForRepair(options: Pick<ConversationOptions, 'maxTokens'>, ledger: ReplyLedger, hash: string): Promise<void> {
+  if (ledger.timeLeftMs === undefined || (await ledger.stored(2, hash)) !== undefined) return;
+  const needMs = (options.maxTokens / MODEL_STREAM_TOKENS_PER_SECOND + MODEL_STREAM_MARGIN_SECONDS) * 1000;
+  const leftMs = ledger.timeLeftMs();
+  if (leftMs >= needMs) return;
+  throw new ProposeOutOfTime(`the schema repair could stream ${options.maxTokens} tokens, ${Math.round(needMs / 1000)} s at ` +
+    `${MODEL_STREAM_TOKENS_PER_SECOND} tokens/s, and the invocation has ${Math.round(leftMs / 1000)} s left: a retry sends it`);
 }
 
 /** Asks for K candidates (one schema repair at most) and turns the answer into the proposer's answer. */
@@ -292,18 +223,19 @@ export async function answerThroughMessages(
   k: number,
   ledger: ReplyLedger = NO_LEDGER,
 ): Promise<ProposerAnswer> {
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0 };
   const hash = promptHash(options.model, prompt);
   const messages: MessageParam[] = [{ role: 'user', content: prompt.user }];
   let reply = await exchange(client, options, ledger, { system: prompt.system, messages, step: 1, promptHash: hash }, usage);
   let checked = inspect(reply);
-  const notes: string[] = [];
+  const notes: string[] = options.settingsNote === undefined ? [] : [options.settingsNote];
   if (!checked.ok) {
     const first = checked.problems;
     messages.push(
       { role: 'assistant', content: reply.text.trim() === '' ? '(empty answer)' : reply.text },
       { role: 'user', content: repairRequest(first, reply, k) },
     );
+    await ensureTimeForRepair(options, ledger, hash);
     reply = await exchange(client, options, ledger, { system: prompt.system, messages, step: 2, promptHash: hash }, usage);
     checked = inspect(reply);
     if (!checked.ok) {
@@ -314,15 +246,16 @@ export async function answerThroughMessages(
     }
     notes.push(`The first answer could not be used (${first.join('; ')}); a repair request fixed it.`);
   }
-  const normalized = normalizeCandidates(checked.answer, k);
+  const read = readAnswer(checked, k);
   return {
-    candidates: normalized.candidates,
+    analysis: read.analysis,
+    candidates: read.candidates,
     proposer: options.proposer,
     model: options.model,
     raw: reply.text,
     usage,
     costUsd: costUsd(options.model, usage),
-    notes: [...notes, ...normalized.notes],
+    notes: [...notes, ...read.notes],
     promptHash: hash,
   };
 }

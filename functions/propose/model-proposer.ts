@@ -14,13 +14,19 @@ export interface ModelProposerSettings {
   model: string;
   /** low, medium, high, xhigh or max; unset leaves the model's default. */
   effort?: string;
+  /** Extended thinking's budget in tokens; unset: off. */
+  thinkingBudget?: number;
 }
 
 /** A Bedrock id names its provider ("anthropic.", "us.anthropic." ...) or is an ARN. */
 const BEDROCK_ID = /^(?:arn:aws|(?:[a-z]{2,6}\.)?anthropic\.)/;
 
 export async function createModelProposer(settings: ModelProposerSettings): Promise<Proposer> {
-  const common = { model: settings.model, ...(settings.effort === undefined ? {} : { effort: settings.effort }) };
+  const common = {
+    model: settings.model,
+    ...(settings.effort === undefined ? {} : { effort: settings.effort }),
+    ...(settings.thinkingBudget === undefined ? {} : { thinkingBudget: settings.thinkingBudget }),
+  };
   if (settings.proposer === 'anthropic') {
     const baseURL = optionalEnv('ANTHROPIC_BASE_URL');
     return createAnthropicProposer({ ...common, apiKey: await anthropicApiKey(), ...(baseURL === undefined ? {} : { baseURL }) });

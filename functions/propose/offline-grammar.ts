@@ -182,19 +182,28 @@ export function programSlug(g: Grammar, program: Program): string {
 /** Readable JavaScript for a program, with its idea and the program itself in header comments. */
 export function renderProgram(g: Grammar, program: Program, idea: string): string {
   const p = normalize(g, program);
+  const { lines: body, names } = programLines(g, p);
+  const lines = [`// idea: ${idea.replace(/\s+/g, ' ')}`, `// program: ${JSON.stringify(p)}`];
+  lines.push('function computeReward(obs, action, nextObs, terminated) {', ...body);
+  lines.push(`  const total = ${names.length > 0 ? names.join(' + ') : '0'};`);
+  lines.push(`  return [total, { ${names.join(', ')} }];`, '}', '');
+  return lines.join('\n');
+}
+
+/**
+ * A program's lines inside a function of (obs, action, nextObs, terminated): the discount, the
+ * named constants, the features it uses and one const per term; and the terms' names.
+ */
+export function programLines(g: Grammar, p: Program): { lines: string[]; names: string[] } {
   const used = new Set(p.terms.map((t) => t.family));
   const features = g.task.features.filter((f) => used.has(`shape:${f.name}`) || used.has(`bonus:${f.name}`));
-  const lines = [`// idea: ${idea.replace(/\s+/g, ' ')}`, `// program: ${JSON.stringify(p)}`];
-  lines.push('function computeReward(obs, action, nextObs, terminated) {');
+  const lines: string[] = [];
   // F = gamma * phi(s') - phi(s) leaves the optimal policy unchanged only with the discount PPO trains with.
   if (p.terms.some((t) => g.specs[t.family].kind === 'shaping')) lines.push(`  const GAMMA = ${trainerGamma(g)}; // PPO's discount: keeps the shaping potential-based`);
   for (const t of p.terms) lines.push(`  const ${g.specs[t.family].constant} = ${t.coef};`);
   for (const f of features) lines.push(`  // ${f.describe}: about 0 far from the goal, 1 at it`, `  const ${f.name} = (s) => ${f.expression};`);
-  const names = p.terms.map((t) => g.specs[t.family].term);
   for (const t of p.terms) lines.push(`  const ${g.specs[t.family].term} = ${g.specs[t.family].expression};`);
-  lines.push(`  const total = ${names.length > 0 ? names.join(' + ') : '0'};`);
-  lines.push(`  return [total, { ${names.join(', ')} }];`, '}', '');
-  return lines.join('\n');
+  return { lines, names: p.terms.map((t) => g.specs[t.family].term) };
 }
 
 /** The discount the task's PPO trains with (its own setting, or the default). */

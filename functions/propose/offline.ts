@@ -1,24 +1,25 @@
 /**
- * The offline proposer (DESIGN §6): an evolutionary search over the reward grammar. Generation 1
- * samples diverse programs; later generations mutate the best so far, guided by the reflection's
- * term diagnostics (drop a constant term, rescale a dominating one, scale up a tiny one, add a goal
- * bonus when success is low), and mix in fresh samples when success is near zero. The terms come
- * from the task's named features (offline-grammar.ts), so the same search runs on every task. Seeded and
- * reproducible: the same input gives the same candidates, byte for byte.
+ * The offline proposer (DESIGN §6): an evolutionary search that starts from what people wrote.
+ * Generation 1 samples diverse programs of the reward grammar (offline-grammar.ts, built from the
+ * task's named features, so the same search runs on every task) and, beside them, mutates the
+ * rewards people wrote: the baselines and any --human-init rewards, their constants rescaled by an
+ * evolution strategy (offline-evolution.ts), terms dropped, grammar terms added. Later generations
+ * mutate and recombine the best rewards so far (the baselines among them): a grammar program by the
+ * reflection's term diagnostics (offline-mutation.ts), any other reward, a model's included, by the
+ * evolution strategy over its own code's constants; fresh samples join when the best success is near
+ * zero. Seeded and reproducible: the same input gives the same candidates, byte for byte.
  */
 import { Random } from '../../core/random.ts';
 import {
-  asProgram, defaultCoef, describeProgram, familyOfTerm, grammarFor, normalize, parseProgram, programKey,
-  programSlug, renderProgram, roundCoef, sampleCoef, sampleProgram, type Family, type Grammar, type Program,
+  asProgram, describeProgram, grammarFor, parseProgram, programSlug, renderProgram, sampleProgram,
+  type Family, type Grammar, type Program,
 } from './offline-grammar.ts';
-import { termDiagnostics, type Candidate, type ReflectionBest, type ScoreboardEntry } from '../shared/reflection.ts';
+import { mutateCode, recombineCode, withIdea, type CodeChild } from './offline-evolution.ts';
+import { crossover, guidedMutation, OFFLINE_SETTINGS, randomMutation, type Mutation, type OfflineBest } from './offline-mutation.ts';
+import { readDerived } from './derived-reward.ts';
+import type { Candidate, ScoreboardEntry } from '../shared/reflection.ts';
 
-/** What the offline proposer needs of the best so far: a ReflectionBest fits. */
-export interface OfflineBest {
-  candidate: Candidate & { program?: unknown };
-  success: ReflectionBest['success'];
-  terms: ReflectionBest['terms'];
-}
+export { OFFLINE_SETTINGS, type OfflineBest } from './offline-mutation.ts';
 
 export interface OfflineInput {
   /** The task whose features the grammar is built from. */
@@ -32,126 +33,14 @@ export interface OfflineInput {
   best?: OfflineBest | null;
   /** The last generation's scoreboard: fresh samples try families it has not tried. */
   scoreboard?: ScoreboardEntry[];
+  /** Generation 1: the rewards people wrote (--human-init, the baselines), mutated beside the grammar's samples. */
+  people?: Candidate[];
+  /** Later generations: the best rewards so far, the baselines among them, with their scores and term statistics. */
+  parents?: OfflineBest[];
 }
 
-export const OFFLINE_SETTINGS = {
-  /** Best success below this counts as near zero: half the generation is rewritten from scratch. */
-  rewriteBelow: 0.05,
-  /** Best success below this adds a goal bonus (and a shaping term) when missing. */
-  lowSuccess: 0.5,
-  /** A dominating term is scaled to about this many times the next largest term... */
-  dominantTarget: 3,
-  /** ...by a factor within these bounds. */
-  dominantFactor: [0.1, 0.5] as const,
-  /** A tiny term is scaled up to about this share of the largest term... */
-  tinyTarget: 0.1,
-  /** ...by a factor within these bounds. */
-  tinyFactor: [2, 10] as const,
-  /** Log-normal jitter of coefficients in the random children, clamped so guidance keeps its sign. */
-  perturbSigma: 0.3,
-  perturbFactor: [0.6, 1.6] as const,
-  /** Chance that a random child also adds, drops or swaps a term. */
-  structuralChance: 0.5,
-} as const;
-
-const clamp = (x: number, [low, high]: readonly [number, number]): number => Math.min(Math.max(x, low), high);
-
-/** A mutation's result: the program and what changed, in words for the idea line. */
-interface Mutation {
-  program: Program;
-  notes: string[];
-  /** Families the guidance removed (random operators must not bring them back). */
-  banned: Set<Family>;
-  /** Families the guidance added or rescaled: random operators may swap a shaping one, never drop it. */
-  kept: Set<Family>;
-}
-
-/** The changes the diagnostics call for, applied to the parent; no randomness. */
-function guidedMutation(g: Grammar, parent: Program, best: OfflineBest): Mutation {
-  const s = OFFLINE_SETTINGS;
-  const diag = termDiagnostics(best.terms);
-  const coefs = new Map(parent.terms.map((t) => [t.family, t.coef]));
-  const notes: string[] = [];
-  const banned = new Set<Family>();
-  const kept = new Set<Family>();
-  const late = (name: string): number => Math.abs(best.terms[name]?.late ?? 0);
-  const names = Object.keys(best.terms);
-  const largestOther = (name: string): number =>
-    Math.max(0, ...names.filter((n) => n !== name && !diag.zero.includes(n)).map(late));
-  for (const name of diag.constant) {
-    const f = familyOfTerm(g, name);
-    // A step cost or alive bonus is constant by design; a goal bonus is zero until the goal is reached.
-    if (f === undefined || !coefs.has(f) || g.specs[f].kind === 'constant' || g.specs[f].kind === 'sparse') continue;
-    coefs.delete(f);
-    banned.add(f);
-    notes.push(`dropped ${name} (${diag.zero.includes(name) ? 'zero' : 'nearly constant'} throughout training)`);
-  }
-  for (const name of diag.dominating) {
-    const f = familyOfTerm(g, name);
-    if (f === undefined || !coefs.has(f)) continue;
-    const factor = clamp((s.dominantTarget * largestOther(name)) / late(name), s.dominantFactor);
-    coefs.set(f, (coefs.get(f) ?? 0) * factor);
-    kept.add(f);
-    notes.push(`scaled ${name} by ${factor.toPrecision(2)} (it dominated the total)`);
-  }
-  const largest = Math.max(0, ...names.map(late));
-  for (const name of diag.tiny) {
-    const f = familyOfTerm(g, name);
-    if (f === undefined || !coefs.has(f)) continue;
-    const factor = clamp((s.tinyTarget * largest) / late(name), s.tinyFactor);
-    coefs.set(f, (coefs.get(f) ?? 0) * factor);
-    kept.add(f);
-    notes.push(`scaled ${name} by ${factor.toPrecision(2)} (it was tiny)`);
-  }
-  const add = (f: Family, why: string): void => {
-    coefs.set(f, defaultCoef(g, f));
-    kept.add(f);
-    notes.push(`added ${g.specs[f].term} (${why})`);
-  };
-  if (best.success < s.lowSuccess && g.reward !== undefined && !coefs.has(g.reward)) add(g.reward, 'success is low');
-  // The shaping family to add when one is missing: the task's first feature first, never one just dropped.
-  const shaping = g.shaping.find((f) => !banned.has(f)) ?? g.signal.find((f) => !banned.has(f)) ?? g.signal[0];
-  if (best.success < s.lowSuccess && !g.shaping.some((f) => coefs.has(f))) {
-    add(shaping, 'success is low and no term shapes the progress');
-  } else if (!g.signal.some((f) => coefs.has(f))) add(shaping, 'no dense learning signal was left');
-  const program = normalize(g, { terms: [...coefs].map(([family, coef]) => ({ family, coef })) });
-  return { program, notes, banned, kept };
-}
-
-/** Coefficient jitter and, sometimes, one structural change, on top of the guided mutation. */
-function randomMutation(g: Grammar, guided: Mutation, rng: Random): Mutation {
-  const s = OFFLINE_SETTINGS;
-  const coefs = new Map(guided.program.terms.map((t) => [t.family, t.coef]));
-  const notes = [...guided.notes];
-  for (const [f, coef] of coefs) coefs.set(f, coef * clamp(Math.exp(s.perturbSigma * rng.normal()), s.perturbFactor));
-  notes.push('perturbed the coefficients');
-  if (rng.next() < s.structuralChance) {
-    const present = [...coefs.keys()];
-    const addable = g.families.filter((f) => !coefs.has(f) && !guided.banned.has(f));
-    const signals = present.filter((f) => g.signal.includes(f));
-    const droppable = present.filter((f) => !guided.kept.has(f) && !(signals.length === 1 && signals[0] === f));
-    const shaping = present.filter((f) => g.shaping.includes(f));
-    const swapTo = g.shaping.filter((f) => !coefs.has(f) && !guided.banned.has(f));
-    const op = rng.int(3);
-    if (op === 0 && addable.length > 0) {
-      const f = addable[rng.int(addable.length)];
-      coefs.set(f, sampleCoef(g, f, rng));
-      notes.push(`added ${g.specs[f].term}`);
-    } else if (op === 1 && droppable.length > 0) {
-      const f = droppable[rng.int(droppable.length)];
-      coefs.delete(f);
-      notes.push(`dropped ${g.specs[f].term}`);
-    } else if (shaping.length > 0 && swapTo.length > 0) {
-      const from = shaping[rng.int(shaping.length)];
-      const to = swapTo[rng.int(swapTo.length)];
-      coefs.delete(from);
-      coefs.set(to, sampleCoef(g, to, rng));
-      notes.push(`swapped ${g.specs[from].term} for ${g.specs[to].term}`);
-    }
-  }
-  const program = normalize(g, { terms: [...coefs].map(([family, coef]) => ({ family, coef: roundCoef(g, family, coef) })) });
-  return { ...guided, program, notes };
-}
+/** How many of the best rewards so far later generations breed from. */
+export const PARENTS = 3;
 
 /** Primary families for n fresh samples: shuffled, untried ones first, then cycling. */
 function freshPrimaries(g: Grammar, n: number, rng: Random, tried: Set<string>): Family[] {
@@ -175,40 +64,132 @@ export function programOf(g: Grammar, candidate: Candidate & { program?: unknown
   return asProgram(g, candidate.program) ?? parseProgram(g, candidate.code);
 }
 
+/** A candidate being planned: its code (idea line to fill) and idea, and the slug its name takes. */
+interface Plan {
+  code: string;
+  idea: string;
+  slug: string;
+}
+
+/** The plans so far and the code they hold (without the idea line), so no child repeats a parent or a sibling. */
+class Plans {
+  readonly list: Plan[] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly g: Grammar) {}
+  static key(code: string): string {
+    return code.replace(/^\/\/ idea: .*$/m, '');
+  }
+  has(code: string): boolean {
+    return this.seen.has(Plans.key(code));
+  }
+  see(code: string): void {
+    this.seen.add(Plans.key(code));
+  }
+  program(program: Program, idea: string): void {
+    const code = renderProgram(this.g, program, idea);
+    this.see(code);
+    this.list.push({ code, idea, slug: programSlug(this.g, program) });
+  }
+  code(child: CodeChild, from: string, idea: string): void {
+    this.see(child.code);
+    this.list.push({ code: child.code, idea, slug: slugOf(from) });
+  }
+}
+
+const slugOf = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'reward';
+const successText = (p: OfflineBest): string => `success ${p.success.toFixed(2)}`;
+
 export function proposeOffline(input: OfflineInput): Candidate[] {
   const { generation, k } = input;
   const g = grammarFor(input.task);
   const rng = new Random(seedFor(input.randomSeed, generation));
   const best = input.best ?? null;
-  const parent = best === null ? null : programOf(g, best.candidate);
-  const plans: Array<{ program: Program; idea: string }> = [];
-  const seen = new Set<string>(parent === null ? [] : [programKey(g, parent)]);
-  const push = (program: Program, idea: string): void => {
-    seen.add(programKey(g, program));
-    plans.push({ program, idea });
-  };
+  const plans = new Plans(g);
   let fresh = k;
-  if (best !== null && parent !== null && generation > 1) {
+  if (best !== null && generation > 1) {
+    const pool = poolOf(best, input.parents ?? []);
+    for (const p of pool) plans.see(p.candidate.code);
     fresh = best.success < OFFLINE_SETTINGS.rewriteBelow ? Math.ceil(k / 2) : 0;
-    const guided = guidedMutation(g, parent, best);
-    const prefix = `Mutation of ${best.candidate.name} (success ${best.success.toFixed(2)})`;
-    for (let i = 0; i < k - fresh; i++) {
-      let child = i === 0 && guided.notes.length > 0 ? guided : randomMutation(g, guided, rng);
-      for (let tries = 0; tries < 20 && seen.has(programKey(g, child.program)); tries++) child = randomMutation(g, guided, rng);
-      push(child.program, `${prefix}: ${child.notes.join('; ')}. ${describeProgram(g, child.program)}.`);
-    }
+    for (let j = 0; j < k - fresh; j++) breed(g, pool, j, rng, plans);
   }
-  const rewrite = best !== null && generation > 1;
-  const primaries = freshPrimaries(g, fresh, rng, triedSlugs(input.scoreboard ?? []));
-  for (const primary of primaries) {
+  const people = best === null ? input.people ?? [] : [];
+  const derived = people.length > 0 ? Math.floor(k / 2) : 0;
+  sampleFresh(g, fresh - derived, rng, plans, input, best);
+  for (let i = 0; i < derived; i++) {
+    const source = people[i % people.length];
+    const round = Math.floor(i / people.length);
+    const parent = { name: source.name, code: source.code, success: 0 };
+    let child = mutateCode(g, parent, rng, round === 0 ? 'none' : 'force', round % 2 === 1);
+    for (let tries = 0; tries < 20 && plans.has(child.code); tries++) child = mutateCode(g, parent, rng, 'force');
+    plans.code(child, readDerived(g, source.name, source.code).spec.from, `Evolved from ${source.name}, written by a person: ${child.notes.join('; ')}.`);
+  }
+  return plans.list.flatMap((plan, i) => {
+    const code = withIdea(plan.code, plan.idea);
+    return code === null ? [] : [{ name: `g${generation}-${plan.slug}-${i + 1}`, idea: plan.idea, code }];
+  });
+}
+
+/** The best so far and the best of the others (the baselines among them), by success, at most PARENTS. */
+function poolOf(best: OfflineBest, parents: OfflineBest[]): OfflineBest[] {
+  const others = parents.filter((p) => p.candidate.name !== best.candidate.name || p.candidate.code !== best.candidate.code);
+  const sorted = [best, ...others].sort((a, b) => b.success - a.success);
+  return sorted.slice(0, PARENTS);
+}
+
+/**
+ * The j-th child of the pool: even slots mutate the first parent (the first of them the guided
+ * mutation of a grammar program), odd slots recombine it with another parent, or mutate that one
+ * when the two cannot recombine.
+ */
+function breed(g: Grammar, pool: OfflineBest[], j: number, rng: Random, plans: Plans): void {
+  const first = pool[0];
+  const other = j % 2 === 1 && pool.length > 1 ? pool[1 + (((j - 1) >> 1) % (pool.length - 1))] : null;
+  if (other !== null && recombine(g, first, other, rng, plans)) return;
+  mutate(g, other ?? first, j === 0, rng, plans);
+}
+
+function mutate(g: Grammar, parent: OfflineBest, guidedFirst: boolean, rng: Random, plans: Plans): void {
+  const program = programOf(g, parent.candidate);
+  const prefix = `Mutation of ${parent.candidate.name} (${successText(parent)})`;
+  if (program !== null) {
+    const guided = guidedMutation(g, program, parent);
+    let child: Mutation = guidedFirst && guided.notes.length > 0 ? guided : randomMutation(g, guided, rng);
+    for (let tries = 0; tries < 20 && plans.has(renderProgram(g, child.program, '')); tries++) child = randomMutation(g, guided, rng);
+    plans.program(child.program, `${prefix}: ${child.notes.join('; ')}. ${describeProgram(g, child.program)}.`);
+    return;
+  }
+  const source = { name: parent.candidate.name, code: parent.candidate.code, success: parent.success };
+  let child = mutateCode(g, source, rng, 'maybe');
+  for (let tries = 0; tries < 20 && plans.has(child.code); tries++) child = mutateCode(g, source, rng, 'maybe');
+  plans.code(child, readDerived(g, source.name, source.code).spec.from, `Evolved from ${parent.candidate.name} (${successText(parent)}): ${child.notes.join('; ')}.`);
+}
+
+/** A recombination of two grammar programs, or of two rewards of the same shape; false when they are neither. */
+function recombine(g: Grammar, a: OfflineBest, b: OfflineBest, rng: Random, plans: Plans): boolean {
+  const prefix = `Recombination of ${a.candidate.name} (${successText(a)}) and ${b.candidate.name} (${successText(b)})`;
+  const [pa, pb] = [programOf(g, a.candidate), programOf(g, b.candidate)];
+  if (pa !== null && pb !== null) {
+    let child = randomMutation(g, crossover(g, pa, pb, rng), rng);
+    for (let tries = 0; tries < 20 && plans.has(renderProgram(g, child.program, '')); tries++) child = randomMutation(g, crossover(g, pa, pb, rng), rng);
+    if (plans.has(renderProgram(g, child.program, ''))) return false;
+    plans.program(child.program, `${prefix}: ${child.notes.join('; ')}. ${describeProgram(g, child.program)}.`);
+    return true;
+  }
+  if (pa !== null || pb !== null) return false;
+  const [ca, cb] = [a, b].map((p) => ({ name: p.candidate.name, code: p.candidate.code, success: p.success }));
+  const child = recombineCode(g, ca, cb, rng);
+  if (child === null || plans.has(child.code)) return false;
+  plans.code(child, readDerived(g, ca.name, ca.code).spec.from, `${prefix}: ${child.notes.join('; ')}.`);
+  return true;
+}
+
+/** n fresh samples of the grammar, untried families first. */
+function sampleFresh(g: Grammar, n: number, rng: Random, plans: Plans, input: OfflineInput, best: OfflineBest | null): void {
+  const rewrite = best !== null && input.generation > 1;
+  for (const primary of freshPrimaries(g, Math.max(0, n), rng, triedSlugs(input.scoreboard ?? []))) {
     let program = sampleProgram(g, primary, rng);
-    for (let tries = 0; tries < 20 && seen.has(programKey(g, program)); tries++) program = sampleProgram(g, primary, rng);
-    const why = parent === null ? 'the best so far is not in the grammar' : 'the best success is near zero';
-    push(program, `${rewrite ? `Rewrite (${why}): ` : ''}${describeProgram(g, program)}.`);
+    for (let tries = 0; tries < 20 && plans.has(renderProgram(g, program, '')); tries++) program = sampleProgram(g, primary, rng);
+    const idea = `${rewrite ? 'Rewrite (the best success is near zero): ' : ''}${describeProgram(g, program)}.`;
+    plans.program(program, idea);
   }
-  return plans.map(({ program, idea }, i) => ({
-    name: `g${generation}-${programSlug(g, program)}-${i + 1}`,
-    idea,
-    code: renderProgram(g, program, idea),
-  }));
 }

@@ -1,9 +1,11 @@
 /**
  * The model's prompt (DESIGN §6), after Eureka: the same words for every task. A reward engineer's
  * system message; the task's description and the environment's own source (Eureka's
- * environment-as-context, with its reward left out); the observation layout and action type; how
- * the policy is judged and trained; the exact signature and the sandbox's rules; K. From
- * generation 2 the reflection on the search so far (reflection.ts, which the offline proposer reads).
+ * environment-as-context, with its reward left out); the observation layout with its typical
+ * ranges and the action type; how the policy is judged (the exact return, where success is one) and
+ * trained, and what a per-step term is worth under the discount (prompt-facts.ts); the exact
+ * signature and the sandbox's rules; K. From generation 2 the reflection on the search so far
+ * (reflection.ts, which the offline proposer reads).
  */
 import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
@@ -11,6 +13,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { PromptBudget, ProposeContext, RepairContext } from './proposer.ts';
 import { reflectionText } from '../shared/reflection.ts';
+import { discountSection, judgeText, observationSection } from './prompt-facts.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */
 export const REWARD_SIGNATURE = 'function computeReward(obs, action, nextObs, terminated)';
@@ -34,22 +37,8 @@ const SYSTEM = [
   'You are a reward engineer trying to write reward functions to solve reinforcement learning tasks as effectively as possible.',
   'Your goal is to write reward functions for the environment below that will help a PPO agent learn the task, as the task metric measures it.',
   'The reward functions are JavaScript and run in a locked-down sandbox, so they must follow the rules exactly.',
-  'Each answer is a list of candidate reward functions, each with a short name, its idea and its code.',
+  'Each answer is your analysis first, then a list of candidate reward functions, each with a short name, its idea and its code.',
 ].join(' ');
-
-const range = (low: number, high: number): string =>
-  Number.isFinite(low) && Number.isFinite(high) ? `[${low}, ${high}]` : `unbounded (${low}, ${high})`;
-
-function observationSection(task: Task): string {
-  const rows = task.observation.map((d, i) => `| ${i} | ${d.name} | ${range(d.low, d.high)} |`);
-  return [
-    '## Observation',
-    `obs is an array of ${task.obsSize} numbers (32-bit floats), exactly as the environment's observation above:`,
-    '| index | meaning | bounds |',
-    '|---|---|---|',
-    ...rows,
-  ].join('\n');
-}
 
 export function actionText(task: Task): string {
   const a = task.action;
@@ -66,6 +55,7 @@ function taskSection(task: Task, budget: PromptBudget): string {
   const ppo = ppoConfigFor(task, 0, budget.steps);
   const batch = ppo.numEnvs * ppo.numSteps;
   const updates = Math.max(1, Math.floor(budget.steps / batch));
+  const discount = discountSection(task, ppo.gamma);
   return `# The task: ${task.id} (Gymnasium)
 ${task.description}
 
@@ -82,10 +72,10 @@ ${observationSection(task)}
 ${actionText(task)}
 
 ## How your reward is judged
-After training, trusted code runs the greedy policy for ${budget.evalEpisodes} evaluation episodes on start states never used in training. ${task.success.describe} The task metric is the share of evaluation episodes that ${task.success.clause}, averaged over ${budget.seeds} training seeds (a seed whose training failed counts 0); ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}. The policy is never graded on the reward you write: your reward only shapes what PPO learns, and it is never called during grading.
+After training, trusted code runs the greedy policy for ${budget.evalEpisodes} evaluation episodes on start states never used in training. ${task.success.describe} The task metric is the share of evaluation episodes that ${task.success.clause}, averaged over ${budget.seeds} training seeds (a seed whose training failed counts 0); ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}. The policy is never graded on the reward you write: your reward only shapes what PPO learns, and it is never called during grading.${judgeText(task)}
 
 ## The learner
-PPO (CleanRL-style) with separate 64-64 tanh actor and critic networks (${task.action.kind === 'discrete' ? 'a softmax over the actions' : 'a diagonal Gaussian policy with a learned, state-independent standard deviation'}), observations scaled to about [-1, 1], ${ppo.numEnvs} parallel environments x ${ppo.numSteps} steps per update, discount gamma ${ppo.gamma}, GAE lambda ${ppo.gaeLambda}, clip ${ppo.clipCoef}, entropy bonus ${ppo.entCoef}, ${ppo.updateEpochs} epochs of ${ppo.numMinibatches} minibatches, Adam with learning rate ${ppo.learningRate}${ppo.normReward ? ', rewards divided by the running standard deviation of the discounted return (and clipped to ±10)' : ''}. Training budget: ${budget.steps} environment steps per seed (${updates} updates; at least ${Math.floor(budget.steps / task.maxEpisodeSteps)} episodes, as an episode lasts at most ${task.maxEpisodeSteps} steps).`;
+PPO (CleanRL-style) with separate 64-64 tanh actor and critic networks (${task.action.kind === 'discrete' ? 'a softmax over the actions' : 'a diagonal Gaussian policy with a learned, state-independent standard deviation'}), observations scaled to about [-1, 1], ${ppo.numEnvs} parallel environments x ${ppo.numSteps} steps per update, discount gamma ${ppo.gamma}, GAE lambda ${ppo.gaeLambda}, clip ${ppo.clipCoef}, entropy bonus ${ppo.entCoef}, ${ppo.updateEpochs} epochs of ${ppo.numMinibatches} minibatches, Adam with learning rate ${ppo.learningRate}${ppo.normReward ? ', rewards divided by the running standard deviation of the discounted return (and clipped to ±10)' : ''}. Training budget: ${budget.steps} environment steps per seed (${updates} updates; at least ${Math.floor(budget.steps / task.maxEpisodeSteps)} episodes, as an episode lasts at most ${task.maxEpisodeSteps} steps).${discount === '' ? '' : `\n\n${discount}`}`;
 }
 
 function rulesSection(task: Task): string {
@@ -114,6 +104,7 @@ Rules:
 - Use only Math and plain JavaScript (numbers, arrays, objects, functions). There are no other globals: no require, import, process, fetch, console, Date, timers or I/O.
 - Keep it cheap: a few arithmetic operations per call. Every call has a deadline and each training run has a total time budget; no long loops, big arrays or recursion.
 - Return [total, terms]: total is the reward (a finite number) and terms is an object of named reward terms, for example { shaping: 0.3, bonus: 0 }. Use at most ${r.maxTerms} term names of at most ${r.maxTermNameLength} characters; every value must be a finite number. Normally total is the sum of the terms. The terms are tracked through training and reported back to you, so name each meaningful component.
+- Give each term's scale (and the temperature of any transform, such as Math.exp(-d / temperature)) its own named constant: the feedback reports each term by name, and a named constant is what the next round changes.
 - A function that throws, runs past its deadline, uses too much memory, or returns a non-finite or malformed value ends its candidate, which then scores 0.
 - At most ${r.maxCodeBytes / 1024} KiB of code per candidate.`;
 }
@@ -122,12 +113,17 @@ function answerSection(task: Task, k: number, improving: boolean): string {
   const what = improving
     ? `Write ${k} new candidate reward functions that improve on the best reward function so far, using the feedback above. You may refine the best one (rescale, rewrite or drop terms as the statistics suggest) or try different ideas where it failed.`
     : `Write ${k} candidate reward functions. Make them different from each other, so the search explores several ideas at once.`;
+  const analysis = improving
+    ? 'analysis (write it first, before any code): your reading of the feedback. For each term of the best reward so far, what its statistics say (its size next to the others, whether it changes during training); what the episodes\' lengths and endings say the policy does; how far the best is from the line to beat; then what you change and why.'
+    : 'analysis (write it first, before any code): what the task needs from a reward (what the policy must learn, what could go wrong, such as an episode that never ends or ends too early), and how your candidates differ.';
   return `# Your answer
 ${what}
-K = ${k}: answer with exactly ${k} candidates, each with:
-- name: a short, unique kebab-case name (for example energy-shaping-bonus),
-- idea: one or two sentences on what the reward encourages and why it should help PPO ${task.success.clause},
-- code: the complete JavaScript source that defines computeReward.`;
+Answer with a JSON object of two fields, in this order:
+- ${analysis}
+- candidates: K = ${k}: answer with exactly ${k} candidates, each with:
+  - name: a short, unique kebab-case name (for example energy-shaping-bonus),
+  - idea: one or two sentences on what the reward encourages and why it should help PPO ${task.success.clause},
+  - code: the complete JavaScript source that defines computeReward.`;
 }
 
 /** The system message and the user message for one generation of the context's task. */
@@ -141,7 +137,7 @@ export function buildPrompt(context: ProposeContext): Prompt {
     const person = context.feedback === null ? '' : `${feedbackSection(context.generation - 1, context.feedback)}\n\n`;
     sections.push(
       `# Feedback from the search so far (before generation ${context.generation})\n${person}` +
-        reflectionText(task, context.best, context.scoreboard, context.bestByGeneration).trimEnd(),
+        reflectionText(task, context).trimEnd(),
     );
   }
   sections.push(answerSection(task, context.k, improving));
@@ -168,7 +164,7 @@ ${c.code.trimEnd()}
   const n = context.failed.length;
   const answer = `# Your answer
 Each of these ${n} candidate${n === 1 ? '' : 's'} failed its check: before any training, it was called on a few thousand transitions of the environment in the same sandbox, with the same caps. Fix each one so that it runs: keep its name and its idea, change only what makes it fail, and follow the rules above.
-Answer with exactly ${n} candidate${n === 1 ? '' : 's'}, one per failed candidate, each with the same name, its idea and the complete fixed code.`;
+Answer with a JSON object: first an analysis (for each candidate, what made it fail and what you change), then exactly ${n} candidate${n === 1 ? '' : 's'}, one per failed candidate, each with the same name, its idea and the complete fixed code.`;
   const sections = [taskSection(task, context.budget), rulesSection(task), `# Candidates that failed their check (generation ${context.generation})\n\n${failed.join('\n\n')}`, answer];
   return { system: SYSTEM, user: sections.join('\n\n') + '\n' };
 }

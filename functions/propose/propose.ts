@@ -12,16 +12,18 @@ import { loadReflection } from '../shared/reflection-context.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckItem } from '../shared/types.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
-import { checkBudget } from './budget.ts';
+import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';
+import { loadParents, peopleOf } from './parents.ts';
 import type { ProposeContext, Proposer } from './proposer.ts';
 import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, type StoredCandidate } from './stored-answer.ts';
 
 export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;
 
-export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory): Promise<ProposeResult> {
+/** `timeLeftMs`: the invocation's deadline (Lambda's getRemainingTimeInMillis), when there is one. */
+export async function propose(store: SearchStore, event: ProposeEvent, makeProposer: ProposerFactory, timeLeftMs?: () => number): Promise<ProposeResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
   // The person's words come with the execution; the record keeps a copy before the prompt reads it.
@@ -32,7 +34,14 @@ export async function propose(store: SearchStore, event: ProposeEvent, makePropo
     const proposer = await makeProposer(meta.config);
     const stop = await checkBudget(store, searchId, meta.config, generation, 'propose', proposer.worstCaseCostUsd(context));
     if (stop !== null) return { generation, checks: [], stopped: 'budget' };
-    const answer = await proposer.propose(context, searchLedger(store, searchId, generation, 'proposal', meta.config.model));
+    let answer;
+    try {
+      answer = await proposer.propose(context, searchLedger(store, searchId, generation, 'proposal', meta.config.model, meta.config.maxCostUsd, timeLeftMs));
+    } catch (error) {
+      if (!(error instanceof BudgetRefused)) throw error;
+      await refusedStop(store, searchId, meta.config, generation, error);
+      return { generation, checks: [], stopped: 'budget' };
+    }
     record = await storeAnswer(store, searchId, generation, 'proposal', answer, withIds(generation, answer.candidates, meta.config));
   }
   await materialize(store, searchId, generation, record.answerKey);
@@ -44,7 +53,9 @@ export async function proposeContext(store: SearchStore, meta: MetaRecord, searc
   const reflection = await loadReflection(store, searchId, generation - 1, meta.best);
   const { task, steps, seeds, evalEpisodes, candidates: k, randomSeed, model } = meta.config;
   const said = generation > 1 ? (await store.feedback(searchId, generation - 1))?.answer?.text?.trim() : undefined;
-  return { task, budget: { steps, seeds, evalEpisodes }, generation, k, randomSeed, model, ...reflection, feedback: said || null };
+  const breeding = meta.config.proposer !== 'offline' ? {}
+    : generation === 1 ? { people: peopleOf(meta.config) } : { parents: await loadParents(store, searchId, generation - 1) };
+  return { task, budget: { steps, seeds, evalEpisodes }, generation, k, randomSeed, model, ...reflection, feedback: said || null, ...breeding };
 }
 
 /** One sandbox check per candidate, in TrainSeed. */

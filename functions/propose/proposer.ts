@@ -1,9 +1,10 @@
 /**
- * What every proposer (offline, anthropic, bedrock) is given and what it answers. The context is
+ * What every proposer (offline, anthropic, bedrock, command, files) is given and what it answers. The context is
  * plain data rebuilt from the table, so a retried Propose asks the same question.
  */
+import { ANSWER_PENDING_ERROR } from '../../infra/config.ts';
 import type { TokenUsage } from '../shared/records.ts';
-import type { Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
+import type { BaselineScore, Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
 
 /** The training budget the prompt states; the search's settings fill it in. */
 export interface PromptBudget {
@@ -27,11 +28,26 @@ export interface ProposeContext {
   model: string;
   /** The best reward so far (elitist), or null in generation 1. */
   best: ReflectionBest | null;
+  /** The last generation's best when it is not the best so far (absent: none). */
+  latest?: ReflectionBest | null;
+  /** The baselines' scores on the search's seeds, the line to beat (absent: not trained yet). */
+  baselines?: BaselineScore[];
   /** The last generation's scoreboard, every candidate with its score and outcome (the search's own hostile probes left out). */
   scoreboard: ScoreboardEntry[];
   bestByGeneration: GenerationBest[];
   /** What a person said after the last generation ("Wait for feedback"), or null. */
   feedback: string | null;
+  /** Generation 1: the rewards people wrote (--human-init, the baselines), which the offline proposer mutates. */
+  people?: Candidate[];
+  /** After generation 1: the best rewards trained so far, the baselines among them, which the offline proposer breeds from. */
+  parents?: ParentReward[];
+}
+
+/** A reward trained so far, as the offline proposer breeds from it. */
+export interface ParentReward {
+  candidate: Candidate;
+  success: number;
+  terms: ReflectionBest['terms'];
 }
 
 /** A repair request: the generation's candidates that failed their sandbox check, with why. */
@@ -40,9 +56,11 @@ export interface RepairContext extends ProposeContext {
 }
 
 export interface ProposerAnswer {
+  /** What the proposer wrote before its candidates: its reading of the feedback and what it changes, and why ('' when it wrote none). */
+  analysis: string;
   candidates: Candidate[];
   /** Which proposer and model wrote them. */
-  proposer: 'offline' | 'anthropic' | 'bedrock';
+  proposer: 'offline' | 'anthropic' | 'bedrock' | 'command' | 'files';
   model: string;
   /** The model's raw answer text (empty for the offline proposer). */
   raw: string;
@@ -74,6 +92,8 @@ export interface ReplyLedger {
   stored(step: number, promptHash: string): Promise<BilledReply | undefined>;
   /** Before a step's request is sent: its worst case is held against the budget until it is settled. */
   reserve(step: number, worstCaseUsd: number | null, promptHash: string): Promise<Reservation>;
+  /** How long the invocation has left, in ms (Lambda's getRemainingTimeInMillis); absent: no deadline. */
+  timeLeftMs?: () => number;
 }
 
 export interface Reservation {
@@ -101,7 +121,24 @@ export interface Proposer {
   worstCaseCostUsd(context: ProposeContext | RepairContext): number | null;
 }
 
+/**
+ * A schema repair that could not finish before the invocation's timeout, so it was not sent: the
+ * state machine retries the Task (workflow-names.ts OUT_OF_TIME_ERRORS), and the retry replays the
+ * first answer from the ledger and sends the repair with a whole timeout ahead of it.
+ */
+export class ProposeOutOfTime extends Error {
+  override readonly name = 'Propose.OutOfTime';
+}
+
 /** A proposer that cannot give a usable answer (refusal, schema failure after repair, missing key). */
 export class ProposerError extends Error {
-  override readonly name = 'ProposerError';
+  override readonly name: string = 'ProposerError';
+}
+
+/**
+ * A local answer not written yet (`files:DIR`) when this invocation's share of the wait is up: the
+ * state machine invokes Propose again (its Retry on ANSWER_PENDING_ERROR), which goes on waiting.
+ */
+export class AnswerPending extends ProposerError {
+  override readonly name = ANSWER_PENDING_ERROR;
 }

@@ -1,4 +1,4 @@
-/** Picks the proposer a search asked for. The model proposers load only when asked for. */
+/** Picks the proposer a search asked for. The model proposers and the local answerers load only when asked for. */
 import { createHash } from 'node:crypto';
 import type { SearchSettings } from '../shared/contracts.ts';
 import { getTask } from '../../tasks/registry.ts';
@@ -8,9 +8,13 @@ import type { Candidate } from '../shared/reflection.ts';
 
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;
+  if (settings.proposer === 'command' || settings.proposer === 'files') {
+    const { localAnswerer } = await import('./local-answerer.ts');
+    return localAnswerer(settings);
+  }
   const { createModelProposer } = await import('./model-proposer.ts');
-  const { proposer, model, effort } = settings;
-  return createModelProposer({ proposer, model, effort });
+  const { proposer, model, effort, thinkingBudget } = settings;
+  return createModelProposer({ proposer, model, effort, thinkingBudget });
 }
 
 /** Seeds the repair's samples apart from the generation's own. */
@@ -22,7 +26,7 @@ export const offlineProposer: Proposer = {
     return offlineAnswer(context, offline(context, context.k, context.randomSeed), []);
   },
   async repair(context) {
-    const samples = offline({ ...context, best: null }, context.failed.length, (context.randomSeed ^ REPAIR_SEED_SALT) >>> 0);
+    const samples = offline({ ...context, best: null, people: [] }, context.failed.length, (context.randomSeed ^ REPAIR_SEED_SALT) >>> 0);
     const candidates = context.failed.map((f, i) => ({ ...samples[i], name: f.name, idea: `A replacement for ${f.name}, which failed its check: ${samples[i].idea}` }));
     return offlineAnswer(context, candidates, [`The offline grammar cannot fix code: it sampled ${candidates.length} replacement${candidates.length === 1 ? '' : 's'}.`]);
   },
@@ -30,11 +34,11 @@ export const offlineProposer: Proposer = {
 };
 
 function offline(context: ProposeContext, k: number, randomSeed: number): Candidate[] {
-  const { generation, best, scoreboard } = context;
-  return proposeOffline({ task: getTask(context.task), generation, k, randomSeed, best, scoreboard });
+  const { generation, best, scoreboard, people, parents } = context;
+  return proposeOffline({ task: getTask(context.task), generation, k, randomSeed, best, scoreboard, people, parents });
 }
 
 function offlineAnswer(context: ProposeContext, candidates: Candidate[], notes: string[]): ProposerAnswer {
   const promptHash = createHash('sha256').update(JSON.stringify(context)).digest('hex');
-  return { candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
+  return { analysis: '', candidates, proposer: 'offline', model: 'offline-grammar', raw: '', usage: null, costUsd: 0, notes, promptHash };
 }

@@ -17,10 +17,10 @@ import type { ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckRecord, CheckSummary } from '../shared/types.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
-import { checkBudget } from './budget.ts';
+import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
-import type { ProposerAnswer, RepairContext } from './proposer.ts';
+import { ProposeOutOfTime, type ProposerAnswer, type RepairContext } from './proposer.ts';
 import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, storeFailure, type StoredCandidate } from './stored-answer.ts';
 
@@ -30,7 +30,7 @@ export const REPAIR_FAILED = 'repair request failed';
 
 type Failed = ProposedCandidate & Candidate & { reason: string };
 
-export async function repair(store: SearchStore, event: RepairEvent, makeProposer: ProposerFactory): Promise<RepairResult> {
+export async function repair(store: SearchStore, event: RepairEvent, makeProposer: ProposerFactory, timeLeftMs?: () => number): Promise<RepairResult> {
   const { searchId, generation } = event;
   const meta = await store.meta(searchId);
   const none: RepairResult = { generation, checks: [] };
@@ -44,9 +44,16 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
       const proposer = await makeProposer(meta.config);
       const stop = await checkBudget(store, searchId, meta.config, generation, 'repair', proposer.worstCaseCostUsd(context));
       if (stop !== null) return none;
-      const answer = await proposer.repair(context, searchLedger(store, searchId, generation, 'repair', meta.config.model));
+      const answer = await proposer.repair(context, searchLedger(store, searchId, generation, 'repair', meta.config.model, meta.config.maxCostUsd, timeLeftMs));
       record = await storeAnswer(store, searchId, generation, 'repair', answer, repaired(failed, answer));
     } catch (error) {
+      // Out of time: not a failure of the repair; the Task's retry sends it (nothing is recorded).
+      if (error instanceof ProposeOutOfTime) throw error;
+      // Refused by the budget: not sent, so nothing to record as the repair's answer; the search stops.
+      if (error instanceof BudgetRefused) {
+        await refusedStop(store, searchId, meta.config, generation, error);
+        return none;
+      }
       const why = error instanceof Error ? error.message : String(error);
       record = await storeFailure(store, searchId, generation, 'repair', meta.config,
         { reason: `${REPAIR_FAILED}: ${why}`, candidateIds: failed.map((f) => f.candidateId) });

@@ -18,6 +18,8 @@ interface StoredAnswer extends Omit<ProposerAnswer, 'candidates'> {
 }
 
 const RAW_IN_TABLE = 32 * 1024;
+/** The analysis is in the raw answer too: the table keeps what the card and `eureka show` print. */
+const ANALYSIS_IN_TABLE = 8 * 1024;
 
 export async function storeAnswer(
   store: SearchStore, searchId: string, generation: number, kind: AnswerKind, answer: ProposerAnswer, candidates: StoredCandidate[],
@@ -27,7 +29,7 @@ export async function storeAnswer(
   await store.blobs.put(answerKey, JSON.stringify(stored), 'application/json');
   const record: ProposalRecord = {
     proposer: answer.proposer, model: answer.model, usage: answer.usage, costUsd: answer.costUsd,
-    promptHash: answer.promptHash, notes: answer.notes, raw: answer.raw.slice(0, RAW_IN_TABLE), answerKey,
+    promptHash: answer.promptHash, notes: answer.notes, analysis: answer.analysis.slice(0, ANALYSIS_IN_TABLE), raw: answer.raw.slice(0, RAW_IN_TABLE), answerKey,
     candidates: candidates.map(({ code: _code, ...c }) => c), createdAt: new Date().toISOString(),
   };
   const kept = await store.storeAnswer(searchId, generation, kind, record);

@@ -24,7 +24,8 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
   const policySeed = await copyPolicy(store, searchId, winnerRecord, event.freshResults, `${prefix}/policy`);
 
   const keys = { reward: `${prefix}/reward.js`, cardHtml: `${prefix}/card.html`, cardMd: `${prefix}/card.md`, summary: `${prefix}/summary.json`, policy: `${prefix}/policy/` };
-  const summary: SearchSummary = buildSummary(card, keys, policySeed);
+  // The local runtime records the execution history's count in META before Publish runs.
+  const summary: SearchSummary = buildSummary(card, keys, policySeed, (await store.meta(searchId)).history ?? null);
   await store.blobs.put(keys.reward, winner.code, 'text/javascript');
   await store.blobs.put(keys.summary, JSON.stringify(summary, null, 2), 'application/json');
   await store.blobs.put(keys.cardMd, renderCardMarkdown(card), 'text/markdown');

@@ -3,6 +3,9 @@
  * the README documents each field. Success values are shares in [0, 1].
  */
 import type { CardData, CardReward } from '../shared/card/card-data.ts';
+import type { HistoryRecord } from '../shared/records.ts';
+import { baselineVerdict, type BaselineVerdict } from '../shared/card/card-verdict.ts';
+import { getTask } from '../../tasks/registry.ts';
 
 export const SUMMARY_SCHEMA = 'eureka-serverless/summary@3';
 
@@ -44,6 +47,19 @@ export interface SearchSummary {
     policySeed: number | null;
   };
   baselines: RewardSummary[];
+  /**
+   * Whether the winner ranks above the best baseline on the fresh seeds (success, then the task's
+   * tie-break; a tie is not a win), or null without fresh scores. When false, use that baseline.
+   */
+  beatsBaselines: boolean | null;
+  /** The two scores behind beatsBaselines: the winner's and the best baseline's on the fresh seeds, and what decided it. */
+  versusBestBaseline: {
+    candidateId: string;
+    name: string;
+    baselineFreshSuccess: number | null;
+    winnerFreshSuccess: number | null;
+    decidedBy: BaselineVerdict['decidedBy'];
+  } | null;
   bestByGeneration: CardData['bestByGeneration'];
   /**
    * Environment steps every seed-run of the search trained (baselines and fresh seeds included), and
@@ -51,6 +67,11 @@ export interface SearchSummary {
    */
   stepsTrained: number;
   stepsFullBudget: number;
+  /**
+   * Step Functions history events per execution (the quota: 25,000 each), the search's own and its
+   * largest seed-run child's, as the local runtime counted them; null on AWS (the console has them).
+   */
+  history: HistoryRecord | null;
   /** Bucket keys of the artifacts. */
   artifacts: { reward: string; cardHtml: string; cardMd: string; summary: string; policy: string };
 }
@@ -59,6 +80,7 @@ export function buildSummary(
   card: CardData,
   artifacts: SearchSummary['artifacts'],
   policySeed: number | null,
+  history: HistoryRecord | null = null,
 ): SearchSummary {
   return {
     schema: SUMMARY_SCHEMA,
@@ -70,10 +92,22 @@ export function buildSummary(
     proposer: card.proposer,
     winner: { ...rewardSummary(card.winner), rewardKey: artifacts.reward, policyPrefix: artifacts.policy, policySeed },
     baselines: card.baselines.map(rewardSummary),
+    ...verdictOf(card),
     bestByGeneration: card.bestByGeneration,
     stepsTrained: card.compute?.stepsTrained ?? 0,
     stepsFullBudget: card.compute?.stepsFullBudget ?? 0,
+    history,
     artifacts,
+  };
+}
+
+function verdictOf(card: CardData): Pick<SearchSummary, 'beatsBaselines' | 'versusBestBaseline'> {
+  const verdict = baselineVerdict(card.winner, card.baselines, getTask(card.task).tieBreak);
+  if (verdict === null) return { beatsBaselines: null, versusBestBaseline: null };
+  const { candidateId, name, freshSuccess } = verdict.bestBaseline;
+  return {
+    beatsBaselines: verdict.beatsBaselines,
+    versusBestBaseline: { candidateId, name, baselineFreshSuccess: freshSuccess, winnerFreshSuccess: card.winner.freshSuccess, decidedBy: verdict.decidedBy },
   };
 }
 

@@ -8,8 +8,9 @@ import { seedTasks } from './init.ts';
 
 export function freshTasks(searchId: string, best: BestPointer, config: SearchSettings): SeedTask[] {
   const baselines = baselinesOf(getTask(config.task)).map((b) => b.name);
+  const fresh = { ...config, seeds: config.freshSeeds ?? config.seeds };
   return [
-    ...seedTasks(searchId, best.generation, [best.candidateId], config, FRESH_SEED_OFFSET),
-    ...seedTasks(searchId, BASELINE_GENERATION, baselines, config, FRESH_SEED_OFFSET),
+    ...seedTasks(searchId, best.generation, [best.candidateId], fresh, FRESH_SEED_OFFSET),
+    ...seedTasks(searchId, BASELINE_GENERATION, baselines, fresh, FRESH_SEED_OFFSET),
   ];
 }

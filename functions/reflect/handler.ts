@@ -25,6 +25,8 @@ const store = SearchStore.fromEnv();
 const DEFAULT_PROPOSER = (optionalEnv('EUREKA_DEFAULT_PROPOSER') ?? 'anthropic') as SearchSettings['proposer'];
 /** The stack's spending ceiling: every search it starts gets it (locally none is set). */
 const COST_CEILING_USD = costCeilingUsd(optionalEnv(ENV_VARS.maxCostUsd));
+/** No S3 bucket: the bucket is a directory, the local runtime's, where a command or a person may answer. */
+const LOCAL = optionalEnv(ENV_VARS.bucket) === undefined;
 
 const searchId = z.string().min(1);
 const generation = z.number().int().min(1);
@@ -49,7 +51,7 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
   return withTelemetry(context, eventKeys(event), async () => {
     const parsed = EventSchema.parse(event);
     switch (parsed.kind) {
-      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER, COST_CEILING_USD);
+      case 'init': return initSearch(store, parsed, DEFAULT_PROPOSER, COST_CEILING_USD, LOCAL);
       case 'plan': return plan(store, parsed);
       case 'promote': return promote(store, parsed);
       case 'reflect': return reflect(store, parsed);

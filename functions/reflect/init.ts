@@ -5,21 +5,33 @@
 import type { InitEvent, InitResult, SearchSettings } from '../shared/contracts.ts';
 import { rewardKey } from '../shared/keys.ts';
 import { BASELINE_GENERATION } from '../shared/records.ts';
-import { parseSearchInput } from '../shared/search-input.ts';
+import { InvalidSearchInput, parseSearchInput } from '../shared/search-input.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedTask } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../shared/baselines.ts';
 import { chunkStepsOf } from './race.ts';
 
-/** `costCeilingUsd`: the stack's spending ceiling, applied to every search (null: none, as locally). */
+/**
+ * `costCeilingUsd`: the stack's spending ceiling, applied to every search (null: none, as locally).
+ * `local`: the local runtime, where a command or a person may answer (command:, files:).
+ */
 export async function initSearch(
-  store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer'], costCeilingUsd: number | null = null,
+  store: SearchStore, event: InitEvent, defaultProposer: SearchSettings['proposer'], costCeilingUsd: number | null = null, local = false,
 ): Promise<InitResult> {
-  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer, costCeilingUsd });
+  const { searchId: requested, ...settings } = parseSearchInput(event.input, { proposer: defaultProposer, costCeilingUsd, local });
   const searchId = requested ?? event.executionName;
   const now = new Date().toISOString();
-  const { meta } = await store.createMeta(searchId, { config: settings, status: 'running', startedAt: now, updatedAt: now, best: null });
+  const { created, meta } = await store.createMeta(searchId, {
+    config: settings, status: 'running', startedAt: now, updatedAt: now, best: null, executionName: event.executionName,
+  });
+  // A redrive (or a local resume) is the same execution and continues its search; any other
+  // execution would attach to it, and its pauses would overwrite the first one's task token.
+  // A search recorded before executions were recorded was started by the one its id names.
+  const owner = meta.executionName ?? searchId;
+  if (!created && owner !== event.executionName) {
+    throw new InvalidSearchInput([`"searchId" ${searchId} names a search that execution ${owner} started: only a redrive of that execution continues it; start a new search with a new id`]);
+  }
   const config = meta.config;
   const baselines = baselinesOf(getTask(config.task));
 

@@ -16,9 +16,9 @@ import type { RaceRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedSummary, SeedTask } from '../shared/types.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { Task, TieBreak } from '../../tasks/contract.ts';
+import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { compareCandidates, mean, meanOrNull, type Score } from '../shared/aggregate.ts';
+import { goingOn, rank } from './race-standings.ts';
 
 /** Steps per seed-run at each rung: budget / eta^(rungs - r), in whole rollouts, the last the budget. */
 export function raceSchedule(config: Pick<SearchSettings, 'racing' | 'steps'>, task: Pick<Task, 'ppo'>): number[] {
@@ -56,22 +56,27 @@ export function promoteRung(config: SearchSettings, task: Task, event: PromoteEv
   const rungs = schedule.length;
   const steps = schedule[event.rung - 1];
   const last = event.rung >= rungs;
-  const standings = rank(event.results, task.tieBreak, event.generation);
+  const standings = rank(event.results, event.finished, task.tieBreak, event.generation, config.evalEpisodes)
+    .filter((s) => s.trainedSeeds > 0);
   const eta = config.racing === false ? 1 : config.racing.eta;
-  // A rung at which no candidate has succeeded yet, greedy or in training, ranks nothing but the
-  // order they came in: every one goes on, and the race cuts where there is something to cut on.
-  const undecided = !standings.some((s) => s.success > 0 || (s.trainSuccessArea ?? 0) > 0);
-  const going = last ? 0 : undecided ? standings.length : Math.max(1, Math.ceil(standings.length / eta));
-  const promoted = new Set(standings.slice(0, going).map((s) => s.candidateId));
+  const promoted = last ? new Set<string>() : goingOn(standings, eta);
   // The last one left needs no more ranking: it goes straight on to the budget.
-  const nextRung = going === 1 ? rungs : event.rung + 1;
+  let nextRung = promoted.size === 1 ? rungs : event.rung + 1;
 
-  const finished = [...event.finished];
-  const next: SeedTask[] = [];
+  let finished = [...event.finished];
+  let next: SeedTask[] = [];
   for (const s of event.results) {
     if (s.outcome !== 'trained' || last) finished.push(s);
     else if (promoted.has(s.candidateId)) next.push(nextRungTask(config, event, s, schedule[nextRung - 1]));
     else finished.push(stoppedSummary(s, event.rung, rungs, steps, config.steps, standings.findIndex((c) => c.candidateId === s.candidateId) + 1, standings.length));
+  }
+  // Every finalist faulted before it reached the budget or there: the next in line trains on from
+  // its checkpoint, so the generation's best is still a reward trained to the budget, never a stopped one.
+  const heir = next.length === 0 && !finished.some((s) => s.outcome === 'trained') ? nextInLine(finished, task, config, event.generation) : null;
+  if (heir !== null) {
+    next = finished.filter((s) => s.candidateId === heir && s.outcome === 'stopped').map((s) => nextRungTask(config, event, s, config.steps));
+    finished = finished.filter((s) => !(s.candidateId === heir && s.outcome === 'stopped'));
+    nextRung = rungs;
   }
   const record = {
     base: { generation: event.generation, eta, schedule },
@@ -84,23 +89,13 @@ export function promoteRung(config: SearchSettings, task: Task, event: PromoteEv
   return { state: { generation: event.generation, rung: nextRung, rungs, tasks: next, finished, more: next.length > 0 }, record };
 }
 
-interface Standing extends Score { candidateId: string; generation: number }
-
-/** The rung's candidates best first, each scored over its seeds (a faulted seed counts 0). */
-function rank(results: SeedSummary[], tieBreak: TieBreak, generation: number): Standing[] {
-  const ids = [...new Set(results.map((s) => s.candidateId))];
-  return ids.map((candidateId): Standing => {
-    const seeds = results.filter((s) => s.candidateId === candidateId);
-    const trained = seeds.filter((s) => s.outcome === 'trained');
-    return {
-      candidateId, generation,
-      success: mean(seeds.map((s) => (s.outcome === 'trained' ? s.success : 0))),
-      meanSuccessSteps: meanOrNull(trained.map((s) => s.meanSuccessSteps)),
-      meanReturn: meanOrNull(trained.map((s) => s.meanReturn)),
-      trainSuccessArea: meanOrNull(trained.map((s) => s.trainSuccessArea)),
-    };
-  }).filter((c) => results.some((s) => s.candidateId === c.candidateId && s.outcome === 'trained'))
-    .sort((a, b) => compareCandidates(a, b, tieBreak));
+/** The stopped candidate that got furthest, the best of those at that rung; null when none is left. */
+function nextInLine(finished: SeedSummary[], task: Task, config: SearchSettings, generation: number): string | null {
+  const stopped = finished.filter((s) => s.outcome === 'stopped');
+  if (stopped.length === 0) return null;
+  const furthest = Math.max(...stopped.map((s) => s.stepsTrained));
+  const atRung = stopped.filter((s) => s.stepsTrained === furthest).map((s): SeedSummary => ({ ...s, outcome: 'trained' }));
+  return rank(atRung, finished, task.tieBreak, generation, config.evalEpisodes)[0]?.candidateId ?? null;
 }
 
 function nextRungTask(config: SearchSettings, event: PromoteEvent, s: SeedSummary, targetSteps: number): SeedTask {

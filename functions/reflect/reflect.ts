@@ -5,7 +5,7 @@
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
 import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure } from '../shared/records.ts';
-import { loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
+import { loadBaselines, loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
@@ -14,7 +14,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../shared/baselines.ts';
 import { reflectionText } from '../shared/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
-import { aggregateCandidate, compareRecords, compareScores, pointerOf } from '../shared/aggregate.ts';
+import { aggregateCandidate, compareRecords, compareScores, pointerOf, stageOf } from '../shared/aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
 import { writeInterimCard } from './interim-card.ts';
 import { trainedResults } from '../shared/trained-results.ts';
@@ -40,7 +40,12 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure))
     .sort((a, b) => compareRecords(a, b, task.tieBreak));
 
-  const bestOfGeneration = ranked.length > 0 ? pointerOf(ranked[0]) : null;
+  // Only a reward the race let run to the budget can be the generation's best: never one it stopped
+  // (its score is a partial one) or one that failed its check. One whose every seed faulted there
+  // scores 0 and ranks below any that trained; it is the best only when nothing else ran, so that a
+  // search whose every candidate faulted still publishes (with that 0) instead of failing.
+  const finalist = ranked.find((c) => stageOf(c) === 0) ?? ranked.find((c) => !c.stopped && c.seeds.length > 0);
+  const bestOfGeneration = finalist ? pointerOf(finalist) : null;
   const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
   const context = await loadReflection(store, searchId, generation - 1, meta.best);
   const bestByGeneration = [...context.bestByGeneration, {
@@ -48,11 +53,15 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   }];
   const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }) =>
     ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }));
-  // The best so far is this generation's best or the one the context already holds.
-  const best = bestSoFar && bestSoFar !== meta.best
+  // The best so far is this generation's best or the one the context already holds; this
+  // generation's best is shown beside it when it fell short.
+  const ofGeneration = ranked.length > 0
     ? toReflectionBest(ranked[0], (await store.blobs.getText(rewardKey(searchId, generation, ranked[0].candidateId))) ?? '')
-    : context.best;
-  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection: reflectionText(task, best, scoreboard, bestByGeneration) });
+    : null;
+  const best = bestSoFar && bestSoFar !== meta.best ? ofGeneration : context.best;
+  const latest = best === ofGeneration ? null : ofGeneration;
+  const reflection = reflectionText(task, { best, latest, scoreboard, bestByGeneration, baselines: await loadBaselines(store, searchId) });
+  await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection });
   await store.updateMeta(searchId, { best: bestSoFar });
   recordGeneration(ranked, bestOfGeneration, bestSoFar);
   // A person can watch the search as it runs: eureka show --open.
@@ -83,7 +92,8 @@ async function recordCandidates(
     const results = await trainedResults(store, searchId, generation, mine);
     const record = check !== undefined && check.verdict !== 'ok'
       ? failedCheck(candidate, generation, check, repairFailure?.candidateIds.includes(candidate.candidateId) ? repairFailure.reason : undefined)
-      : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
+      : check === undefined && mine.length === 0 ? neverChecked(candidate, generation)
+        : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
     await store.putCandidate(searchId, record);
     return record;
   }));
@@ -94,6 +104,18 @@ function failedCheck(candidate: ProposedCandidate, generation: number, check: Ch
     ...aggregateCandidate(candidate, generation, [], [], check),
     outcome: check.verdict === 'ok' ? 'error' : check.verdict,
     reason: `${FAILED_CHECK}: ${check.reason}${repairFailure === undefined ? '' : `; ${repairFailure}`}`,
+  };
+}
+
+/**
+ * A candidate with no check and no seed-run: a repair whose answer was stored, but whose step failed
+ * before "Check the repaired rewards" had its candidates (the Catch leaves none to check).
+ */
+function neverChecked(candidate: ProposedCandidate, generation: number): CandidateRecord {
+  return {
+    ...aggregateCandidate(candidate, generation, [], []),
+    outcome: 'error',
+    reason: 'never checked or trained: the step that wrote it failed before its check ran',
   };
 }
 

@@ -32,6 +32,7 @@ export function aggregateCandidate(
     reason: failed ? `seed ${failed.seed}: ${failed.reason}` : stoppedSeed?.reason ?? '',
     seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained })),
     terms: averageTerms(trained.map((r) => r.terms)),
+    episodes: trained.flatMap((r) => (r.episodes ? [{ seed: r.seed, ...r.episodes }] : [])).sort((a, b) => a.seed - b.seed),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),
     trainSuccessArea: meanOrNull(trained.map((r) => r.trainSuccessArea ?? null)),
     stepsToHalfSuccess: meanOrNull(trained.map((r) => r.stepsToHalfSuccess ?? null)),
@@ -114,16 +115,22 @@ function stoppedAt(s: SeedSummary, race: Pick<RaceRecord, 'schedule'> | null): S
   return { rung: index + 1, rungs: schedule.length, steps: s.stepsTrained, share: s.stepsTrained / budget };
 }
 
+/** A term's name is the candidate's text: read only own properties (`toString` is a name too). */
 function averageTerms(all: Array<Record<string, TermStats>>): Record<string, TermStats> {
   const names = [...new Set(all.flatMap((t) => Object.keys(t)))];
   return Object.fromEntries(names.map((name) => {
-    const present = all.map((t) => t[name]).filter((t): t is TermStats => t !== undefined);
+    const present = all.flatMap((t) => (Object.hasOwn(t, name) ? [t[name]] : []));
+    const abs = present.flatMap((t) => (t.abs ? [t.abs] : []));
     return [name, {
-      early: mean(present.map((t) => t.early)),
-      late: mean(present.map((t) => t.late)),
-      series: averageSeries(present.map((t) => t.series)),
+      ...averageStats(present),
+      // Only where every seed measured it (a result of an older trainer has none).
+      ...(abs.length === present.length ? { abs: averageStats(abs) } : {}),
     }];
   }));
+}
+
+function averageStats(all: Array<Pick<TermStats, 'early' | 'late' | 'series'>>): Pick<TermStats, 'early' | 'late' | 'series'> {
+  return { early: mean(all.map((t) => t.early)), late: mean(all.map((t) => t.late)), series: averageSeries(all.map((t) => t.series)) };
 }
 
 function averageSeries(all: number[][]): number[] {

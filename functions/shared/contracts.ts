@@ -58,13 +58,19 @@ export interface SearchSettings {
   generations: number;
   candidates: number;
   seeds: number;
+  /** Seeds of the re-check after the last generation (the winner and both baselines); unset: `seeds`. */
+  freshSeeds?: number;
   steps: number;
   evalEpisodes: number;
   includeHostile: boolean;
-  proposer: 'offline' | 'anthropic' | 'bedrock';
+  /** Who writes the rewards; 'command' and 'files' (any model, or a person) run only locally. */
+  proposer: 'offline' | 'anthropic' | 'bedrock' | 'command' | 'files';
+  /** The model id; for 'command' the command line that answers, for 'files' the directory it answers in. */
   model: string;
   /** The model's effort (output_config.effort); unset leaves the model's default. */
   effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  /** Extended thinking's budget in tokens, on top of the answer's output cap, where the model has it; unset: off. */
+  thinkingBudget?: number;
   maxConcurrency: number;
   /** Seed of the offline proposer and of everything random the search decides. */
   randomSeed: number;

@@ -15,9 +15,14 @@ export interface ModelPrice {
   cacheRead: number;
 }
 
-/** Token counts as the proposers record them (TokenUsage fits). */
+/**
+ * Token counts as the proposers record them (TokenUsage fits). Thinking tokens (extended thinking)
+ * are output tokens: the API counts them in outputTokens and bills them at the output price, so
+ * they are priced there, once; TokenUsage.thinkingTokens says how many of them they were.
+ */
 export interface TokenCounts {
   inputTokens: number;
+  /** Every output token billed, thinking included. */
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;

@@ -2,7 +2,7 @@
  * The search's records in the table (DESIGN §3): one partition per search, sort keys by
  * generation. These types are what the handlers write and read back.
  */
-import type { CheckVerdict, Outcome, SeedSummary, TermStats } from './types.ts';
+import type { CheckVerdict, Outcome, SeedEpisodes, SeedSummary, TermStats } from './types.ts';
 import type { SearchSettings } from './contracts.ts';
 
 /** A model reply's tokens, as the Messages API counts them. */
@@ -11,6 +11,8 @@ export interface TokenUsage {
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** Of outputTokens, those the model spent thinking (extended thinking); absent on older records. */
+  thinkingTokens?: number;
 }
 
 export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
@@ -20,6 +22,8 @@ export const FAILED_CHECK = 'failed its check';
 
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
+/** The search's committed spending on the model, held against its ceiling (functions/propose/budget.ts). */
+export const BUDGET_SK = 'BUDGET';
 const ANSWER_SUFFIX: Record<AnswerKind, string> = { proposal: '#PROPOSAL', repair: '#REPAIR' };
 /** The proposer's stored answer to the generation's proposal or repair request. */
 export const answerSk = (generation: number, kind: AnswerKind): string => `${gen(generation)}${ANSWER_SUFFIX[kind]}`;
@@ -49,6 +53,19 @@ export interface MetaRecord {
   best: BestPointer | null;
   /** Why the search finished before its last generation, when it did. */
   stoppedBy?: StopRecord;
+  /** The execution that started the search ($$.Execution.Name): only its redrive may continue it. */
+  executionName?: string;
+  /** The execution history as Step Functions counts it, measured by the local runtime (AWS: its console). */
+  history?: HistoryRecord;
+}
+
+/** History events per execution (the quota is 25,000 each): the search's own, and its seed-runs' child executions. */
+export interface HistoryRecord {
+  search: number;
+  /** How many seed-run child executions there were, and the most events one had. */
+  seedRunExecutions: number;
+  largestSeedRun: number;
+  limit: number;
 }
 
 export interface StopRecord {
@@ -91,6 +108,11 @@ export interface ProposalRecord {
   costUsd: number | null;
   promptHash: string;
   notes: string[];
+  /**
+   * What the proposer wrote before its candidates: its reading of the feedback, what it changes and
+   * why (clipped to keep the item small; the full answer is in answerKey). Absent on older records.
+   */
+  analysis?: string;
   /** The model's raw answer (clipped to keep the item small; the full answer is in answerKey). */
   raw: string;
   answerKey: string;
@@ -124,6 +146,8 @@ export interface CandidateRecord extends ProposedCandidate {
   /** Its sandbox check before training (null for the baselines, which are not checked). */
   check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;
+  /** How each trained seed's training and evaluation episodes ended (absent on older records). */
+  episodes?: Array<{ seed: number } & SeedEpisodes>;
   trainSuccessSeries: number[];
   /** Means over the seeds that measured them: how early it learned (SeedResult's fields). */
   trainSuccessArea: number | null;
@@ -217,7 +241,7 @@ export type StoredAnswerRecord = ProposalRecord & { kind: AnswerKind };
  * cost, a reply cut off counted at its worst case (null cost when any price is unknown).
  */
 export function proposerUsage(answers: StoredAnswerRecord[], bills: BillRecord[]): {
-  requests: number; repairRequests: number; inputTokens: number; outputTokens: number; costUsd: number | null;
+  requests: number; repairRequests: number; inputTokens: number; outputTokens: number; thinkingTokens: number; costUsd: number | null;
 } {
   const counted = bills.filter((b) => b.state !== 'released');
   return {
@@ -225,6 +249,7 @@ export function proposerUsage(answers: StoredAnswerRecord[], bills: BillRecord[]
     repairRequests: answers.filter((p) => p.kind === 'repair').length,
     inputTokens: counted.reduce((n, b) => n + (b.usage?.inputTokens ?? 0), 0),
     outputTokens: counted.reduce((n, b) => n + (b.usage?.outputTokens ?? 0), 0),
+    thinkingTokens: counted.reduce((n, b) => n + (b.usage?.thinkingTokens ?? 0), 0),
     costUsd: counted.some((b) => b.costUsd === null) ? null : counted.reduce((n, b) => n + (b.costUsd ?? 0), 0),
   };
 }

@@ -1,10 +1,19 @@
 /**
  * The Eureka-style reflection (DESIGN §6): what a proposer is told about the search so far. The
- * same text goes into the model's prompt and the same diagnostics guide the offline proposer's
- * mutations, so both proposers read the training statistics in one way.
+ * same text goes into the model's prompt and the same flags (term-flags.ts) guide the offline
+ * proposer's mutations, so both proposers read the training statistics in one way. Beyond
+ * Eureka's feedback: each term's mean |value| beside its mean, how the episodes ended, the latest
+ * generation's best when it fell short of the best so far, and the baselines as the line to beat.
  */
 import type { Task } from '../../tasks/contract.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from './baselines.ts';
+import { episodesLines, type SeedsEpisodes } from './episodes-text.ts';
+import { formatValue, seriesLine } from './reflection-format.ts';
+import { diagnosticsLines, termDiagnostics } from './term-flags.ts';
 import type { Outcome, TermStats } from './types.ts';
+
+export { formatValue } from './reflection-format.ts';
+export { DIAGNOSTIC_THRESHOLDS, termDiagnostics, type TermDiagnostics } from './term-flags.ts';
 
 /** What the reflection says of a task: its success test and diagnostic in words. */
 export type ReflectionTask = Pick<Task, 'success' | 'diagnostic' | 'tieBreak'>;
@@ -16,7 +25,7 @@ export interface Candidate {
   code: string;
 }
 
-/** The best reward so far with its statistics aggregated over seeds (plain data, as stored). */
+/** A reward with its statistics aggregated over seeds (plain data, as stored): the best so far, or the latest generation's best. */
 export interface ReflectionBest {
   candidate: Candidate;
   generation: number;
@@ -34,6 +43,17 @@ export interface ReflectionBest {
   terms: Record<string, TermStats>;
   /** Training success at 10 checkpoints, averaged over the trained seeds. */
   trainSuccessSeries: number[];
+  /** How each trained seed's episodes ended (absent on older records). */
+  episodes?: SeedsEpisodes;
+}
+
+/** A baseline's score on the search's seeds: the line to beat. */
+export interface BaselineScore {
+  name: string;
+  success: number;
+  seeds: Array<{ seed: number; success: number }>;
+  meanSuccessSteps: number | null;
+  meanReturn: number | null;
 }
 
 /** One row of a generation's scoreboard. */
@@ -55,103 +75,47 @@ export interface GenerationBest {
   bestSoFar: number;
 }
 
-export interface TermDiagnostics {
-  /** Terms whose values stay nearly identical through training (includes the all-zero ones). */
-  constant: string[];
-  /** Terms that are zero throughout training. */
-  zero: string[];
-  /** Terms whose |late mean| is much larger than every other non-zero term's. */
-  dominating: string[];
-  /** Non-zero terms whose |late mean| is tiny next to the largest term's. */
-  tiny: string[];
-}
-
-export const DIAGNOSTIC_THRESHOLDS = {
-  /** Below this magnitude a value counts as zero. */
-  zero: 1e-9,
-  /** A series whose spread is below this share of its magnitude is constant. */
-  constantSpread: 0.02,
-  /** A term dominates when its |late mean| is this many times the largest other one. */
-  dominanceRatio: 10,
-  /** A term is tiny when its |late mean| is below this share of the largest one. */
-  tinyRatio: 0.01,
-} as const;
-
-/** Which terms are constant, zero, dominating or tiny: pure, used by the text and the offline proposer. */
-export function termDiagnostics(terms: Record<string, TermStats>): TermDiagnostics {
-  const t = DIAGNOSTIC_THRESHOLDS;
-  const names = Object.keys(terms);
-  const late = new Map(names.map((n) => [n, Math.abs(terms[n].late)]));
-  const result: TermDiagnostics = { constant: [], zero: [], dominating: [], tiny: [] };
-  for (const name of names) {
-    const { early, late: lateMean, series } = terms[name];
-    const values = (series.length > 0 ? series : [early, lateMean]).filter(Number.isFinite);
-    const magnitude = Math.max(0, ...values.map(Math.abs));
-    const spread = values.length > 0 ? Math.max(...values) - Math.min(...values) : 0;
-    if (magnitude < t.zero) result.zero.push(name);
-    if (magnitude < t.zero || spread <= t.constantSpread * magnitude) result.constant.push(name);
-  }
-  const largest = Math.max(0, ...late.values());
-  for (const name of names) {
-    const own = late.get(name) ?? 0;
-    if (own < t.zero) continue;
-    const others = names.filter((n) => n !== name).map((n) => late.get(n) ?? 0).filter((m) => m >= t.zero);
-    if (others.length > 0 && own > t.dominanceRatio * Math.max(...others)) result.dominating.push(name);
-    if (own < t.tinyRatio * largest) result.tiny.push(name);
-  }
-  return result;
-}
-
-/** Eureka's number format for series: two decimals, more significant digits for small values. */
-export function formatValue(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  if (x === 0 || Math.abs(x) >= 0.01) return x.toFixed(2);
-  return x.toPrecision(2);
-}
-
-function seriesLine(label: string, series: number[]): string {
-  if (series.length === 0) return `${label}: [] (no data)`;
-  const quoted = series.map((x) => `'${formatValue(x)}'`).join(', ');
-  const mean = series.reduce((a, b) => a + b, 0) / series.length;
-  return `${label}: [${quoted}], Max: ${formatValue(Math.max(...series))}, Mean: ${formatValue(mean)}, Min: ${formatValue(Math.min(...series))}`;
+/** Everything the reflection reads. */
+export interface Reflection {
+  best: ReflectionBest | null;
+  /** The latest generation's best when it is not the best so far (null or absent otherwise). */
+  latest?: ReflectionBest | null;
+  scoreboard: ScoreboardEntry[];
+  bestByGeneration: GenerationBest[];
+  /** The baselines on the search's seeds (absent or empty before they trained). */
+  baselines?: BaselineScore[];
 }
 
 const ADVICE = [
-  'Please carefully analyze the policy feedback and write new, improved reward functions that can better solve the task. Some helpful tips for analyzing the policy feedback:',
-  '  (1) If the success rates are always near zero, then you must rewrite the entire reward function.',
-  '  (2) If the values for a certain reward term are near identical throughout, then this means RL is not able to optimize this term as it is written. You may consider',
-  '      (a) changing its scale,',
-  '      (b) re-writing the term, or',
-  '      (c) discarding the term.',
-  '  (3) If some reward terms\' magnitude is significantly larger than the others\', then you must re-scale its values to a proper range.',
-  'Please analyze each existing reward term in the suggested manner above first, and then write the reward function code.',
+  'How to read this feedback (after Eureka\'s advice), and what to do about it:',
+  '  (1) If the success stays near zero throughout, rewrite the reward function as a whole rather than tuning it; the episodes\' lengths, endings and environment return say what the policy learned instead.',
+  '  (2) A term marked constant is either a steady cost (the same every step, such as a time or fuel cost: it still shapes how long episodes pay to last, and the task\'s own return may charge it) or a term the policy cannot change as written. Check which: keep a steady cost that serves the task; rescale, rewrite or drop a term the policy cannot change.',
+  '  (3) Sizes are mean absolute values per step. A term far larger than the others drowns them out: rescale it. A term far smaller has almost no influence. A potential difference (phi(next) - phi(now)) has a mean near 0 and can still be large at every step.',
+  '  (4) Episodes that are mostly cut at the time limit mean the policy never ends them (it hovers, swings or waits); episodes that mostly end early without success mean it fails fast, or that the reward pays it to end them.',
+  'In your analysis, go through each reward term and the episodes\' endings this way first, then write the reward functions.',
 ].join('\n');
 
-function diagnosticsLines(d: TermDiagnostics): string[] {
-  const lines: string[] = [];
-  for (const n of d.zero) lines.push(`- ${n} is zero throughout training: it never fires or is not being optimized.`);
-  for (const n of d.constant.filter((x) => !d.zero.includes(x))) lines.push(`- ${n} is nearly constant: RL cannot optimize it as written.`);
-  for (const n of d.dominating) lines.push(`- ${n} dominates the total: its late mean is over ${DIAGNOSTIC_THRESHOLDS.dominanceRatio}x every other term's.`);
-  for (const n of d.tiny) lines.push(`- ${n} is tiny next to the largest term: it has almost no influence.`);
-  return lines;
-}
-
-/** "mean steps of the successful episodes: 117.4; mean return: -117.4; mean highest position: 0.52 (…)". */
+/** "Mean success: 0.57; mean steps of the successful episodes: 117; mean return ...: -117; mean highest position: 0.52 (...)". */
 function measuresLine(task: ReflectionTask, best: ReflectionBest): string {
-  const steps = best.meanSuccessSteps === null ? 'n/a (no episode succeeded)' : best.meanSuccessSteps.toFixed(1);
+  const steps = best.meanSuccessSteps === null ? 'n/a (no episode succeeded)' : formatValue(best.meanSuccessSteps);
   const ret = best.meanReturn === null ? 'n/a' : formatValue(best.meanReturn);
   const diagnostic = best.diagnostic === null ? 'n/a' : task.diagnostic.format(best.diagnostic);
-  return `Mean success: ${best.success.toFixed(2)}; mean steps of the successful episodes: ${steps}; ` +
+  return `Mean success: ${formatValue(best.success)}; mean steps of the successful episodes: ${steps}; ` +
     `mean return on the environment's own reward: ${ret}; ${task.diagnostic.label}: ${diagnostic}.`;
 }
 
-function bestSection(task: ReflectionTask, best: ReflectionBest): string[] {
+function termLine(name: string, stats: TermStats): string {
+  const size = stats.abs ? `; mean |value| per step early ${formatValue(stats.abs.early)}, late ${formatValue(stats.abs.late)}` : '';
+  return `${seriesLine(name, stats.series)} (mean per step early ${formatValue(stats.early)}, late ${formatValue(stats.late)}${size})`;
+}
+
+function rewardSection(task: ReflectionTask, best: ReflectionBest, heading: string): string[] {
   const c = best.candidate;
   const seeds = best.seeds
-    .map((s) => `seed ${s.seed}: ${s.success.toFixed(2)}` + (s.outcome === 'trained' ? '' : ` (${s.outcome}: ${s.reason})`))
+    .map((s) => `seed ${s.seed}: ${formatValue(s.success)}` + (s.outcome === 'trained' ? '' : ` (${s.outcome}: ${s.reason})`))
     .join(', ');
   const lines = [
-    `## Best reward function so far: ${c.name} (generation ${best.generation})`,
+    `${heading}: ${c.name} (generation ${best.generation})`,
     `Idea: ${c.idea}`,
     '```javascript',
     c.code.trimEnd(),
@@ -159,14 +123,36 @@ function bestSection(task: ReflectionTask, best: ReflectionBest): string[] {
     `Task metric (share of greedy evaluation episodes that ${task.success.clause}) per seed: ${seeds}.`,
     measuresLine(task, best),
     '',
-    `We trained a PPO policy using this reward function and tracked the mean value per step of each reward term, and the share of training episodes that ${task.success.clause}, at 10 checkpoints during training, with the maximum, mean and minimum of each series:`,
+    'We trained a PPO policy using this reward function and tracked each reward term at 10 checkpoints during training: its mean value per step at each checkpoint (with the maximum, mean and minimum of that series), its mean per step early (first 10% of updates) and late (last 10%), and its mean absolute value per step, its size:',
   ];
-  for (const [name, stats] of Object.entries(best.terms)) {
-    lines.push(`${seriesLine(name, stats.series)} (early mean ${formatValue(stats.early)}, late mean ${formatValue(stats.late)})`);
+  for (const [name, stats] of Object.entries(best.terms)) lines.push(termLine(name, stats));
+  const episodes = episodesLines(task.success.clause, best.episodes ?? []);
+  if (episodes.length > 0) lines.push('', ...episodes);
+  else lines.push(seriesLine('training success', best.trainSuccessSeries));
+  const flagged = diagnosticsLines(termDiagnostics(best.terms));
+  if (flagged.length > 0) lines.push('', 'What the statistics show:', ...flagged);
+  return lines;
+}
+
+function baselineLabel(name: string): string {
+  if (name === ENVIRONMENT_REWARD_ID) return 'the environment\'s own reward';
+  if (name === HUMAN_SHAPING_ID) return 'a person\'s shaping';
+  return name;
+}
+
+function lineToBeatSection(task: ReflectionTask, baselines: BaselineScore[]): string[] {
+  if (baselines.length === 0) return [];
+  const lines = [
+    '## The line to beat',
+    'The two baselines trained on the same seeds, with the same budget and grading, as every candidate (their code is not shown: write your own):',
+  ];
+  for (const b of baselines) {
+    const seeds = b.seeds.map((s) => `seed ${s.seed}: ${formatValue(s.success)}`).join(', ');
+    const steps = b.meanSuccessSteps === null ? '' : `; mean steps of the successful episodes ${formatValue(b.meanSuccessSteps)}`;
+    const ret = b.meanReturn === null ? '' : `; mean return on the environment's own reward ${formatValue(b.meanReturn)}`;
+    lines.push(`- ${b.name} (${baselineLabel(b.name)}): task metric ${formatValue(b.success)} (${seeds})${steps}${ret}.`);
   }
-  lines.push(seriesLine('training success', best.trainSuccessSeries));
-  const diagnosed = diagnosticsLines(termDiagnostics(best.terms));
-  if (diagnosed.length > 0) lines.push('', 'What the statistics show:', ...diagnosed);
+  lines.push(`These are scores on the search's own seeds, the only ones known while the search runs. After the last generation the winner and both baselines are trained again on fresh seeds, and the winner must beat the better baseline there; ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}.`);
   return lines;
 }
 
@@ -178,7 +164,7 @@ function scoreboardSection(scoreboard: ScoreboardEntry[]): string[] {
   }
   for (const e of scoreboard) {
     const outcome = e.outcome === 'trained' ? 'trained' : `${e.outcome}: ${e.reason}`;
-    lines.push(`- ${e.name} | ${e.success.toFixed(2)} | ${outcome} | ${e.idea}`);
+    lines.push(`- ${e.name} | ${formatValue(e.success)} | ${outcome} | ${e.idea}`);
   }
   return lines;
 }
@@ -187,23 +173,21 @@ function historySection(bestByGeneration: GenerationBest[]): string[] {
   if (bestByGeneration.length === 0) return [];
   const lines = ['## Best task metric by generation'];
   for (const g of bestByGeneration) {
-    lines.push(`- generation ${g.generation}: ${g.success.toFixed(2)} (${g.name}); best so far ${g.bestSoFar.toFixed(2)}`);
+    lines.push(`- generation ${g.generation}: ${formatValue(g.success)} (${g.name}); best so far ${formatValue(g.bestSoFar)}`);
   }
   return lines;
 }
 
 /** The reflection given to a proposer from generation 2 on. */
-export function reflectionText(
-  task: ReflectionTask,
-  best: ReflectionBest | null,
-  scoreboard: ScoreboardEntry[],
-  bestByGeneration: GenerationBest[],
-): string {
+export function reflectionText(task: ReflectionTask, r: Reflection): string {
+  const latest = r.latest ?? null;
   const sections: string[][] = [
-    best === null ? ['## Best reward function so far', 'No candidate has trained successfully yet.'] : bestSection(task, best),
+    r.best === null ? ['## Best reward function so far', 'No candidate has trained successfully yet.'] : rewardSection(task, r.best, '## Best reward function so far'),
+    latest === null ? [] : rewardSection(task, latest, '## The latest generation\'s best, below the best so far'),
+    lineToBeatSection(task, r.baselines ?? []),
     [ADVICE],
-    scoreboardSection(scoreboard),
-    historySection(bestByGeneration),
+    scoreboardSection(r.scoreboard),
+    historySection(r.bestByGeneration),
   ];
   return sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n';
 }

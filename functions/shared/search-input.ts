@@ -6,10 +6,12 @@
 import { z } from 'zod';
 import {
   DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
-  RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS,
+  RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS, THINKING_BUDGET_LIMITS,
 } from '../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
+import { historyProblem } from './history-bound.ts';
+import { answererProblem, ProposerField, proposerChoice } from './proposer-input.ts';
 
 /** Defaults of every search; steps and evaluation episodes come from the task's measured budget. */
 export const SEARCH_DEFAULTS = {
@@ -68,12 +70,14 @@ export const SearchInputSchema = z.strictObject({
   generations: count(1, 20),
   candidates: count(1, 16),
   seeds: count(1, MAX_SEEDS),
+  freshSeeds: count(1, MAX_SEEDS),
   steps: count(2048, MAX_SEED_RUN_STEPS),
   evalEpisodes: count(1, 100),
   includeHostile: z.boolean().optional(),
-  proposer: z.enum(['offline', 'anthropic', 'bedrock']).optional(),
+  proposer: ProposerField.optional(),
   model: z.string().min(1).max(200).optional(),
   effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+  thinkingBudget: count(THINKING_BUDGET_LIMITS.min, THINKING_BUDGET_LIMITS.max),
   maxConcurrency: count(1, MAX_MAP_CONCURRENCY),
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
   repair: z.boolean().optional(),
@@ -113,11 +117,14 @@ export class InvalidSearchInput extends Error {
  * @param defaults what the caller decides: the proposer ('offline' locally without a key), and the
  *   stack's spending ceiling (on AWS: every search gets it, and its own maxCostUsd may only lower it)
  */
-export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSettings['proposer']; costCeilingUsd?: number | null }): SearchInput {
+export function parseSearchInput(
+  raw: unknown, defaults: { proposer: SearchSettings['proposer']; costCeilingUsd?: number | null; local?: boolean },
+): SearchInput {
   const parsed = SearchInputSchema.safeParse(raw === undefined ? {} : raw, { reportInput: true });
   if (!parsed.success) throw new InvalidSearchInput(parsed.error.issues.flatMap(describeIssue));
   const input = parsed.data;
   const task = getTask(input.task ?? SEARCH_DEFAULTS.task);
+  const chosen = input.proposer === undefined ? { proposer: defaults.proposer, answerer: null } : proposerChoice(input.proposer);
   const base = {
     ...SEARCH_DEFAULTS,
     steps: input.smoke ? task.budget.smokeSteps : task.budget.steps,
@@ -132,10 +139,11 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     steps: input.steps ?? base.steps,
     evalEpisodes: input.evalEpisodes ?? base.evalEpisodes,
     includeHostile: input.includeHostile ?? base.includeHostile,
-    proposer: input.proposer ?? defaults.proposer,
-    // Bedrock names models by inference profile; the offline proposer ignores the model.
-    model: input.model ?? ((input.proposer ?? defaults.proposer) === 'bedrock' ? DEFAULT_BEDROCK_MODEL_ID : DEFAULT_MODEL_ID),
+    proposer: chosen.proposer,
+    // Bedrock names models by inference profile; the offline proposer ignores the model; a local answerer is its own.
+    model: chosen.answerer ?? input.model ?? (chosen.proposer === 'bedrock' ? DEFAULT_BEDROCK_MODEL_ID : DEFAULT_MODEL_ID),
     ...(input.effort === undefined ? {} : { effort: input.effort }),
+    ...(input.thinkingBudget === undefined ? {} : { thinkingBudget: input.thinkingBudget }),
     maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
     randomSeed: input.randomSeed ?? base.randomSeed,
     humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),
@@ -145,9 +153,14 @@ export function parseSearchInput(raw: unknown, defaults: { proposer: SearchSetti
     maxCostUsd: input.maxCostUsd ?? defaults.costCeilingUsd ?? base.maxCostUsd,
     racing: input.racing === false ? false : { eta: input.racing?.eta ?? base.racing.eta, rungs: input.racing?.rungs ?? base.racing.rungs },
     ...(input.chunkSteps === undefined ? {} : { chunkSteps: input.chunkSteps }),
+    // The re-check on seeds the search never used: as many as the search's own, unless given.
+    ...(input.freshSeeds === undefined ? {} : { freshSeeds: input.freshSeeds }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
-  const problems = [pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null)].filter((p): p is string => p !== null);
+  const problems = [
+    answererProblem(chosen, input, defaults.local ?? false), pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null),
+    historyProblem(settings, task),
+  ].filter((p): p is string => p !== null);
   if (problems.length > 0) throw new InvalidSearchInput(problems);
   return settings;
 }

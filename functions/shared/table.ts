@@ -126,6 +126,30 @@ export class Table {
   }
 }
 
+/**
+ * Adds `delta` to a number field in one conditional write (the item and field are made if absent).
+ * With `atMost`, only if the field's total stays at most that; false when it would not (the
+ * field is left as it was). Two writers can never both pass the bound: DynamoDB applies one
+ * update at a time to an item.
+ */
+export async function addWithin(table: Table, pk: string, sk: string, field: string, delta: number, atMost?: number): Promise<boolean> {
+  if (atMost !== undefined && delta > atMost) return false;
+  const room = atMost === undefined ? {} : {
+    ConditionExpression: 'attribute_not_exists(#f) OR #f <= :room',
+    ExpressionAttributeValues: { ':d': { N: String(delta) }, ':room': { N: String(atMost - delta) } },
+  };
+  try {
+    await table.client.send(new UpdateItemCommand({
+      TableName: table.tableName, Key: keyOf(pk, sk), UpdateExpression: 'ADD #f :d',
+      ExpressionAttributeNames: { '#f': field }, ExpressionAttributeValues: { ':d': { N: String(delta) } }, ...room,
+    }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
 /** The table the environment names (EUREKA_TABLE); the endpoint is the SDK's to find. */
 export function tableFromEnv(): Table {
   return new Table(requireEnv('EUREKA_TABLE', 'the DynamoDB table of searches'));

@@ -70,8 +70,11 @@ let coldStart = true;
 
 /** Lambda's context, as much of it as the logger reads. */
 export interface InvocationContext {
-  functionName: string;
-  awsRequestId: string;
+  functionName?: string;
+  /** Absent locally: the logger then adds no Lambda context. */
+  awsRequestId?: string;
+  /** How long the invocation has left, in ms (the local runtime gives Propose its Lambda's timeout too). */
+  getRemainingTimeInMillis?: () => number;
   [key: string]: unknown;
 }
 

@@ -67,6 +67,33 @@ export interface TermStats {
   late: number;
   /** Mean value per step at 10 evenly spaced checkpoints of training. */
   series: number[];
+  /**
+   * The same of the term's absolute value: its size, which the flags read (a potential difference
+   * telescopes to a mean near 0 per step however large its steps are). Absent on older results.
+   */
+  abs?: { early: number; late: number; series: number[] };
+}
+
+/**
+ * How a set of episodes ended, as shares that sum to 1: passed the task's success test (however the
+ * episode ended), ended by the environment otherwise (crashed, fell), cut at the time limit
+ * otherwise. `episodes: 0` (nothing ended) has every share and mean null; so has a share the
+ * trainer did not count (a checkpoint of an older trainer).
+ */
+export interface EpisodeEndings {
+  episodes: number;
+  success: number | null;
+  terminated: number | null;
+  truncated: number | null;
+  meanLength: number | null;
+  /** Mean return on the environment's own reward (Eureka's ground-truth score). */
+  meanReturn: number | null;
+}
+
+/** What one seed-run's episodes did: the training episodes at 10 checkpoints, and the evaluation episodes. */
+export interface SeedEpisodes {
+  training: EpisodeEndings[];
+  evaluation: EpisodeEndings;
 }
 
 /** The full result of one seed-run, stored as result.json next to the policy. */
@@ -97,6 +124,8 @@ export interface SeedResult {
   stepsToHalfSuccess: number | null;
   /** One point per PPO update. */
   curve: CurvePoint[];
+  /** How its training and evaluation episodes ended (null when it faulted; absent on older results). */
+  episodes?: SeedEpisodes | null;
   /** One greedy evaluation episode, for the card (null when not trained). */
   episode: EpisodeRecord | null;
   /** The seed-run's budget: environment steps it trains to, unless a race stops it first. */
@@ -108,7 +137,13 @@ export interface SeedResult {
   /** TrainSeed invocations it took (one chunk each). */
   chunks: number;
   wallSeconds: number;
+  /** Wall-clock seconds inside the sandbox's calls: a measure, not what its budget counts. */
   sandboxSeconds: number;
+  /**
+   * QuickJS operations the reward did (functions/train-seed/sandbox-types.ts): what its budget
+   * counts, the same on any machine. Absent in results stored before it was counted.
+   */
+  sandboxOperations?: number;
   backend: string;
 }
 

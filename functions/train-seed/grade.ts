@@ -4,6 +4,8 @@
  * task's own success test on each episode. The candidate's reward is never called here.
  */
 import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
+import type { EpisodeEndings } from '../shared/types.ts';
+import { evaluationEndings } from './episode-stats.ts';
 import { EpisodeTracker } from './episodes.ts';
 import { forwardJs, prepareJs, scaleObservations, type Network } from './network.ts';
 
@@ -21,6 +23,8 @@ export interface Grade {
   diagnostic: number;
   /** The first episode, step by step, for the card. */
   episode: EpisodeRecord;
+  /** How the episodes ended (succeeded, terminated otherwise, cut at the time limit) and their mean length. */
+  endings: EpisodeEndings;
 }
 
 /** Runs `episodes` greedy episodes side by side, each to its end, and grades them. */
@@ -56,6 +60,7 @@ export function grade(task: Task, net: Network, theta: Float32Array, seed: numbe
     meanReturn: mean(graded.map((g) => g.return)),
     diagnostic: mean(graded.map((g) => g.diagnostic)),
     episode: { ...first, success: graded[0].success, terminated: graded[0].terminated, truncated: graded[0].truncated },
+    endings: evaluationEndings(graded),
   };
 }
 

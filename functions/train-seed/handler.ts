@@ -63,7 +63,8 @@ export async function handler(event: unknown, context?: InvocationContext): Prom
     }
     const parsed = SeedTaskSchema.parse(event);
     const item = { ...parsed, targetSteps: parsed.targetSteps ?? parsed.budget.steps, chunkSteps: parsed.chunkSteps ?? defaultChunkSteps(getTask(parsed.task)) };
-    const { answer, result, ran } = await trainSeedChunk(blobs, item, reportToParent, sandboxLimits);
+    const { answer, result, ran, restarted } = await trainSeedChunk(blobs, item, reportToParent, sandboxLimits);
+    if (restarted) logger.warn('seed-run started over: its checkpoint was not resumed', { seed: item.seed, reason: restarted });
     retire = ran && result?.outcome === 'memory';
     if (ran && result && answer.done) recordSeedRun(result, answer.summary);
     return answer;

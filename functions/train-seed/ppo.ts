@@ -13,6 +13,7 @@ import { Random } from '../../core/random.ts';
 import type { CurvePoint } from '../shared/types.ts';
 import type { EnvSnapshot, Task, VecEnv } from '../../tasks/contract.ts';
 import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
+import { EndingCounter, type RolloutEndings } from './episode-stats.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
 import { Adam, clipGradNorm, type AdamState } from './adam.ts';
@@ -31,9 +32,13 @@ export interface RewardModel {
 export interface UpdateStats extends CurvePoint {
   /** Mean value per step of each reward term in this rollout. */
   terms: Record<string, number>;
+  /** Mean absolute value per step of each term (a potential difference averages near 0, not its size); absent in older checkpoints. */
+  termsAbs?: Record<string, number>;
   /** Training episodes that ended in this rollout, and how many passed the task's success test. */
   episodesEnded: number;
   episodesSucceeded: number;
+  /** How the others ended, and the environment's return of all of them (episode-stats.ts); absent in older checkpoints. */
+  endings?: RolloutEndings;
 }
 
 export interface TrainOutput {
@@ -124,6 +129,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   }
   const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), action: new Float32Array(numEnvs * a) };
   const updates: UpdateStats[] = resume ? [...resume.updates] : [];
+  const endings = new EndingCounter();
 
   for (let update = first; update <= stopAfter; update++) {
     // Rollout: act with the current policy, remember what the reward needs.
@@ -144,9 +150,11 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
         dones[base + e] = envs.terminated[e] | envs.truncated[e];
       }
       for (const { episode } of tracker.afterStep()) {
+        const success = task.success.test(episode);
         ended += 1;
-        succeeded += task.success.test(episode) ? 1 : 0;
+        succeeded += success ? 1 : 0;
         endedLength += episode.length;
+        endings.add(episode, success);
       }
     }
 
@@ -187,9 +195,11 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
       // Nothing measured when no training episode ended in this rollout: a gap, not a 0.
       trainSuccess: ended > 0 ? succeeded / ended : null,
       episodeLength: ended > 0 ? endedLength / ended : null,
-      terms: termMeans(rewardBatch.terms),
+      terms: termMeans(rewardBatch.terms, (x) => x),
+      termsAbs: termMeans(rewardBatch.terms, Math.abs),
       episodesEnded: ended,
       episodesSucceeded: succeeded,
+      endings: endings.take(),
     };
     updates.push(stats);
     onUpdate?.(stats, update, numUpdates);
@@ -343,9 +353,9 @@ function gatherMinibatch(
   return mb;
 }
 
-function termMeans(terms: Map<string, Float64Array>): Record<string, number> {
+function termMeans(terms: Map<string, Float64Array>, of: (x: number) => number): Record<string, number> {
   const out: Record<string, number> = Object.create(null);
-  for (const [name, values] of terms) out[name] = mean(values);
+  for (const [name, values] of terms) out[name] = mean(values.map(of));
   return out;
 }
 

@@ -190,6 +190,11 @@ export function mib(bytes: number): string {
   return `${Math.round(bytes / 2 ** 20)} MiB`;
 }
 
+/** "10 million operations", "2,500,000 operations". */
+export function operations(count: number): string {
+  return `${count >= 1e6 && count % 1e5 === 0 ? `${count / 1e6} million` : count.toLocaleString('en')} operations`;
+}
+
 export function kib(bytes: number): string {
   return `${Math.round(bytes / 2 ** 10)} KiB`;
 }

@@ -1,4 +1,13 @@
 /** The sandbox's public contract, re-exported by sandbox.ts (kept apart to avoid an import cycle). */
+import { SANDBOX_CAPS } from '../../infra/config.ts';
+
+/**
+ * QuickJS calls its interrupt handler once every 10,000 of its interrupt polls
+ * (JS_INTERRUPT_COUNTER_INIT), and polls at every function call and loop back-edge and in the
+ * regular-expression engine's backtracking: a fixed count of the interpreter's own work, whatever
+ * the clock says. The sandbox counts those calls ("ticks"); an operation is one poll.
+ */
+export const OPERATIONS_PER_TICK = 10_000;
 
 /** The shape of one transition: the task's observation and action sizes. */
 export interface TransitionLayout {
@@ -45,25 +54,41 @@ export interface SandboxLimits {
   memoryBytes: number;
   /** QuickJS stack; 512 KiB or more overflows the module's own stack and corrupts it. @default 131072 (128 KiB) */
   stackBytes: number;
-  /** Deadline of one evaluate() call (a batch of up to ~2048 transitions) or of loading the code. @default 1000 */
+  /**
+   * Work one evaluate() call (a batch of up to ~2048 transitions) or loading the code may do, in
+   * QuickJS operations (OPERATIONS_PER_TICK): a count, so the same reward stops at the same point
+   * on any machine under any load. @default SANDBOX_CAPS.callOperations
+   */
+  callOperations: number;
+  /** Wall-clock backstop of one call, for work that counts few operations. @default SANDBOX_CAPS.callDeadlineMs */
   callDeadlineMs: number;
-  /** Total time in the sandbox per seed-run, loading included. @default 30000 */
-  totalBudgetMs: number;
+  /** Operations in the sandbox per seed-run, loading included; seed-run.ts scales it to the steps. @default SANDBOX_CAPS.seedRunMinOperations */
+  totalOperations: number;
   /** Most distinct term names. @default 16 */
   maxTerms: number;
   /** Longest term name, in UTF-16 code units. @default 48 */
   maxTermNameLength: number;
 }
 
+/** The caps in force unless a caller lowers them: the deployment's (infra/config.ts), the one source. */
 export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
-  maxSourceBytes: 64 * 1024,
-  memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 128 * 1024,
-  callDeadlineMs: 1000,
-  totalBudgetMs: 30_000,
-  maxTerms: 16,
-  maxTermNameLength: 48,
+  maxSourceBytes: SANDBOX_CAPS.maxSourceBytes,
+  memoryBytes: SANDBOX_CAPS.memoryBytes,
+  stackBytes: SANDBOX_CAPS.stackBytes,
+  callOperations: SANDBOX_CAPS.callOperations,
+  callDeadlineMs: SANDBOX_CAPS.callDeadlineMs,
+  totalOperations: SANDBOX_CAPS.seedRunMinOperations,
+  maxTerms: SANDBOX_CAPS.maxTerms,
+  maxTermNameLength: SANDBOX_CAPS.maxTermNameLength,
 });
+
+/** What a seed-run's earlier chunks used in their sandboxes: it counts in this one's. */
+export interface SandboxUsage {
+  /** Wall-clock milliseconds inside load and evaluate calls (a measure, not a cap). */
+  ms: number;
+  /** QuickJS operations: what the budget counts. */
+  operations: number;
+}
 
 export interface RewardSandbox {
   /**
@@ -72,8 +97,10 @@ export interface RewardSandbox {
    * fault the sandbox is dead (further calls throw the same fault).
    */
   evaluate(batch: TransitionBatch, stepOffset?: number): RewardBatch;
-  /** Milliseconds spent inside evaluate/compile so far. */
+  /** Milliseconds spent inside evaluate/compile so far (earlier chunks' included); the module's start-up is not. */
   readonly usedMs: number;
+  /** QuickJS operations so far (earlier chunks' included), in whole ticks of OPERATIONS_PER_TICK. */
+  readonly usedOperations: number;
   /** Frees the module; never throws, also after a fault. */
   dispose(): void;
 }

@@ -7,7 +7,9 @@
  *   calls computeReward for a whole batch, checks every return, and answers with a JSON string
  *   (term names or the first fault) plus a buffer of raw float64 values.
  * - sandbox-report.ts: the host's checks of that answer, and the one-line fault reasons.
- * - sandbox-quickjs.ts: the module, runtime, context, deadlines and every call into them.
+ * - sandbox-quickjs.ts: the module, runtime, context and every call into them.
+ * - sandbox-meter.ts: what a call may do, counted in QuickJS's operations (the same on any
+ *   machine, under any load), with a wall-clock backstop.
  *
  * Memory: QuickJS's own memory limit is not enforced for big arrays, typed arrays and strings
  * (measured: a loop of `new Array(1 << 16).fill(1)` under a 16 MiB limit grew the module to 1 GB,
@@ -19,25 +21,29 @@
 import { kib } from './sandbox-report.ts';
 import { INITIAL_PAGES, newQuickJSRewardSandbox, PAGE_BYTES } from './sandbox-quickjs.ts';
 import { DEFAULT_SANDBOX_LIMITS, RewardFault } from './sandbox-types.ts';
-import type { RewardSandbox, SandboxLimits, TransitionLayout } from './sandbox-types.ts';
+import type { RewardSandbox, SandboxLimits, SandboxUsage, TransitionLayout } from './sandbox-types.ts';
 
-export { DEFAULT_SANDBOX_LIMITS, RewardFault } from './sandbox-types.ts';
-export type { FaultOutcome, RewardBatch, RewardSandbox, SandboxLimits, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
+export { DEFAULT_SANDBOX_LIMITS, OPERATIONS_PER_TICK, RewardFault } from './sandbox-types.ts';
+export type { FaultOutcome, RewardBatch, RewardSandbox, SandboxLimits, SandboxUsage, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
 
 /** The layout of a task's transitions. */
 export function layoutOf(task: { obsSize: number; actionSize: number; action: { kind: string } }): TransitionLayout {
   return { obsSize: task.obsSize, actionSize: task.actionSize, discrete: task.action.kind === 'discrete' };
 }
 
-/** Compiles the candidate once for a task's layout; throws RewardFault if it cannot be loaded. */
-/** `usedBeforeMs`: sandbox time earlier chunks of the same seed-run used; it counts against the budget. */
-export async function openRewardSandbox(source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}, usedBeforeMs = 0): Promise<RewardSandbox> {
+/**
+ * Compiles the candidate once for a task's layout; throws RewardFault if it cannot be loaded.
+ * `usedBefore`: what earlier chunks of the same seed-run used; their operations count against the budget.
+ */
+export async function openRewardSandbox(
+  source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}, usedBefore: SandboxUsage = { ms: 0, operations: 0 },
+): Promise<RewardSandbox> {
   const all = resolveLimits(limits);
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > all.maxSourceBytes) {
     throw new RewardFault('error', `reward source is ${bytes} bytes, over the ${kib(all.maxSourceBytes)} limit`);
   }
-  return newQuickJSRewardSandbox(source, layout, all, usedBeforeMs);
+  return newQuickJSRewardSandbox(source, layout, all, usedBefore);
 }
 
 function resolveLimits(partial: Partial<SandboxLimits>): SandboxLimits {

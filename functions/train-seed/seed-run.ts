@@ -7,19 +7,23 @@
  *
  * Chunks are whole PPO updates; a run resumed from its checkpoint goes on bit for bit where the
  * environment can save itself (the classic-control tasks). The sandbox is opened afresh in every
- * chunk, with the time the earlier chunks used counted against its budget: a reward that keeps
- * state of its own between calls starts over at a chunk.
+ * chunk, with the operations the earlier chunks did counted against its budget (QuickJS's start-up
+ * is not the reward's work and counts nowhere): a reward that keeps state of its own between calls
+ * starts over at a chunk.
  */
 import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Budget, SeedResult } from '../shared/types.ts';
 import { initBackend } from './backend.ts';
+import { checkpointVersion, type CheckpointVersion } from './checkpoint.ts';
 import { grade } from './grade.ts';
 import type { Network } from './network.ts';
 import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
-import { DEFAULT_SANDBOX_LIMITS, layoutOf, openRewardSandbox, RewardFault, type SandboxLimits } from './sandbox.ts';
+import { SANDBOX_CAPS } from '../../infra/config.ts';
+import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits, type SandboxUsage } from './sandbox.ts';
 import { stepsToHalfSuccess, termStatistics, trainSuccessArea, trainSuccessSeries } from './term-stats.ts';
+import { trainingEndings } from './episode-stats.ts';
 
 export interface SeedRunInput {
   task: Task;
@@ -31,7 +35,7 @@ export interface SeedRunInput {
   targetSteps?: number;
   /** Train at most this many steps in this call (whole updates, at least one). @default no limit */
   chunkSteps?: number;
-  /** Where the previous chunk of this seed-run stopped. */
+  /** Where the previous chunk of this seed-run stopped (a checkpoint of this trainer: checkpoint.ts). */
   resume?: SeedCheckpoint;
   limits?: Partial<SandboxLimits>;
   onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void;
@@ -39,11 +43,15 @@ export interface SeedRunInput {
 
 /** What a chunk leaves for the next: the trainer's state and the time spent so far. */
 export interface SeedCheckpoint {
+  /** Which trainer wrote it: only the same one goes on from it (checkpoint.ts). */
+  version: CheckpointVersion;
   trainer: TrainerCheckpoint;
   /** Environment steps trained. */
   steps: number;
   wallSeconds: number;
   sandboxSeconds: number;
+  /** QuickJS operations the reward did so far: what its budget counts. */
+  sandboxOperations: number;
   chunks: number;
 }
 
@@ -77,19 +85,20 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
   const chunkUpdates = input.chunkSteps === undefined ? Infinity : Math.max(1, Math.floor(input.chunkSteps / batchSize));
   const stopAfterUpdate = Math.min(targetUpdate, doneBefore + chunkUpdates);
 
-  const before = { wall: resume?.wallSeconds ?? 0, sandbox: resume?.sandboxSeconds ?? 0, chunks: (resume?.chunks ?? 0) + 1 };
+  const before = { wall: resume?.wallSeconds ?? 0, chunks: (resume?.chunks ?? 0) + 1 };
+  const usedBefore: SandboxUsage = { ms: (resume?.sandboxSeconds ?? 0) * 1000, operations: resume?.sandboxOperations ?? 0 };
   const elapsed = () => before.wall + (performance.now() - started) / 1000;
   let updatesDone = doneBefore;
   const base = { task: task.id, candidateId: input.candidateId, seed: input.seed, steps: input.budget.steps, backend, chunks: before.chunks };
-  const fault = (err: RewardFault, sandboxSeconds: number) =>
-    ({ done: true as const, result: faulted(base, updatesDone * batchSize, err, elapsed(), sandboxSeconds) });
+  const fault = (err: RewardFault, used: SandboxUsage) =>
+    ({ done: true as const, result: faulted(base, updatesDone * batchSize, err, elapsed(), used) });
 
   let sandbox;
   try {
-    const limits = { totalBudgetMs: sandboxBudgetMs(input.budget.steps), ...input.limits };
-    sandbox = await openRewardSandbox(input.source, layoutOf(task), limits, before.sandbox * 1000);
+    const limits = { totalOperations: sandboxOperationsFor(input.budget.steps), ...input.limits };
+    sandbox = await openRewardSandbox(input.source, layoutOf(task), limits, usedBefore);
   } catch (err) {
-    if (err instanceof RewardFault) return fault(err, before.sandbox);
+    if (err instanceof RewardFault) return fault(err, usedBefore);
     throw err;
   }
   try {
@@ -99,8 +108,8 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
     };
     const trained = await train(config, task, sandbox, { resume: resume?.trainer, stopAfterUpdate, onUpdate });
     const checkpoint: SeedCheckpoint = {
-      trainer: trained.checkpoint, steps: trained.checkpoint.update * batchSize,
-      wallSeconds: elapsed(), sandboxSeconds: sandbox.usedMs / 1000, chunks: before.chunks,
+      version: checkpointVersion(task, input.seed, input.budget.steps, backend), trainer: trained.checkpoint, steps: trained.checkpoint.update * batchSize,
+      wallSeconds: elapsed(), sandboxSeconds: sandbox.usedMs / 1000, sandboxOperations: sandbox.usedOperations, chunks: before.chunks,
     };
     if (trained.checkpoint.update < targetUpdate) return { done: false, checkpoint };
     const graded = grade(task, trained.network, trained.theta, input.seed, input.budget.evalEpisodes);
@@ -119,13 +128,15 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
       stepsToHalfSuccess: stepsToHalfSuccess(trained.updates),
       curve: trained.updates.map(({ step, meanReward, trainSuccess, episodeLength }) => ({ step, meanReward, trainSuccess, episodeLength })),
       episode: graded.episode,
+      episodes: { training: trainingEndings(trained.updates), evaluation: graded.endings },
       thetaSha256: thetaSha256(trained.theta),
       wallSeconds: elapsed(),
       sandboxSeconds: sandbox.usedMs / 1000,
+      sandboxOperations: sandbox.usedOperations,
     };
     return { done: true, result, policy: { theta: trained.theta, network: trained.network }, checkpoint: { ...checkpoint, wallSeconds: result.wallSeconds } };
   } catch (err) {
-    if (err instanceof RewardFault) return fault(err, sandbox.usedMs / 1000);
+    if (err instanceof RewardFault) return fault(err, { ms: sandbox.usedMs, operations: sandbox.usedOperations });
     throw err;
   } finally {
     sandbox.dispose();
@@ -133,14 +144,13 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
 }
 
 /**
- * A seed-run's whole time in the sandbox grows with its budget, so a benign reward never runs out
- * on a long run: 20 µs per transition (the baselines take about 5), never under the default 30 s.
+ * A seed-run's operations in the sandbox grow with its steps, so a benign reward never runs out on
+ * a long run (SANDBOX_CAPS: per step, and at least). A count, not a time: the same reward on the
+ * same seed ends the same way on any machine, under any load.
  */
-export function sandboxBudgetMs(steps: number): number {
-  return Math.max(DEFAULT_SANDBOX_LIMITS.totalBudgetMs, steps * SANDBOX_MS_PER_STEP);
+export function sandboxOperationsFor(steps: number): number {
+  return Math.max(SANDBOX_CAPS.seedRunMinOperations, steps * SANDBOX_CAPS.seedRunOperationsPerStep);
 }
-
-const SANDBOX_MS_PER_STEP = 0.02;
 
 /** SHA-256 of the parameters' float32 bytes: two seed-runs that end the same end with the same hash. */
 export function thetaSha256(theta: Float32Array): string {
@@ -152,7 +162,7 @@ function faulted(
   stepsTrained: number,
   fault: RewardFault,
   wallSeconds: number,
-  sandboxSeconds: number,
+  used: SandboxUsage,
 ): SeedResult {
   return {
     ...base,
@@ -169,8 +179,10 @@ function faulted(
     stepsToHalfSuccess: null,
     curve: [],
     episode: null,
+    episodes: null,
     thetaSha256: null,
     wallSeconds,
-    sandboxSeconds,
+    sandboxSeconds: used.ms / 1000,
+    sandboxOperations: used.operations,
   };
 }

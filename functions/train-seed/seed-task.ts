@@ -6,7 +6,8 @@
  * stays for the rungs after. Idempotent: a stored result is returned without training again (a
  * retried or redriven search never re-trains), and a retried chunk redoes only that chunk. A fault
  * of the candidate's code ends the seed-run for good (its result.json says so); a missing reward.js
- * or a storage error throws.
+ * or a storage error throws. A checkpoint this trainer cannot go on from (another trainer's, or a
+ * corrupt one) is not resumed: the seed-run starts over from scratch, and says why (checkpoint.ts).
  */
 import type { BlobStore } from '../shared/blob.ts';
 import { checkpointKey, rewardKey, rungResultKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
@@ -16,7 +17,8 @@ import { getTask } from '../../tasks/registry.ts';
 import { savePolicy } from './policy-io.ts';
 import { summarize } from './seed-summary.ts';
 import { runSeedChunk, type SeedCheckpoint, type SeedRunInput } from './seed-run.ts';
-import { decodeTyped, encodeTyped } from './typed-container.ts';
+import { initBackend } from './backend.ts';
+import { checkpointVersion, encodeCheckpoint, readCheckpoint, type CheckpointVersion } from './checkpoint.ts';
 
 export class MissingReward extends Error {
   override readonly name = 'MissingReward';
@@ -25,10 +27,20 @@ export class MissingReward extends Error {
 /** Seed-run policies and checkpoints are tagged: the bucket expires them; the winner's copy is not tagged. */
 const EXPIRING = { [SEED_POLICY_TAG.key]: SEED_POLICY_TAG.value };
 
-/** The chunk's answer, the result once graded, and whether this call ran the candidate's code (false: stored). */
+/**
+ * The chunk's answer, the result once graded, whether this call ran the candidate's code (false:
+ * stored), and why the seed-run started over when its checkpoint could not be resumed.
+ */
+export interface ChunkRun {
+  answer: ChunkAnswer;
+  result?: SeedResult;
+  ran: boolean;
+  restarted?: string;
+}
+
 export async function trainSeedChunk(
   blobs: BlobStore, item: SeedTask, onUpdate?: SeedRunInput['onUpdate'], limits?: SeedRunInput['limits'],
-): Promise<{ answer: ChunkAnswer; result?: SeedResult; ran: boolean }> {
+): Promise<ChunkRun> {
   const { searchId, generation, candidateId, seed } = item;
   const finalKey = seedResultKey(searchId, generation, candidateId, seed);
   const atBudget = item.targetSteps >= item.budget.steps;
@@ -43,14 +55,13 @@ export async function trainSeedChunk(
   const source = await blobs.getText(rewardKey(searchId, generation, candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${candidateId} of generation ${generation}`);
   const ckptKey = checkpointKey(searchId, generation, candidateId, seed);
-  const stored = await blobs.get(ckptKey);
-  const resume = stored === undefined ? undefined : decodeTyped<SeedCheckpoint>(stored);
+  const { resume, restarted } = await storedCheckpoint(blobs, ckptKey, checkpointVersion(task, seed, item.budget.steps, await initBackend()));
   const run = await runSeedChunk({
     task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, onUpdate, limits,
   });
   if (!run.done) {
-    await blobs.put(ckptKey, encodeTyped(run.checkpoint), 'application/octet-stream', EXPIRING);
-    return { answer: { done: false, stepsTrained: run.checkpoint.steps, targetSteps: item.targetSteps }, ran: true };
+    await blobs.put(ckptKey, encodeCheckpoint(run.checkpoint), 'application/octet-stream', EXPIRING);
+    return { answer: { done: false, stepsTrained: run.checkpoint.steps, targetSteps: item.targetSteps }, ran: true, restarted };
   }
   if (run.result.outcome !== 'trained') {
     await blobs.put(finalKey, JSON.stringify(run.result), 'application/json');
@@ -61,12 +72,20 @@ export async function trainSeedChunk(
     await blobs.put(finalKey, JSON.stringify(run.result), 'application/json');
   } else {
     // The checkpoint first: a rung's result means the next rung can go on from it.
-    if (run.checkpoint) await blobs.put(ckptKey, encodeTyped(run.checkpoint), 'application/octet-stream', EXPIRING);
+    if (run.checkpoint) await blobs.put(ckptKey, encodeCheckpoint(run.checkpoint), 'application/octet-stream', EXPIRING);
     await blobs.put(resultKey, JSON.stringify(run.result), 'application/json');
   }
-  return graded(run.result, true);
+  return { ...graded(run.result, true), restarted };
 }
 
-function graded(result: SeedResult, ran: boolean): { answer: ChunkAnswer; result: SeedResult; ran: boolean } {
+/** The seed's checkpoint if this trainer can go on from it; otherwise why the seed-run starts over. */
+async function storedCheckpoint(blobs: BlobStore, key: string, version: CheckpointVersion): Promise<{ resume?: SeedCheckpoint; restarted?: string }> {
+  const stored = await blobs.get(key);
+  if (stored === undefined) return {};
+  const read = readCheckpoint(stored, version);
+  return 'checkpoint' in read ? { resume: read.checkpoint } : { restarted: read.discarded };
+}
+
+function graded(result: SeedResult, ran: boolean): ChunkRun {
   return { answer: { done: true, summary: summarize(result) }, result, ran };
 }

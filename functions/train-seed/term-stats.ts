@@ -1,25 +1,35 @@
 /**
  * Eureka's view of a training run: each reward term's mean per step early (first 10% of updates)
- * and late (last 10%), and its trajectory at 10 checkpoints, plus the training success series.
+ * and late (last 10%), and its trajectory at 10 checkpoints, the same of its absolute value, plus
+ * the training success series.
  */
 import type { TermStats } from '../shared/types.ts';
 import type { UpdateStats } from './ppo.ts';
 
 export const CHECKPOINTS = 10;
 
+/**
+ * A term's name is the candidate's text: `__proto__`, `toString` or `constructor` are names like
+ * any other. So a term is read only where it is an own property (a checkpoint's updates come back
+ * from JSON with Object's prototype), and the result is built from entries, which defines each
+ * name as its own property (an assignment to `__proto__` would set the prototype instead).
+ */
 export function termStatistics(updates: UpdateStats[]): Record<string, TermStats> {
   const names = new Set(updates.flatMap((u) => Object.keys(u.terms)));
-  const out: Record<string, TermStats> = {};
-  for (const name of names) {
-    const values = updates.map((u) => u.terms[name] ?? 0);
-    const tenth = Math.max(1, Math.round(values.length / 10));
-    out[name] = {
-      early: average(values.slice(0, tenth)),
-      late: average(values.slice(-tenth)),
-      series: checkpoints(values).map(average),
-    };
-  }
-  return out;
+  // A checkpoint of an older trainer has no absolute values: then none are reported.
+  const withAbs = updates.every((u) => u.termsAbs !== undefined);
+  const read = (terms: Record<string, number> | undefined, name: string) => (terms && Object.hasOwn(terms, name) ? terms[name] : 0);
+  return Object.fromEntries([...names].map((name) => {
+    const stats: TermStats = summary(updates.map((u) => read(u.terms, name)));
+    if (withAbs) stats.abs = summary(updates.map((u) => read(u.termsAbs, name)));
+    return [name, stats];
+  }));
+}
+
+/** Early (first tenth), late (last tenth) and 10-checkpoint means of one per-update series. */
+function summary(values: number[]): { early: number; late: number; series: number[] } {
+  const tenth = Math.max(1, Math.round(values.length / 10));
+  return { early: average(values.slice(0, tenth)), late: average(values.slice(-tenth)), series: checkpoints(values).map(average) };
 }
 
 /**

@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS } from '../../infra/config.ts';
+import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/contracts.ts';
+import { ProposerField } from '../../functions/shared/proposer-input.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { progressReporter } from '../progress.ts';
@@ -17,14 +18,16 @@ const SearchFlags = z.object({
   generations: intFlag(1, 20).optional(),
   candidates: intFlag(1, 16).optional(),
   seeds: intFlag(1, MAX_SEEDS).optional(),
+  freshSeeds: intFlag(1, MAX_SEEDS).optional(),
   steps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
   racing: z.boolean().default(true),
   racingEta: intFlag(2, 8).optional(),
   racingRungs: intFlag(2, MAX_RUNGS).optional(),
   chunkSteps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
   randomSeed: intFlag(0, 2 ** 32 - 1).optional(),
-  proposer: z.enum(['offline', 'anthropic', 'bedrock'], { error: 'must be offline, anthropic or bedrock' }).optional(),
+  proposer: ProposerField.optional(),
   model: z.string().min(1).optional(),
+  thinkingBudget: intFlag(THINKING_BUDGET_LIMITS.min, THINKING_BUDGET_LIMITS.max).optional(),
   hostile: z.boolean().default(true),
   humanInit: z.array(z.string()).default([]),
   repair: z.boolean().default(true),
@@ -73,8 +76,8 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
     return { name: basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64) || 'human', idea, code };
   }));
   const pick = Object.fromEntries(Object.entries({
-    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, steps: flags.steps,
-    proposer: flags.proposer, model: flags.model, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
+    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, freshSeeds: flags.freshSeeds, steps: flags.steps,
+    proposer: flags.proposer, model: flags.model, thinkingBudget: flags.thinkingBudget, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
     chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed,
   }).filter(([, v]) => v !== undefined));
   return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, repair: flags.repair, ...(humanInit.length ? { humanInit } : {}) };

@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { interimCardKey, winnerPrefix } from '../../functions/shared/keys.ts';
-import { FAILED_CHECK, proposerUsage, type StopRecord } from '../../functions/shared/records.ts';
+import { FAILED_CHECK, proposerUsage, type HistoryRecord, type StopRecord } from '../../functions/shared/records.ts';
 import { SearchStore } from '../../functions/shared/search-store.ts';
 import { S3BlobStore } from '../../functions/shared/blob-s3.ts';
 import { Table } from '../../functions/shared/table.ts';
@@ -19,6 +19,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
+import { publishedVerdict, verdictLine, type ShownVerdict } from './show-verdict.ts';
 
 const ShowFlags = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be a search id' }).optional(),
@@ -62,7 +63,7 @@ export interface ScoreboardReport {
   status: string;
   task: string;
   generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
-  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null; repairRequests: number };
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; thinkingTokens?: number; costUsd: number | null; repairRequests: number };
   /** The input's ceiling on the proposer's cost (null: none). */
   maxCostUsd: number | null;
   /** Why the search finished before its last generation, if it did. */
@@ -78,6 +79,10 @@ export interface ScoreboardReport {
   /** Environment steps the search trained so far, and what it would have without racing (summary.json's, once published). */
   stepsTrained: number;
   stepsFullBudget: number;
+  /** History events per execution as the local runtime counted them (null: not counted, a search on AWS). */
+  history: HistoryRecord | null;
+  /** Once published: did the winner beat the best baseline on the fresh seeds (summary.json's beatsBaselines, with both scores)? */
+  verdict: ShownVerdict | null;
 }
 
 /** Reads a local search's records and, when asked, prints them as a table on stdout. */
@@ -132,6 +137,8 @@ async function readReport(store: SearchStore, searchId: string, locate: (key: st
     cardPath: latestCard?.kind === 'winner' ? latestCard.location : null,
     latestCard,
     ...(await stepsOf(store, searchId, meta.config)),
+    history: meta.history ?? null,
+    verdict: await publishedVerdict(store, searchId),
   };
 }
 
@@ -160,7 +167,9 @@ function formatReport(r: ScoreboardReport): string {
   const cost = p.costUsd === null ? 'cost unknown' : `about $${p.costUsd.toFixed(4)}`;
   lines.push(p.kind === 'offline'
     ? `proposer: offline (${p.requests} generations, no model calls)`
-    : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens, ${cost}`);
+    : p.kind === 'command' || p.kind === 'files'
+      ? `proposer: ${p.kind} ${JSON.stringify(p.model)}, ${p.requests} requests, no cost`
+      : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens${p.thinkingTokens ? ` (${p.thinkingTokens} of them thinking)` : ''}, ${cost}`);
   if (r.failedChecks > 0) lines.push(`${r.failedChecks} candidate${r.failedChecks === 1 ? '' : 's'} failed the sandbox check and never trained; ${p.repairRequests} repair request${p.repairRequests === 1 ? '' : 's'}`);
   if (r.maxCostUsd !== null) lines.push(`budget: $${r.maxCostUsd.toFixed(2)}${p.costUsd === null ? '' : `, spent $${p.costUsd.toFixed(4)}`}`);
   if (r.stopped) lines.push(`stopped early by ${r.stopped.reason === 'budget' ? 'the budget' : 'a person'}: ${r.stopped.detail}`);
@@ -173,9 +182,18 @@ function formatReport(r: ScoreboardReport): string {
     const share = r.stepsTrained / r.stepsFullBudget;
     lines.push(`steps trained: ${r.stepsTrained.toLocaleString('en-US')} of the ${r.stepsFullBudget.toLocaleString('en-US')} a search without racing would have (${(share * 100).toFixed(0)}%)`);
   }
+  if (r.history) lines.push(historyLine(r.history));
+  if (r.verdict) lines.push(verdictLine(r.verdict));
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   if (r.latestCard?.kind === 'interim') lines.push(`interim card after generation ${r.latestCard.generation}: ${r.latestCard.location}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Each execution's history against Step Functions' quota on it. */
+function historyLine(h: HistoryRecord): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const children = h.seedRunExecutions === 0 ? '' : `; ${n(h.seedRunExecutions)} seed-run executions, the largest ${n(h.largestSeedRun)}`;
+  return `history events (at most ${n(h.limit)} an execution): ${n(h.search)} in the search's execution${children}`;
 }
 
 /** The most recently started search in the data directory. */

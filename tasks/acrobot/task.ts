@@ -32,6 +32,8 @@ export default defineTask({
     headline: `swings the free end above the target line within ${WITHIN_STEPS} steps`,
     describe: `An episode succeeds when its return on the environment's own reward (-1 per step until the free end is above height ${TARGET_HEIGHT.toFixed(1)}) ` +
       `is at least ${REWARD_THRESHOLD}: the end reaches the target line within ${WITHIN_STEPS} steps.`,
+    returnFormula: `The environment's reward, exactly: -1 on every step, except 0 on the step where the free end gets above height ${TARGET_HEIGHT.toFixed(1)} (that step ends the episode), ` +
+      `so an episode's return is minus the number of steps before that one (-${MAX_EPISODE_STEPS} when the time limit cuts it).`,
     test: (episode) => episode.return >= REWARD_THRESHOLD,
   },
   tieBreak: 'fewer-steps',

@@ -30,6 +30,7 @@ export default defineTask({
     headline: `keeps the pole up for ${REWARD_THRESHOLD} steps`,
     describe: `An episode succeeds when its return on the environment's own reward (+1 per step) reaches ${REWARD_THRESHOLD}: ` +
       `the pole stays within 12° and the cart on the track for at least ${REWARD_THRESHOLD} of the ${MAX_EPISODE_STEPS} steps.`,
+    returnFormula: 'The environment\'s reward, exactly: +1 on every step, the step that ends the episode included, so an episode\'s return is its length in steps.',
     test: (episode) => episode.return >= REWARD_THRESHOLD,
   },
   tieBreak: 'higher-return',

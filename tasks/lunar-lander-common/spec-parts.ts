@@ -1,6 +1,6 @@
 /**
  * What LunarLander-v3 and LunarLanderContinuous-v3 declare alike: the observation, the success
- * test (Gymnasium's solved line), the diagnostic, the features, and the two baselines written as
+ * test (Gymnasium's solved line, with the reward's formula), the diagnostic, the features, and the two baselines written as
  * reward files (they differ only in how the action spends fuel), and the PPO settings and budget.
  */
 import type { ConformanceTolerance, Diagnostic, Episode, Feature, ObservationDim, RewardSource, SuccessTest, Task, TaskBudget } from '../contract.ts';
@@ -73,13 +73,32 @@ export function description(variant: 'discrete' | 'continuous'): string {
     `Solved means an episode return of at least ${REWARD_THRESHOLD} (Gymnasium's threshold) within the ${MAX_EPISODE_STEPS}-step limit.`;
 }
 
-export const SUCCESS: SuccessTest = {
-  clause: `land with a return of at least ${REWARD_THRESHOLD}`,
-  headline: `lands with a return of ${REWARD_THRESHOLD} or more`,
-  describe: `An episode succeeds when its return on the environment's own reward (shaping for approaching the pad slowly, level and on its legs, ` +
-    `minus fuel, plus 100 for coming to rest or minus 100 for a crash or leaving the screen) reaches ${REWARD_THRESHOLD}, Gymnasium's solved line, within ${MAX_EPISODE_STEPS} steps.`,
-  test: (episode: Episode) => episode.return >= REWARD_THRESHOLD,
+/** How each variant's action sets the engines' power, which the fuel terms of the reward charge. */
+const POWER: Record<'discrete' | 'continuous', string> = {
+  discrete: 'mainPower is 1 on a step that fires the main engine (action 2), else 0; sidePower is 1 on a step that fires an orientation engine (action 1 or 3), else 0.',
+  continuous: 'mainPower is (min(action[0], 1) + 1) / 2 when action[0] > 0, else 0 (0.5 to 1); sidePower is min(|action[1]|, 1) when |action[1]| > 0.5, else 0 (0.5 to 1).',
 };
+
+/** The environment's reward as physics.ts computes it (between its reward:begin and reward:end lines). */
+function returnFormula(variant: 'discrete' | 'continuous'): string {
+  return `The environment's reward of each step, exactly (Gymnasium's; obs and nextObs the observations before and after the step, on their float64 values):
+  shaping(s) = -100 * sqrt(s[0]^2 + s[1]^2) - 100 * sqrt(s[2]^2 + s[3]^2) - 100 * |s[4]| + 10 * s[6] + 10 * s[7]
+  reward = shaping(nextObs) - shaping(obs) - 0.3 * mainPower - 0.03 * sidePower
+${POWER[variant]}
+On the step that ends the episode (terminated) the reward is replaced: +100 when the lander came to rest, else -100 (its body touched the ground, or |x| >= 1).
+Summed over an episode the shaping differences telescope: the return is shaping(last) - shaping(first observation), minus 0.3 * mainPower and 0.03 * sidePower summed over the steps, plus or minus 100 where the episode terminated (there last is the observation before the ending step, and that step's fuel is not charged).`;
+}
+
+export function success(variant: 'discrete' | 'continuous'): SuccessTest {
+  return {
+    clause: `land with a return of at least ${REWARD_THRESHOLD}`,
+    headline: `lands with a return of ${REWARD_THRESHOLD} or more`,
+    describe: `An episode succeeds when its return on the environment's own reward (shaping for approaching the pad slowly, level and on its legs, ` +
+      `minus fuel, plus 100 for coming to rest or minus 100 for a crash or leaving the screen) reaches ${REWARD_THRESHOLD}, Gymnasium's solved line, within ${MAX_EPISODE_STEPS} steps.`,
+    returnFormula: returnFormula(variant),
+    test: (episode: Episode) => episode.return >= REWARD_THRESHOLD,
+  };
+}
 
 /** The last observation's distance from the pad's centre (observation units). */
 export function finalDistance(episode: Episode): number {

@@ -5,7 +5,7 @@ import { replayLunarLander } from '../lunar-lander-common/replay.ts';
 import { bankDeclaration } from '../lunar-lander-common/bank-policies.ts';
 import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
-import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, SUCCESS, baselines, description } from '../lunar-lander-common/spec-parts.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, success, baselines, description } from '../lunar-lander-common/spec-parts.ts';
 
 export default defineTask({
   id: 'LunarLander-v3',
@@ -15,7 +15,7 @@ export default defineTask({
   observation: OBSERVATION,
   action: { kind: 'discrete', names: ACTION_NAMES, neutral: 0 },
   makeEnv: (n, seed) => new LunarLanderDiscreteEnv(n, seed),
-  success: SUCCESS,
+  success: success('discrete'),
   tieBreak: 'higher-return',
   diagnostic: DIAGNOSTIC,
   termination: 'mixed',

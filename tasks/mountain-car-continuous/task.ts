@@ -29,6 +29,8 @@ export default defineTask({
     headline: `reaches the goal with a return of ${REWARD_THRESHOLD} or more`,
     describe: `An episode succeeds when its return on the environment's own reward (100 for reaching the goal at position >= ${GOAL_POSITION}, ` +
       `minus 0.1 times the squared action, as sent before clipping to [-1, 1], on every step) is at least ${REWARD_THRESHOLD}, Gymnasium's reward threshold, within ${MAX_EPISODE_STEPS} steps.`,
+    returnFormula: `The environment's reward, exactly: -0.1 * action[0]^2 on every step (action[0] the force as applied, within [${MIN_ACTION}, ${MAX_ACTION}]), ` +
+      `plus 100 on the step where the car reaches position >= ${GOAL_POSITION} (that step ends the episode), so an episode's return is 100 if it reaches the goal, minus 0.1 times the sum of the squared forces.`,
     test: (episode) => episode.return >= REWARD_THRESHOLD,
   },
   tieBreak: 'higher-return',

@@ -22,6 +22,8 @@ export interface Usage {
 export interface ScriptedAnswer {
   kind: 'answer';
   text: string;
+  /** The model's thinking, streamed as a thinking block before the text; its tokens in usage.thinking_tokens. */
+  thinking?: { text: string; tokens: number };
   /** @default 'end_turn' */
   stopReason?: string;
   stopDetails?: { type: 'refusal'; category: string | null; explanation: string | null } | null;
@@ -74,18 +76,33 @@ export const DEFAULT_USAGE: Usage = { input_tokens: 1000, output_tokens: 2000, c
 
 let nextId = 1;
 
+const thinkingBlock = (a: ScriptedAnswer) => ({ type: 'thinking', thinking: a.thinking?.text ?? '', signature: 'sig-test' });
+const outputDetails = (a: ScriptedAnswer) => (a.thinking ? { output_tokens_details: { thinking_tokens: a.thinking.tokens } } : {});
+
 function messageOf(a: ScriptedAnswer, model: string, withText: boolean): Record<string, unknown> {
+  const text = { type: 'text', text: a.text, citations: null };
   return {
     id: `msg_test_${nextId++}`,
     type: 'message',
     role: 'assistant',
     model,
-    content: withText ? [{ type: 'text', text: a.text, citations: null }] : [],
+    content: withText ? (a.thinking ? [thinkingBlock(a), text] : [text]) : [],
     stop_reason: withText ? (a.stopReason ?? 'end_turn') : null,
     stop_sequence: null,
     stop_details: withText ? (a.stopDetails ?? null) : null,
-    usage: { ...DEFAULT_USAGE, ...a.usage, ...(withText ? {} : { output_tokens: 1 }) },
+    usage: { ...DEFAULT_USAGE, ...a.usage, ...(withText ? outputDetails(a) : { output_tokens: 1 }) },
   };
+}
+
+/** A thinking block's events at index 0, as the Messages API streams extended thinking. */
+function thinkingEvents(a: ScriptedAnswer): Array<Record<string, unknown>> {
+  if (!a.thinking) return [];
+  return [
+    { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: a.thinking.text } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-test' } },
+    { type: 'content_block_stop', index: 0 },
+  ];
 }
 
 /** The Messages API's stream for one answer: the text arrives in three deltas. */
@@ -93,16 +110,18 @@ export function streamEvents(a: ScriptedAnswer, model: string): Array<Record<str
   const usage = { ...DEFAULT_USAGE, ...a.usage };
   const size = Math.max(1, Math.ceil(a.text.length / 3));
   const pieces = a.text === '' ? [] : Array.from({ length: Math.ceil(a.text.length / size) }, (_, i) => a.text.slice(i * size, (i + 1) * size));
+  const index = a.thinking ? 1 : 0;
   return [
     { type: 'message_start', message: messageOf(a, model, false) },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    ...thinkingEvents(a),
+    { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
     { type: 'ping' },
-    ...pieces.map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
-    { type: 'content_block_stop', index: 0 },
+    ...pieces.map((text) => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } })),
+    { type: 'content_block_stop', index },
     {
       type: 'message_delta',
       delta: { stop_reason: a.stopReason ?? 'end_turn', stop_sequence: null, stop_details: a.stopDetails ?? null },
-      usage: { output_tokens: usage.output_tokens },
+      usage: { output_tokens: usage.output_tokens, ...outputDetails(a) },
     },
     { type: 'message_stop' },
   ];

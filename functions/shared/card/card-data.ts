@@ -75,7 +75,8 @@ export interface CardData {
     includeHostile: boolean; proposer: string; model: string; maxConcurrency: number; randomSeed: number;
     repair?: boolean; feedback?: string; maxCostUsd?: number | null;
   };
-  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; costUsd: number | null; repairRequests: number };
+  /** outputTokens counts every output token billed; thinkingTokens (absent on older cards) how many of them were extended thinking. */
+  proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; thinkingTokens?: number; costUsd: number | null; repairRequests: number };
   winner: CardReward;
   /** environment_reward and human_shaping. */
   baselines: CardReward[];
@@ -150,6 +151,11 @@ export function int(x: number): string {
   return finite(x) ? Math.round(x).toLocaleString('en-US') : '—';
 }
 
+/** The proposer's output tokens, and how many of them were extended thinking when there were any. */
+export function outputTokens(p: CardData['proposer']): string {
+  return p.thinkingTokens ? `${int(p.outputTokens)} (${int(p.thinkingTokens)} thinking)` : int(p.outputTokens);
+}
+
 export function usd(x: number | null): string {
   if (!finite(x)) return '—';
   return x < 0.01 && x > 0 ? `$${x.toFixed(4)}` : `$${x.toFixed(2)}`;
@@ -185,63 +191,9 @@ export function tieBreakColumn(task: Pick<Task, 'tieBreak'>): TieBreakColumn {
     : { title: 'Return', explain: 'return is the mean return of the evaluation episodes on the environment\'s own reward', value: (s) => num(s.meanReturn) };
 }
 
-// ---------------------------------------------------------------- the headline
-
-export interface Versus {
-  reward: CardReward;
-  label: string;
-  score: number;
-  /** Winner minus this reward, on the same basis. */
-  delta: number;
-}
-
-export interface Headline {
-  /** 'fresh' when the winner and every baseline were re-trained on fresh seeds. */
-  basis: 'fresh' | 'search';
-  score: number;
-  /** "g2-energy-shaping-1 reaches the flag in 95% of fresh episodes": the task's words (plain text, unescaped). */
-  title: string;
-  /** "+45 points over the person's shaping, +95 over the environment's reward" (plain text). */
-  versusText: string;
-  versus: Versus[];
-}
-
-/** The honest score of a reward: fresh seeds when there are any, else the search's. */
-export function scoreOf(reward: CardReward, basis: 'fresh' | 'search'): number {
-  const s = basis === 'fresh' ? reward.freshSuccess : reward.searchSuccess;
-  return finite(s) ? s : 0;
-}
-
 /** The task a card is about. */
 export function cardTask(data: Pick<CardData, 'task'>): Task {
   return getTask(data.task);
-}
-
-export function headline(data: CardData): Headline {
-  const { winner, baselines } = data;
-  const success = cardTask(data).success;
-  const basis = [winner, ...baselines].every((r) => finite(r.freshSuccess)) ? 'fresh' : 'search';
-  const score = scoreOf(winner, basis);
-  const episodes = basis === 'fresh' ? 'fresh episodes' : 'episodes on the search\'s seeds';
-  const title = score > 0
-    ? `${winner.name} ${success.headline} in ${pct(score)} of ${episodes}`
-    : `No reward succeeded (${success.clause}): the best, ${winner.name}, scores ${pct(score)} on ${episodes}`;
-  const versus = baselines.map((reward) => {
-    const s = scoreOf(reward, basis);
-    return { reward, label: rewardLabel(reward), score: s, delta: score - s };
-  });
-  const versusText = versus.map((v, i) => {
-    const { amount, relation } = versusWords(v, i === 0);
-    return `${amount} ${relation}`;
-  }).join(', ');
-  return { basis, score, title, versusText, versus };
-}
-
-/** "+45 points" / "over the person's shaping"; "level" / "with …" when the rounded gap is zero. */
-export function versusWords(v: Versus, first: boolean): { amount: string; relation: string } {
-  const p = Math.round(v.delta * 100);
-  if (p === 0) return { amount: 'level', relation: `with ${v.label}` };
-  return { amount: `${points(v.delta)}${first ? ' points' : ''}`, relation: `${p < 0 ? 'under' : 'over'} ${v.label}` };
 }
 
 // ---------------------------------------------------------------- compute and learning speed

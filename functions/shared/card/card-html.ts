@@ -6,10 +6,11 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import {
-  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd,
   WINNER_COLOR,
   type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
+import { headline, versusWords } from './card-headline.ts';
 import type { EpisodeRecord } from '../../../tasks/contract.ts';
 import { compareRecords } from '../aggregate.ts';
 import { escapeHtml as h } from '../../../core/escape.ts';
@@ -264,7 +265,7 @@ function runSection(data: CardData): string {
   const c = data.config;
   const proposer = kv('proposer', [
     ['Proposer', h(p.kind)], ['Model', `<span class="mono">${h(p.model)}</span>`], ['Requests', int(p.requests)],
-    ['Input tokens', int(p.inputTokens)], ['Output tokens', int(p.outputTokens)],
+    ['Input tokens', int(p.inputTokens)], ['Output tokens', outputTokens(p)],
     ['Repair requests', int(p.repairRequests)],
     ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
     ['Budget', c.maxCostUsd === null || c.maxCostUsd === undefined ? 'no ceiling' : usd(c.maxCostUsd)],

@@ -4,9 +4,10 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, headline, int, learnedSoonerSentence, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd, versusWords,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd,
   type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
+import { headline, versusWords } from './card-headline.ts';
 import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
 import { raceMarkdown } from './card-race.ts';
 
@@ -140,7 +141,7 @@ export function renderCardMarkdown(data: CardData): string {
   const c = data.config;
   out.push('## Proposer', '', table(['', ''], [
     ['Proposer', mdText(p.kind)], ['Model', mdCode(p.model)], ['Requests', int(p.requests)], ['Input tokens', int(p.inputTokens)],
-    ['Output tokens', int(p.outputTokens)], ['Repair requests', int(p.repairRequests)],
+    ['Output tokens', outputTokens(p)], ['Repair requests', int(p.repairRequests)],
     ['Cost', p.costUsd === null ? (p.kind === 'offline' ? 'free (offline proposer)' : 'unknown') : usd(p.costUsd)],
     ['Budget', c.maxCostUsd === null || c.maxCostUsd === undefined ? 'no ceiling' : usd(c.maxCostUsd)],
   ], ['l', 'r']), '');
