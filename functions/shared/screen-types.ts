@@ -90,7 +90,11 @@ export interface Screen {
     /** Highest less lowest discounted return over the bank. */
     returnSpread: number;
   };
-  /** Every episode's discounted return, in bank order (two rewards that agree here are one). */
+  /**
+   * Every episode's discounted return, in bank order (two rewards that agree here are one): its
+   * return from each of its steps averaged over them, a truncated tail going on at its last rate
+   * (screen-stats.ts).
+   */
   returns: number[];
   /** Milliseconds the screen took (the sandbox's calls and the statistics). */
   ms: number;

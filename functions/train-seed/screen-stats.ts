@@ -88,13 +88,33 @@ function episodeStarts(episodes: readonly BankEpisode[]): number[] {
   return starts;
 }
 
-/** Each episode's sum of gamma^t times the values of its transitions. */
+/**
+ * Each episode's discounted return from every one of its steps, averaged over the steps: what PPO's
+ * advantages weigh, state by state. From the reset alone, a short gamma (Pendulum's 0.9) sees only
+ * an episode's first steps, and so its start rather than what the policy did. The time limit is no
+ * ending to PPO (it bootstraps there): a truncated episode's tail goes on at the rate it paid over
+ * its last 1 / (1 - gamma) steps, so waiting out the clock is worth what it would be worth.
+ */
 function discounted(episodes: readonly BankEpisode[], starts: readonly number[], values: Float64Array, gamma: number): number[] {
+  const window = Math.ceil(1 / (1 - gamma));
   return episodes.map((e, i) => {
-    let total = 0;
-    for (let t = e.length - 1; t >= 0; t--) total = values[starts[i] + t] + gamma * total;
-    return total;
+    const at = starts[i];
+    let toGo = e.truncated ? tailRate(values, at, e.length, window) / (1 - gamma) : 0;
+    let sum = 0;
+    for (let t = e.length - 1; t >= 0; t--) {
+      toGo = values[at + t] + gamma * toGo;
+      sum += toGo;
+    }
+    return sum / e.length;
   });
+}
+
+/** The mean of an episode's last `window` values. */
+function tailRate(values: Float64Array, at: number, length: number, window: number): number {
+  const from = Math.max(0, length - window);
+  let sum = 0;
+  for (let t = from; t < length; t++) sum += values[at + t];
+  return sum / (length - from);
 }
 
 function pick(returns: readonly number[], episodes: readonly BankEpisode[], test: (e: BankEpisode) => boolean): number[] {
