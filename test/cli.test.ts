@@ -48,6 +48,13 @@ describe('CLI: eureka', () => {
     const report = JSON.parse(good.stdout);
     assert.equal(report.verdict, 'ok');
     assert.deepEqual(Object.keys(report.terms).sort(), ['goal', 'shaping', 'step']);
+    assert.equal(report.screen.auc, 1, 'the screen, as a screen object');
+    assert.deepEqual(report.screen.findings.filter((f: { severity: string }) => f.severity === 'fails'), []);
+    const flipped = await eureka(['check-reward', 'test/fixtures/wrong-rewards/MountainCar-v0/sign-flipped.js', '--json']);
+    const screen = JSON.parse(flipped.stdout).screen;
+    assert.equal(screen.auc, 0);
+    assert.deepEqual(screen.findings.filter((f: { severity: string }) => f.severity === 'fails').map((f: { code: string }) => f.code), ['sign']);
+    assert.match(screen.findings[0].text, /ranks every failure above reaching the flag/);
   });
 
   it('train --json prints exactly one JSON object on stdout, the seed-run result', async () => {
