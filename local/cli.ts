@@ -79,6 +79,7 @@ program
   .option('--no-hostile', 'leave the two hostile candidates out of generation 1')
   .option('--human-init <files...>', "your own rewards, added to generation 1")
   .option('--no-repair', 'do not send the candidates that fail their sandbox check back to the proposer')
+  .option('--screen <mode>', 'a candidate that prefers a failure of the bank: report (train it), repair (send it back once) or skip (never train it)')
   .option('--feedback <mode>', 'wait: pause after each generation for `eureka feedback` (default none)')
   .option('--feedback-timeout <minutes>', 'how long a pause waits before the search goes on (default 60)')
   .option('--max-cost <usd>', 'stop asking the model before its cost could pass this many US dollars')

@@ -151,21 +151,36 @@ Where it disagrees with the statistics below, follow the person: they watched th
 ${text.trim()}`;
 }
 
-/** The request that sends the candidates that failed their sandbox check back, to be fixed. */
+/**
+ * The request that sends back the candidates that failed their sandbox check (to be fixed so that
+ * they run) and, with screen: "repair", those that ran but prefer a failure of the task's bank (to
+ * be fixed so that they pay for succeeding).
+ */
 export function buildRepairPrompt(context: RepairContext): Prompt {
   const task = getTask(context.task);
-  const failed = context.failed.map((c) => `## ${c.name}
+  const block = (c: RepairContext['failed'][number]) => `## ${c.name}
 Idea: ${c.idea || '(none given)'}
-Why it failed: ${c.reason}
+${c.failedOn === 'screen' ? 'What the screen found' : 'Why it failed'}: ${c.reason}
 
 \`\`\`javascript
 ${c.code.trimEnd()}
-\`\`\``);
+\`\`\``;
+  const crashed = context.failed.filter((c) => c.failedOn !== 'screen');
+  const screened = context.failed.filter((c) => c.failedOn === 'screen');
   const n = context.failed.length;
+  const why = [
+    crashed.length === 0 ? '' : `${crashed.length === 1 ? 'One candidate' : `${crashed.length} candidates`} failed ${crashed.length === 1 ? 'its' : 'their'} check: before any training, it was called on a few thousand transitions of the environment in the same sandbox, with the same caps. Fix each so that it runs: change only what makes it fail.`,
+    screened.length === 0 ? '' : `${screened.length === 1 ? 'One candidate' : `${screened.length} candidates`} ran, but failed the screen: on recorded episodes of this task (known successes, and failures such as doing nothing, acting at random or waiting out the time limit), its discounted return was higher for a failure than for the successes, so PPO would learn that failure. Fix what each pays for so that succeeding pays the most.`,
+  ].filter((s) => s !== '').join(' ');
   const answer = `# Your answer
-Each of these ${n} candidate${n === 1 ? '' : 's'} failed its check: before any training, it was called on a few thousand transitions of the environment in the same sandbox, with the same caps. Fix each one so that it runs: keep its name and its idea, change only what makes it fail, and follow the rules above.
+${why} Keep each candidate's name and idea and follow the rules above.
 Answer with a JSON object: first an analysis (for each candidate, what made it fail and what you change), then exactly ${n} candidate${n === 1 ? '' : 's'}, one per failed candidate, each with the same name, its idea and the complete fixed code.`;
-  const sections = [taskSection(task, context.budget), rulesSection(task), `# Candidates that failed their check (generation ${context.generation})\n\n${failed.join('\n\n')}`, answer];
+  const sections = [
+    taskSection(task, context.budget), rulesSection(task),
+    ...(crashed.length === 0 ? [] : [`# Candidates that failed their check (generation ${context.generation})\n\n${crashed.map(block).join('\n\n')}`]),
+    ...(screened.length === 0 ? [] : [`# Candidates that failed the screen (generation ${context.generation})\n\n${screened.map(block).join('\n\n')}`]),
+    answer,
+  ];
   return { system: SYSTEM, user: sections.join('\n\n') + '\n' };
 }
 

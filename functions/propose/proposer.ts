@@ -51,8 +51,15 @@ export interface ParentReward {
 }
 
 /** A repair request: the generation's candidates that failed their sandbox check, with why. */
+/** Why a candidate goes back: its check failed (reason: the sandbox's), or the screen did (its words). */
+export interface FailedWhy {
+  reason: string;
+  /** Absent: its check. */
+  failedOn?: 'check' | 'screen';
+}
+
 export interface RepairContext extends ProposeContext {
-  failed: Array<Candidate & { reason: string }>;
+  failed: Array<Candidate & FailedWhy>;
 }
 
 export interface ProposerAnswer {

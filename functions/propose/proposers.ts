@@ -27,7 +27,7 @@ export const offlineProposer: Proposer = {
   },
   async repair(context) {
     const samples = offline({ ...context, best: null, people: [] }, context.failed.length, (context.randomSeed ^ REPAIR_SEED_SALT) >>> 0);
-    const candidates = context.failed.map((f, i) => ({ ...samples[i], name: f.name, idea: `A replacement for ${f.name}, which failed its check: ${samples[i].idea}` }));
+    const candidates = context.failed.map((f, i) => ({ ...samples[i], name: f.name, idea: `A replacement for ${f.name}, which failed ${f.failedOn === 'screen' ? 'the screen' : 'its check'}: ${samples[i].idea}` }));
     return offlineAnswer(context, candidates, [`The offline grammar cannot fix code: it sampled ${candidates.length} replacement${candidates.length === 1 ? '' : 's'}.`]);
   },
   worstCaseCostUsd: () => 0,

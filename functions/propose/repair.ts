@@ -17,10 +17,12 @@ import type { ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { CheckRecord, CheckSummary } from '../shared/types.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
+import { failsScreen, screenLine } from '../shared/screen-words.ts';
+import type { Screen } from '../shared/screen-types.ts';
 import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
-import { ProposeOutOfTime, type ProposerAnswer, type RepairContext } from './proposer.ts';
+import { ProposeOutOfTime, type FailedWhy, type ProposerAnswer, type RepairContext } from './proposer.ts';
 import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, storeFailure, type StoredCandidate } from './stored-answer.ts';
 
@@ -28,7 +30,7 @@ export const REPAIRED_SUFFIX = '-repaired';
 /** The start of a failed repair's reason, on the scoreboard and the card. */
 export const REPAIR_FAILED = 'repair request failed';
 
-type Failed = ProposedCandidate & Candidate & { reason: string };
+type Failed = ProposedCandidate & Candidate & FailedWhy;
 
 export async function repair(store: SearchStore, event: RepairEvent, makeProposer: ProposerFactory, timeLeftMs?: () => number): Promise<RepairResult> {
   const { searchId, generation } = event;
@@ -37,7 +39,7 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
   let record = await store.answer(searchId, generation, 'repair');
   if (!record) {
     if (!meta.config.repair) return none;
-    const failed = await failedCandidates(store, event);
+    const failed = await failedCandidates(store, event, meta.config.screen === 'repair');
     if (failed.length === 0) return none;
     try {
       const context: RepairContext = { ...(await proposeContext(store, meta, searchId, generation)), failed };
@@ -66,21 +68,25 @@ export async function repair(store: SearchStore, event: RepairEvent, makePropose
 
 /**
  * The candidates of the proposal whose check failed because of their code, with their code and the
- * whole reason from check.json. The search's own hostile probes are meant to fail, and repairs are
- * not repaired.
+ * whole reason from check.json; with `screened`, also those that passed it but fail the screen
+ * (screen: "repair"), with the screen's words. The search's own hostile probes are meant to fail,
+ * and repairs are not repaired.
  */
-async function failedCandidates(store: SearchStore, event: RepairEvent): Promise<Failed[]> {
+async function failedCandidates(store: SearchStore, event: RepairEvent, screened: boolean): Promise<Failed[]> {
   const { searchId, generation } = event;
   const proposal = await store.answer(searchId, generation, 'proposal');
   if (!proposal) return [];
-  const failedChecks = new Map(event.checks.filter((c) => c.verdict !== 'ok').map((c) => [c.candidateId, c]));
-  const eligible = proposal.candidates.filter((c) => failedChecks.has(c.candidateId) && c.origin !== 'hostile');
+  const checks = new Map(event.checks.filter((c) => c.verdict !== 'ok' || screened).map((c) => [c.candidateId, c]));
+  const eligible = proposal.candidates.filter((c) => checks.has(c.candidateId) && c.origin !== 'hostile');
   const found = await Promise.all(eligible.map(async (c): Promise<Failed | null> => {
     const check = await store.blobs.getText(checkKey(searchId, generation, c.candidateId));
-    const reason = codeFault(check === undefined ? undefined : (JSON.parse(check) as CheckRecord), failedChecks.get(c.candidateId) as CheckSummary);
-    if (reason === null) return null;
+    const record = check === undefined ? undefined : (JSON.parse(check) as CheckRecord);
+    const summary = checks.get(c.candidateId) as CheckSummary;
+    const fault = summary.verdict === 'ok' ? null : codeFault(record, summary);
+    const screen = summary.verdict === 'ok' && record?.screen && failsScreen(record.screen) ? record.screen : null;
+    if (fault === null && screen === null) return null;
     const code = (await store.blobs.getText(rewardKey(searchId, generation, c.candidateId))) ?? '';
-    return { ...c, code, reason };
+    return fault !== null ? { ...c, code, reason: fault, failedOn: 'check' } : { ...c, code, reason: screenLine(screen as Screen), failedOn: 'screen' };
   }));
   return found.filter((f): f is Failed => f !== null);
 }

@@ -77,6 +77,13 @@ export interface SearchSettings {
   humanInit: Array<{ name: string; idea: string; code: string }>;
   /** Send the candidates that fail their sandbox check back to the proposer once per generation. */
   repair: boolean;
+  /**
+   * What a candidate that fails the screen (it prefers a failure of the task's bank to its
+   * successes) gets: 'report' trains it and says so; 'repair' sends it back with the generation's
+   * repair (with the screen's words) and trains what comes back; 'skip' never trains it. Unset
+   * (a search stored before the screen): 'report'.
+   */
+  screen?: ScreenMode;
   /** 'wait': pause after each reflection for a person's feedback (a task token), up to feedbackTimeoutMinutes. */
   feedback: 'none' | 'wait';
   feedbackTimeoutMinutes: number;
@@ -91,6 +98,8 @@ export interface SearchSettings {
   /** Steps per TrainSeed invocation; unset: the task's measured size (functions/shared/chunk-size.ts). */
   chunkSteps?: number;
 }
+
+export type ScreenMode = 'report' | 'repair' | 'skip';
 
 export interface ProposeEvent {
   searchId: string;

@@ -62,6 +62,25 @@ export function screenFindings(screen: Screen): ScreenFinding[] {
   return [...found, ...termFindings(screen)];
 }
 
+/** It does not rank the successes above the failures: a finding that fails it. */
+export function failsScreen(screen: Screen): boolean {
+  return screenFindings(screen).some((f) => f.severity === 'fails');
+}
+
+/** What the screen says of it in one line: the AUC, then its findings' words. */
+export function screenLine(screen: Screen): string {
+  const auc = screen.auc === null ? 'no successes to compare with' : `AUC ${fixed(screen.auc)} of the bank's successes above its failures`;
+  const words = screenSentences(screen);
+  return words.length === 0 ? auc : `${auc}; ${words.join('; ')}`;
+}
+
+/** Two rewards that pay the same on every episode of the bank, to 1e-9 of the largest return: one reward. */
+export function sameOnBank(a: Screen, b: Screen): boolean {
+  if (a.returns.length !== b.returns.length || a.returns.length === 0) return false;
+  const scale = Math.max(1, ...a.returns.map(Math.abs), ...b.returns.map(Math.abs));
+  return a.returns.every((r, i) => Math.abs(r - b.returns[i]) <= 1e-9 * scale);
+}
+
 /** The sentences alone, in order. */
 export function screenSentences(screen: Screen): string[] {
   return screenFindings(screen).map((f) => f.text);

@@ -23,6 +23,7 @@ export const SEARCH_DEFAULTS = {
   maxConcurrency: 10,
   randomSeed: 0,
   repair: true,
+  screen: 'report',
   feedback: 'none',
   feedbackTimeoutMinutes: 60,
   maxCostUsd: null,
@@ -81,6 +82,7 @@ export const SearchInputSchema = z.strictObject({
   maxConcurrency: count(1, MAX_MAP_CONCURRENCY),
   randomSeed: z.int().min(0).max(2 ** 32 - 1).optional(),
   repair: z.boolean().optional(),
+  screen: z.enum(['report', 'repair', 'skip'], { error: 'must be "report", "repair" or "skip"' }).optional(),
   feedback: z.enum(['none', 'wait']).optional(),
   // Fractions are fine (0.1 is 6 s; under a second waits a second); a whole execution lasts at most a day.
   feedbackTimeoutMinutes: z.number().positive().max(SEARCH_TIMEOUT_SECONDS / 60).optional(),
@@ -148,6 +150,7 @@ export function parseSearchInput(
     randomSeed: input.randomSeed ?? base.randomSeed,
     humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),
     repair: input.repair ?? base.repair,
+    screen: input.screen ?? base.screen,
     feedback: input.feedback ?? base.feedback,
     feedbackTimeoutMinutes: input.feedbackTimeoutMinutes ?? base.feedbackTimeoutMinutes,
     maxCostUsd: input.maxCostUsd ?? defaults.costCeilingUsd ?? base.maxCostUsd,
@@ -159,10 +162,15 @@ export function parseSearchInput(
   };
   const problems = [
     answererProblem(chosen, input, defaults.local ?? false), pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null),
-    historyProblem(settings, task),
+    historyProblem(settings, task), screenProblem(settings),
   ].filter((p): p is string => p !== null);
   if (problems.length > 0) throw new InvalidSearchInput(problems);
   return settings;
+}
+
+/** The screen's repairs are the generation's repair: without it there is nothing to send them with. */
+function screenProblem(s: Pick<SearchSettings, 'screen' | 'repair'>): string | null {
+  return s.screen === 'repair' && !s.repair ? '"screen": "repair" sends a candidate back with the generation\'s repair, which "repair": false turns off' : null;
 }
 
 /** A search's own ceiling may lower the stack's, never raise it. */

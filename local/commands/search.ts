@@ -31,6 +31,7 @@ const SearchFlags = z.object({
   hostile: z.boolean().default(true),
   humanInit: z.array(z.string()).default([]),
   repair: z.boolean().default(true),
+  screen: z.enum(['report', 'repair', 'skip'], { error: 'must be report, repair or skip' }).optional(),
   feedback: z.enum(['none', 'wait'], { error: 'must be none or wait' }).optional(),
   feedbackTimeout: z.coerce.number({ error: 'must be a number of minutes' }).positive({ error: 'must be more than 0' }).max(1440, { error: 'must be at most 1440 (a day)' }).optional(),
   maxCost: z.coerce.number({ error: 'must be a number of US dollars' }).positive({ error: 'must be more than 0' }).max(10_000, { error: 'must be at most 10000' }).optional(),
@@ -78,7 +79,7 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
   const pick = Object.fromEntries(Object.entries({
     generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, freshSeeds: flags.freshSeeds, steps: flags.steps,
     proposer: flags.proposer, model: flags.model, thinkingBudget: flags.thinkingBudget, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
-    chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed,
+    chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed, screen: flags.screen,
   }).filter(([, v]) => v !== undefined));
   return { searchId, task: flags.task, ...(flags.smoke ? { smoke: true } : {}), ...pick, includeHostile: flags.hostile, repair: flags.repair, ...(humanInit.length ? { humanInit } : {}) };
 }
