@@ -31,6 +31,7 @@ const DEFAULTS: SearchInput = {
   randomSeed: 0,
   humanInit: [],
   repair: true,
+  screen: 'report',
   feedback: 'none',
   feedbackTimeoutMinutes: 60,
   racing: { eta: 3, rungs: 3 },
@@ -304,5 +305,13 @@ describe('Function: parseSearchInput, against the 25,000-event execution history
 
   it('counts the hostile candidates the history bound assumes', () => {
     assert.equal(HOSTILE_CANDIDATES.length, HOSTILE_CANDIDATE_COUNT);
+  });
+});
+
+describe('The screen setting', () => {
+  it('takes report, repair or skip; refuses anything else by name, and repair without the repair', () => {
+    assert.equal(parseSearchInput({ screen: 'skip' }, { proposer: 'offline' }).screen, 'skip');
+    assert.throws(() => parseSearchInput({ screen: 'always' }, { proposer: 'offline' }), /"screen" must be one of "report", "repair", "skip" \(got "always"\)/);
+    assert.throws(() => parseSearchInput({ screen: 'repair', repair: false }, { proposer: 'offline' }), /"screen": "repair" sends a candidate back with the generation's repair, which "repair": false turns off/);
   });
 });

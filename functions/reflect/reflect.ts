@@ -4,12 +4,14 @@
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FAILED_CHECK, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure } from '../shared/records.ts';
+import { BASELINE_GENERATION, FAILED_CHECK, SCREEN_KEPT, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure, type ScreenNote } from '../shared/records.ts';
 import { loadBaselines, loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
-import { rewardKey } from '../shared/keys.ts';
+import { checkKey, rewardKey } from '../shared/keys.ts';
+import { failsScreen, screenLine } from '../shared/screen-words.ts';
+import { loadScreenPlan, type ScreenPlan } from './screen-plan.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
-import type { CheckSummary, SeedSummary } from '../shared/types.ts';
+import type { CheckRecord, CheckSummary, SeedSummary } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../shared/baselines.ts';
 import { reflectionText } from '../shared/reflection.ts';
@@ -37,26 +39,28 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const repaired = repairAnswer?.candidates ?? [];
   const checks = new Map([...event.checks, ...event.repairChecks].map((c) => [c.candidateId, c]));
   const race = (await store.race(searchId, generation)) ?? null;
-  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure))
+  const screened = { plan: await loadScreenPlan(store, searchId, generation), notes: await screenNotes(store, searchId, generation, [...checks.keys()]) };
+  const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure, screened))
     .sort((a, b) => compareRecords(a, b, task.tieBreak));
 
   // Only a reward the race let run to the budget can be the generation's best: never one it stopped
   // (its score is a partial one) or one that failed its check. One whose every seed faulted there
   // scores 0 and ranks below any that trained; it is the best only when nothing else ran, so that a
   // search whose every candidate faulted still publishes (with that 0) instead of failing.
-  const finalist = ranked.find((c) => stageOf(c) === 0) ?? ranked.find((c) => !c.stopped && c.seeds.length > 0);
+  const finalist = ranked.find((c) => stageOf(c) === 0 && c.twinOf === undefined) ?? ranked.find((c) => !c.stopped && c.seeds.length > 0);
   const bestOfGeneration = finalist ? pointerOf(finalist) : null;
   const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
   const context = await loadReflection(store, searchId, generation - 1, meta.best);
   const bestByGeneration = [...context.bestByGeneration, {
     generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
   }];
-  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }) =>
-    ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped }));
+  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped, screen }) =>
+    ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped, ...(screen === undefined ? {} : { screen: screen.line }) }));
   // The best so far is this generation's best or the one the context already holds; this
   // generation's best is shown beside it when it fell short.
-  const ofGeneration = ranked.length > 0
-    ? toReflectionBest(ranked[0], (await store.blobs.getText(rewardKey(searchId, generation, ranked[0].candidateId))) ?? '')
+  const top = ranked.find((c) => c.twinOf === undefined) ?? ranked[0];
+  const ofGeneration = top !== undefined
+    ? toReflectionBest(top, (await store.blobs.getText(rewardKey(searchId, generation, top.candidateId))) ?? '')
     : null;
   const best = bestSoFar && bestSoFar !== meta.best ? ofGeneration : context.best;
   const latest = best === ofGeneration ? null : ofGeneration;
@@ -85,8 +89,9 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
 async function recordCandidates(
   store: SearchStore, searchId: string, generation: number, candidates: ProposedCandidate[], summaries: SeedSummary[],
   checks: Map<string, CheckSummary> = new Map(), race: RaceRecord | null = null, repairFailure?: RequestFailure,
+  screened: { plan: ScreenPlan | null; notes: Map<string, ScreenNote> } = { plan: null, notes: new Map() },
 ): Promise<CandidateRecord[]> {
-  return Promise.all(candidates.map(async (candidate) => {
+  const records = await Promise.all(candidates.map(async (candidate) => {
     const check = checks.get(candidate.candidateId);
     const mine = summaries.filter((s) => s.candidateId === candidate.candidateId);
     const results = await trainedResults(store, searchId, generation, mine);
@@ -94,9 +99,40 @@ async function recordCandidates(
       ? failedCheck(candidate, generation, check, repairFailure?.candidateIds.includes(candidate.candidateId) ? repairFailure.reason : undefined)
       : check === undefined && mine.length === 0 ? neverChecked(candidate, generation)
         : aggregateCandidate(candidate, generation, mine, results, check ?? null, race);
-    await store.putCandidate(searchId, record);
-    return record;
+    const note = screened.notes.get(candidate.candidateId);
+    return note === undefined ? record : { ...record, screen: note };
   }));
+  const named = new Map(records.map((r) => [r.candidateId, r]));
+  const final = records.map((r) => notTrained(r, screened.plan, named));
+  await Promise.all(final.map((r) => store.putCandidate(searchId, r)));
+  return final;
+}
+
+/** A candidate the screen did not let train (screen-plan.ts) says why; a twin takes the scores of the one that trained for both. */
+function notTrained(record: CandidateRecord, plan: ScreenPlan | null, named: Map<string, CandidateRecord>): CandidateRecord {
+  const decision = plan?.notTrained.find((n) => n.candidateId === record.candidateId);
+  if (decision === undefined) return record;
+  const other = decision.of === undefined ? undefined : named.get(decision.of);
+  if (decision.why === 'twin' && other !== undefined) {
+    const { candidateId, name, idea, codeHash, origin, repairOf, generation, screen } = record;
+    return { ...other, candidateId, name, idea, codeHash, origin, ...(repairOf === undefined ? {} : { repairOf }), generation, ...(screen === undefined ? {} : { screen }),
+      twinOf: other.name, seeds: [], stepsTrained: 0,
+      reason: `${SCREEN_KEPT}: the same reward as ${other.name} on every episode of the bank (to 1e-9), trained once as it; its scores are ${other.name}'s` };
+  }
+  const why = decision.why === 'skipped'
+    ? `${SCREEN_KEPT}: skipped (screen: "skip"): ${decision.words}`
+    : `${SCREEN_KEPT}: sent back by the screen (${decision.words}); its repair ${other?.name ?? decision.of} trained instead`;
+  return { ...record, outcome: 'error', reason: why };
+}
+
+/** What the screen said of each checked candidate, from its stored check.json. */
+async function screenNotes(store: SearchStore, searchId: string, generation: number, candidateIds: string[]): Promise<Map<string, ScreenNote>> {
+  const notes = await Promise.all(candidateIds.map(async (id) => {
+    const text = await store.blobs.getText(checkKey(searchId, generation, id));
+    const screen = text === undefined ? null : ((JSON.parse(text) as CheckRecord).screen ?? null);
+    return screen === null ? null : [id, { auc: screen.auc, fails: failsScreen(screen), line: screenLine(screen) }] as const;
+  }));
+  return new Map(notes.filter((n): n is readonly [string, ScreenNote] => n !== null));
 }
 
 function failedCheck(candidate: ProposedCandidate, generation: number, check: CheckSummary, repairFailure?: string): CandidateRecord {

@@ -54,3 +54,8 @@ export function winnerPrefix(searchId: string): string {
 export function interimCardKey(searchId: string, generation: number): string {
   return `${searchPrefix(searchId)}/generations/${generation}/card.html`;
 }
+
+/** What the screen decided for a generation's seed-runs (functions/reflect/screen-plan.ts): Plan writes it, Reflect reads it. */
+export function screenPlanKey(searchId: string, generation: number): string {
+  return `${searchPrefix(searchId)}/generations/${generation}/screen-plan.json`;
+}

@@ -19,6 +19,8 @@ export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
 const gen = (generation: number): string => `GEN#${String(generation).padStart(4, '0')}`;
 /** The reason's start of a candidate that never trained: the card and the scoreboard count them by it. */
 export const FAILED_CHECK = 'failed its check';
+/** The start of the reason of a candidate the screen kept from training (functions/reflect/screen-plan.ts). */
+export const SCREEN_KEPT = 'not trained';
 
 export const META_SK = 'META';
 export const WINNER_SK = 'WINNER';
@@ -156,6 +158,19 @@ export interface CandidateRecord extends ProposedCandidate {
   stepsTrained: number;
   /** Where the race stopped it (its scores are the rung's), or null: it trained to the budget or never trained. */
   stopped: StoppedAt | null;
+  /** What the screen said of it before training (absent: no screen, as for the baselines or a check that failed). */
+  screen?: ScreenNote;
+  /** It paid the same as this candidate on the whole bank and was not trained: its scores are that one's. */
+  twinOf?: string;
+}
+
+/** The screen, as a candidate's record, the scoreboard and the card carry it. */
+export interface ScreenNote {
+  auc: number | null;
+  /** It prefers a failure of the bank (a finding that fails it). */
+  fails: boolean;
+  /** screenLine(): "AUC 0.41 ...; pays more for hovering to the time limit than for landing". */
+  line: string;
 }
 
 /** The rung of a race at which a candidate stopped. */

@@ -72,5 +72,6 @@ export function toReflectionBest(record: CandidateRecord, code: string): Reflect
     terms: record.terms,
     trainSuccessSeries: record.trainSuccessSeries,
     ...(record.episodes === undefined ? {} : { episodes: record.episodes }),
+    ...(record.screen === undefined ? {} : { screen: record.screen.line }),
   };
 }

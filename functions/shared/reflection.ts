@@ -45,6 +45,8 @@ export interface ReflectionBest {
   trainSuccessSeries: number[];
   /** How each trained seed's episodes ended (absent on older records). */
   episodes?: SeedsEpisodes;
+  /** What the screen said of it before training, in words (absent: not screened). */
+  screen?: string;
 }
 
 /** A baseline's score on the search's seeds: the line to beat. */
@@ -65,6 +67,8 @@ export interface ScoreboardEntry {
   outcome: Outcome;
   /** Empty when trained; otherwise what went wrong. */
   reason: string;
+  /** What the screen said of it before training, in words (absent: not screened). */
+  screen?: string;
 }
 
 /** The best candidate of one generation and the best metric so far after it. */
@@ -126,6 +130,7 @@ function rewardSection(task: ReflectionTask, best: ReflectionBest, heading: stri
     'We trained a PPO policy using this reward function and tracked each reward term at 10 checkpoints during training: its mean value per step at each checkpoint (with the maximum, mean and minimum of that series), its mean per step early (first 10% of updates) and late (last 10%), and its mean absolute value per step, its size:',
   ];
   for (const [name, stats] of Object.entries(best.terms)) lines.push(termLine(name, stats));
+  if (best.screen !== undefined) lines.push('', `Before training, the screen ran it over recorded episodes of this task (known successes and known failures): ${best.screen}.`);
   const episodes = episodesLines(task.success.clause, best.episodes ?? []);
   if (episodes.length > 0) lines.push('', ...episodes);
   else lines.push(seriesLine('training success', best.trainSuccessSeries));
@@ -158,13 +163,17 @@ function lineToBeatSection(task: ReflectionTask, baselines: BaselineScore[]): st
 
 function scoreboardSection(scoreboard: ScoreboardEntry[]): string[] {
   if (scoreboard.length === 0) return [];
-  const lines = ['## Last generation\'s candidates (name | success | outcome | idea)'];
+  const screened = scoreboard.some((e) => e.screen !== undefined);
+  const lines = [`## Last generation's candidates (name | success | outcome | idea${screened ? ' | screen' : ''})`];
+  if (screened) {
+    lines.push('(The screen ran each reward, before training, over recorded successes and failures of this task: an AUC below 1 means some failure earned a higher discounted return than a success, and its words name which. A reward that prefers a failure teaches that failure.)');
+  }
   if (scoreboard.some((e) => e.outcome === 'stopped')) {
     lines.push('(A candidate marked "stopped" was raced: it trained only to the share of the budget it names, lost there to better ones and was stopped; its success is its score at that point, not a fully trained one.)');
   }
   for (const e of scoreboard) {
     const outcome = e.outcome === 'trained' ? 'trained' : `${e.outcome}: ${e.reason}`;
-    lines.push(`- ${e.name} | ${formatValue(e.success)} | ${outcome} | ${e.idea}`);
+    lines.push(`- ${e.name} | ${formatValue(e.success)} | ${outcome} | ${e.idea}${screened ? ` | ${e.screen ?? 'not screened'}` : ''}`);
   }
   return lines;
 }

@@ -65,6 +65,7 @@ export async function assembleCard(
       seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
       stopped: r.stopped ?? null,
       trainSuccessArea: r.trainSuccessArea ?? null,
+      ...(r.screen === undefined ? {} : { screen: r.screen }),
     })),
     feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
     stopped: meta.stoppedBy ?? null,

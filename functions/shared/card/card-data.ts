@@ -61,6 +61,8 @@ export interface CardCandidate {
   failedCheck: boolean;
   /** The candidate this one repairs ("Repair rewards"), or null. */
   repairOf: string | null;
+  /** What the screen said of it before training (absent: not screened). */
+  screen?: { auc: number | null; fails: boolean; line: string };
   seeds: CardSeed[];
 }
 

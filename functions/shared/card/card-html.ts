@@ -224,7 +224,8 @@ function codeSection(data: CardData): string {
 
 function outcomeCell(c: CardCandidate): string {
   const pill = c.failedCheck ? `<span class="pill ${h(c.outcome)} check">failed its check</span>` : `<span class="pill ${h(c.outcome)}">${h(c.outcome)}</span>`;
-  return `${pill}${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}`;
+  const screen = c.screen === undefined ? '' : `<div class="screen${c.screen.fails ? ' fails' : ''}">screen: ${h(c.screen.line)}</div>`;
+  return `${pill}${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}${screen}`;
 }
 
 function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {

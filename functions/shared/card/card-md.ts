@@ -126,6 +126,11 @@ export function renderCardMarkdown(data: CardData): string {
   }
   const failedChecks = data.candidates.filter((x) => x.failedCheck).length;
   if (failedChecks > 0) out.push(`${failedChecks} candidate${failedChecks === 1 ? '' : 's'} failed ${failedChecks === 1 ? 'its' : 'their'} sandbox check and never trained.`, '');
+  const screened = data.candidates.filter((x) => x.screen !== undefined);
+  const flagged = screened.filter((x) => x.screen?.fails).length;
+  if (screened.length > 0) {
+    out.push(`The screen ran ${screened.length} candidate${screened.length === 1 ? '' : 's'} over the task's recorded successes and failures before training: ${flagged} preferred a failure.`, '');
+  }
 
   out.push('## Every candidate', '', 'Generation 0 holds the baselines. Success is the mean over the search\'s seeds; a seed that failed counts 0.', '');
   const sorted = [...data.candidates].sort((a, b) => a.generation - b.generation || b.success - a.success);
@@ -134,7 +139,8 @@ export function renderCardMarkdown(data: CardData): string {
     `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.repairOf === null ? '' : ' *repaired*'}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
     mdText(c.idea), seedList(c.seeds), pct(c.success), column.value(c),
     // A failed check's reason starts with "failed its check".
-    c.reason === '' ? mdText(c.outcome) : c.failedCheck ? mdText(c.reason) : `${mdText(c.outcome)}: ${mdText(c.reason)}`,
+    (c.reason === '' ? mdText(c.outcome) : c.failedCheck ? mdText(c.reason) : `${mdText(c.outcome)}: ${mdText(c.reason)}`) +
+      (c.screen === undefined ? '' : `<br>screen: ${mdText(c.screen.line)}`),
   ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
 
   const p = data.proposer;

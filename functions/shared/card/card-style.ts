@@ -53,6 +53,8 @@ tr.hostile-row td{background:#fff8f7}
 .interim{background:#fff8e1;border:1px solid #f0d58a;border-radius:8px;padding:10px 14px}.stopped{background:#fde8e6;border-radius:8px;padding:8px 12px}
 ul.feedback{margin:6px 0 0 18px;padding:0}ul.feedback q{font-style:italic}
 .reason{font-size:12.5px;color:var(--muted);margin-top:3px;max-width:32ch;overflow-wrap:anywhere}
+.screen{font-size:12.5px;color:var(--muted);margin-top:3px;max-width:32ch;overflow-wrap:anywhere}
+.screen.fails{color:#b3261e}
 .scroll{overflow-x:auto}
 .hbar{display:inline-block;width:120px;height:8px;background:#eceef3;border-radius:4px;overflow:hidden;vertical-align:middle}
 .hbar span{display:block;height:100%;background:var(--winner)}
