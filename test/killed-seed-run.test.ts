@@ -14,7 +14,8 @@ import type { PublishResult } from '../functions/shared/contracts.ts';
 import { runLocalSearch, withLocalStore, type RuntimeEvent } from '../local/runtime.ts';
 
 /**
- * Fine for two rollouts, then keeps 300 MiB in its sandbox, whose cap the test raises to 512 MiB
+ * Fine for its check and the screen (4,096 and 5,120 MountainCar transitions) and the first
+ * rollouts of training, then keeps 300 MiB in its sandbox, whose cap the test raises to 512 MiB
  * (EUREKA_SANDBOX_MEMORY_MB): the process, not the sandbox, runs out of memory, as a leak the
  * sandbox did not count would make it.
  */
@@ -23,7 +24,7 @@ const hoard = [];
 let calls = 0;
 function computeReward(obs, action, nextObs, terminated) {
   calls += 1;
-  if (calls > 4096 && hoard.length < 300) hoard.push(new Float64Array(1 << 17).fill(calls));
+  if (calls > 16384 && hoard.length < 300) hoard.push(new Float64Array(1 << 17).fill(calls));
   return [0, { hoarded: hoard.length }];
 }
 `;
