@@ -138,6 +138,7 @@ program
   .option('--stack <name>', 'a search on AWS: the stack\'s table, and the card as a presigned URL')
   .option('--json', 'print one JSON object')
   .option('--open', 'open the newest card in the browser (the winner\'s, else the last generation\'s interim card)')
+  .option('--generation <n>', 'one generation: the proposer\'s analysis, every candidate with the screen\'s words, and the reflection written after it')
   .action(async (id: string | undefined, opts: object) => {
     const { showCommand } = await import('./commands/show.ts');
     await showCommand({ ...opts, id });

@@ -60,6 +60,19 @@ describe('A search with screen: "skip"', () => {
     assert.ok(person, JSON.stringify(rows));
     assert.match(person.reason, /^not trained: skipped \(screen: "skip"\): AUC 0\.00 .*ranks every failure above reaching the flag/);
     assert.ok(rows.some((r) => r.name !== 'flipped' && r.outcome !== 'error'), 'the proposer\'s candidate trained');
+    // eureka show ID --generation N: the analysis, each candidate with the screen's words, the reflection.
+    const searchId = JSON.parse(ran.stdout).searchId as string;
+    const shown = await eureka(['show', searchId, '--generation', '1', '--data-dir', dir, '--json']);
+    assert.equal(shown.code, 0, shown.stderr);
+    const generation = JSON.parse(shown.stdout);
+    assert.equal(generation.analysis.proposal, '', 'the offline grammar writes no analysis');
+    assert.match(generation.rows.find((r: { name: string }) => r.name === 'flipped').screen, /^AUC 0\.00 .*ranks every failure above reaching the flag/);
+    assert.match(generation.reflection, /## Last generation's candidates \(name \| success \| outcome \| idea \| screen\)/);
+    const text = await eureka(['show', searchId, '--generation', '1', '--data-dir', dir]);
+    assert.match(text.stdout, /The proposer's analysis:\n\(none written\)/);
+    const beyond = await eureka(['show', searchId, '--generation', '2', '--data-dir', dir]);
+    assert.equal(beyond.code, 2);
+    assert.match(beyond.stderr, /--generation: search .* has 1 generation \(got 2\)/);
     await rm(dir, { recursive: true, force: true });
   });
 });

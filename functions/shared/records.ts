@@ -203,6 +203,8 @@ export interface SummaryRecord {
     candidateId: string; name: string; idea: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: Outcome; reason: string;
     /** Where the race stopped it, if it did: its scores are that rung's. */
     stopped?: StoppedAt | null;
+    /** What the screen said of it before training, in words. */
+    screen?: string;
   }>;
   bestOfGeneration: BestPointer | null;
   bestSoFar: BestPointer | null;

@@ -20,6 +20,7 @@ import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
 import { publishedVerdict, verdictLine, type ShownVerdict } from './show-verdict.ts';
+import { formatGeneration, readGeneration, type GenerationReport } from './show-generation.ts';
 
 const ShowFlags = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be a search id' }).optional(),
@@ -27,10 +28,12 @@ const ShowFlags = z.object({
   stack: z.string().min(1).optional(),
   json: z.boolean().default(false),
   open: z.boolean().default(false),
+  generation: z.coerce.number({ error: 'must be a generation number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be 1 or more' }).optional(),
 });
 
 export async function showCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(ShowFlags, raw);
+  if (flags.generation !== undefined) return showGeneration(flags, flags.generation);
   let report: ScoreboardReport;
   if (flags.stack === undefined) {
     report = await printScoreboard(flags.dataDir, flags.id ?? (await latestSearch(flags.dataDir)), false);
@@ -43,6 +46,20 @@ export async function showCommand(raw: unknown): Promise<void> {
     const { openInBrowser } = await import('../open.ts');
     await openInBrowser(report.latestCard.location);
   }
+}
+
+/** --generation N: the proposer's analysis, the candidates and the reflection of one generation. */
+async function showGeneration(flags: z.infer<typeof ShowFlags>, generation: number): Promise<void> {
+  let report: GenerationReport;
+  if (flags.stack === undefined) {
+    const id = flags.id ?? (await latestSearch(flags.dataDir));
+    report = await withLocalStore(flags.dataDir, (store) => readGeneration(store, id, generation));
+  } else {
+    if (flags.id === undefined) throw new UsageError('--stack: give the search id (eureka show ID --stack NAME)');
+    const { tableName, bucketName } = await stackOutputs(flags.stack, ['tableName', 'bucketName']).catch((err) => { throw explainAws(err, flags.stack as string, 'could not read the search'); });
+    report = await readGeneration(new SearchStore(new Table(tableName), new S3BlobStore(bucketName)), flags.id, generation);
+  }
+  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatGeneration(report));
 }
 
 /** A search on AWS: its table through the stack's outputs, its cards as presigned URLs. */
