@@ -11,7 +11,7 @@
  * reviewer can read, and the screen adds milliseconds to a check.
  */
 import type { Task } from '../tasks/contract.ts';
-import { BANK_SEED, bankPolicies, playKind, policyEpisodes, successWords, type Actor, type Bank, type BankEpisode } from '../tasks/bank.ts';
+import { BANK_SEED, playKind, policyEpisodes, policyInfos, successWords, type Actor, type Bank, type BankEpisode } from '../tasks/bank.ts';
 import type { BankMade } from '../tasks/bank-file.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import { greedyActions } from '../functions/train-seed/grade.ts';
@@ -44,7 +44,7 @@ export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<
   }
   const bank: Bank = {
     task: task.id, stored: true, successWords: successWords(task),
-    policies: [{ ...HUMAN_POLICY }, ...bankPolicies(task).map(({ name, kind, words }) => ({ name, kind, words }))],
+    policies: [{ ...HUMAN_POLICY }, ...policyInfos(task)],
     episodes: [...trained, ...policyEpisodes(task)],
   };
   const made: BankMade = { by: `eureka bank --task ${task.id}`, human: { seeds, steps: task.budget.steps, startsPerSeed: starts } };

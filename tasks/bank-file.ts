@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import { bankPolicies, policyEpisodes, successWords, type Bank, type BankEpisode } from './bank.ts';
+import { policyEpisodes, policyInfos, successWords, type Bank, type BankEpisode } from './bank.ts';
 import type { Task } from './contract.ts';
 
 export const BANK_FILE = 'bank.json.gz';
@@ -91,7 +91,7 @@ export function loadBank(task: Task): Bank {
   if (known) return known;
   const bank = readStoredBank(task) ?? {
     task: task.id, stored: false, successWords: successWords(task),
-    policies: bankPolicies(task).map(({ name, kind, words }) => ({ name, kind, words })),
+    policies: policyInfos(task),
     episodes: policyEpisodes(task),
   };
   banks.set(file, bank);

@@ -65,6 +65,11 @@ export function bankPolicies(task: Task): BankPolicy[] {
   return [...defaults.filter((d) => !own.some((p) => p.name === d.name)), ...own];
 }
 
+/** The task's policies as the bank records them: kind and words, without their code. */
+export function policyInfos(task: Task): BankPolicyInfo[] {
+  return bankPolicies(task).map(({ name, kind, words }) => ({ name, kind, words }));
+}
+
 export function successWords(task: Task): string {
   return task.bank?.successWords ?? 'succeeding';
 }

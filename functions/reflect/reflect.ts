@@ -6,12 +6,12 @@
 import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
 import { BASELINE_GENERATION, FAILED_CHECK, SCREEN_KEPT, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure, type ScreenNote } from '../shared/records.ts';
 import { loadBaselines, loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
-import { checkKey, rewardKey } from '../shared/keys.ts';
+import { rewardKey } from '../shared/keys.ts';
 import { failsScreen, screenLine } from '../shared/screen-words.ts';
-import { loadScreenPlan, type ScreenPlan } from './screen-plan.ts';
+import { loadScreenPlan, storedScreen, type ScreenPlan } from './screen-plan.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
-import type { CheckRecord, CheckSummary, SeedSummary } from '../shared/types.ts';
+import type { CheckSummary, SeedSummary } from '../shared/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { baselinesOf } from '../shared/baselines.ts';
 import { reflectionText } from '../shared/reflection.ts';
@@ -128,8 +128,7 @@ function notTrained(record: CandidateRecord, plan: ScreenPlan | null, named: Map
 /** What the screen said of each checked candidate, from its stored check.json. */
 async function screenNotes(store: SearchStore, searchId: string, generation: number, candidateIds: string[]): Promise<Map<string, ScreenNote>> {
   const notes = await Promise.all(candidateIds.map(async (id) => {
-    const text = await store.blobs.getText(checkKey(searchId, generation, id));
-    const screen = text === undefined ? null : ((JSON.parse(text) as CheckRecord).screen ?? null);
+    const screen = await storedScreen(store, searchId, generation, id);
     return screen === null ? null : [id, { auc: screen.auc, fails: failsScreen(screen), line: screenLine(screen) }] as const;
   }));
   return new Map(notes.filter((n): n is readonly [string, ScreenNote] => n !== null));

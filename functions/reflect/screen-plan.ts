@@ -61,7 +61,8 @@ export function decide(passed: string[], screens: Map<string, Screen | null>, mo
   return { train: kept, notTrained };
 }
 
-async function storedScreen(store: SearchStore, searchId: string, generation: number, candidateId: string): Promise<Screen | null> {
+/** The screen stored with a candidate's check.json; null without one (no check, or one made before the screen). */
+export async function storedScreen(store: SearchStore, searchId: string, generation: number, candidateId: string): Promise<Screen | null> {
   const text = await store.blobs.getText(checkKey(searchId, generation, candidateId));
   return text === undefined ? null : ((JSON.parse(text) as CheckRecord).screen ?? null);
 }

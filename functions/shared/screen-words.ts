@@ -1,7 +1,7 @@
 /**
  * The screen in words (issue 24): a short taxonomy of what a reward pays for, as the model, the
  * card and the scoreboard read it. "pays more for hovering to the time limit than for landing",
- * "never pays for reaching the flag itself", "one term, alive, is 98% of the total".
+ * "never pays for <the task's success words> itself", "one term, alive, is 98% of the total".
  *
  * A finding that 'fails' says the reward does not rank the successes above the failures (the
  * screen's prefersFailure); one that 'warns' says something a person would want to know.
@@ -19,8 +19,8 @@ export interface ScreenFinding {
 /**
  * A term at least this share of the total drowns the rest; a constant one floods them (it pays
  * every step alike, whatever happens). Chosen on the baselines and examples/ (the largest share
- * of a term there is the constant step cost in the person's MountainCar shaping, 62%), checked on
- * the wrong rewards of test/fixtures/wrong-rewards/.
+ * of a term there is a baseline's constant step cost, 62%), checked on the wrong rewards of
+ * test/fixtures/wrong-rewards/.
  */
 export const DOMINANT_SHARE = 0.9;
 /** A reward more than this many times larger (or smaller) per step than the environment's own. */

@@ -38,8 +38,11 @@ export async function showCommand(raw: unknown): Promise<void> {
   if (flags.stack === undefined) {
     report = await printScoreboard(flags.dataDir, flags.id ?? (await latestSearch(flags.dataDir)), false);
   } else {
-    if (flags.id === undefined) throw new UsageError('--stack: give the search id (eureka show ID --stack NAME)');
-    report = await reportOnAws(flags.stack, flags.id);
+    const searchId = idOnAws(flags);
+    report = await onAws(flags.stack, async (store, bucketName) => {
+      const { presignedUrl } = await import('../presigned-url.ts');
+      return readReport(store, searchId, (key) => presignedUrl(bucketName, key), `in stack ${flags.stack}`);
+    });
   }
   process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
   if (flags.open && report.latestCard) {
@@ -55,20 +58,23 @@ async function showGeneration(flags: z.infer<typeof ShowFlags>, generation: numb
     const id = flags.id ?? (await latestSearch(flags.dataDir));
     report = await withLocalStore(flags.dataDir, (store) => readGeneration(store, id, generation));
   } else {
-    if (flags.id === undefined) throw new UsageError('--stack: give the search id (eureka show ID --stack NAME)');
-    const { tableName, bucketName } = await stackOutputs(flags.stack, ['tableName', 'bucketName']).catch((err) => { throw explainAws(err, flags.stack as string, 'could not read the search'); });
-    report = await readGeneration(new SearchStore(new Table(tableName), new S3BlobStore(bucketName)), flags.id, generation);
+    const id = idOnAws(flags);
+    report = await onAws(flags.stack, (store) => readGeneration(store, id, generation));
   }
   process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatGeneration(report));
 }
 
-/** A search on AWS: its table through the stack's outputs, its cards as presigned URLs. */
-async function reportOnAws(stack: string, searchId: string): Promise<ScoreboardReport> {
+/** On AWS there is no latest search to default to. */
+function idOnAws(flags: z.infer<typeof ShowFlags>): string {
+  if (flags.id === undefined) throw new UsageError('--stack: give the search id (eureka show ID --stack NAME)');
+  return flags.id;
+}
+
+/** Reads a search on AWS: its table and bucket through the stack's outputs, AWS's errors explained. */
+async function onAws<T>(stack: string, read: (store: SearchStore, bucketName: string) => Promise<T>): Promise<T> {
   try {
     const { tableName, bucketName } = await stackOutputs(stack, ['tableName', 'bucketName']);
-    const store = new SearchStore(new Table(tableName), new S3BlobStore(bucketName));
-    const { presignedUrl } = await import('../presigned-url.ts');
-    return await readReport(store, searchId, (key) => presignedUrl(bucketName, key), `in stack ${stack}`);
+    return await read(new SearchStore(new Table(tableName), new S3BlobStore(bucketName)), bucketName);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw explainAws(err, stack, 'could not read the search');
