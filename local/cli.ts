@@ -87,6 +87,7 @@ program
   .option('--resume <id>', 'continue a search: nothing finished is trained or proposed again')
   .option('--data-dir <dir>', 'where the table and the bucket live', '.eureka')
   .option('--json', 'print {searchId, winner, baselines, generations, cardPath}')
+  .option('--estimate', 'print what the search would train and cost (steps, seed-runs, wall time, GB-seconds, the model\'s worst case) and stop: nothing is trained')
   .action(async (opts: object) => {
     const { searchCommand } = await import('./commands/search.ts');
     await searchCommand(opts);
@@ -151,6 +152,8 @@ program
   .option('--input <json>', 'execution input, e.g. \'{"smoke":true}\'', '{}')
   .option('--name <name>', 'execution name (default: generated; it becomes the search id)')
   .option('--json', 'print {executionArn, consoleUrl}')
+  .option('--estimate', 'print what the search would cost on AWS (steps, seed-runs, wall time, GB-seconds and dollars in AWS_REGION, the model\'s worst case against the ceiling) and start nothing')
+  .option('--max-cost <usd>', 'with --estimate: the stack\'s ceiling, when it was deployed with another than $10 (cdk deploy -c maxCostUsd=...)')
   .action(async (opts: object) => {
     const { startCommand } = await import('./commands/start.ts');
     await startCommand(opts);

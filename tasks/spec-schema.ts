@@ -53,6 +53,7 @@ export const TaskSpecSchema = z.object({
     evalEpisodes: z.int().min(1).max(100),
     smokeSteps: z.int().min(2048).max(10_000_000),
     stepsPerSecond: finite.positive().optional(),
+    raceSurvival: finite.min(0).max(1).optional(),
   }),
   ppo: z.record(z.string(), z.unknown()).optional(),
   replay: fn.optional(),

@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { modelProposer, parseEffort } from './model-answer.ts';
 import { thinkingOptions } from './thinking.ts';
 import type { Proposer } from './proposer.ts';
+import { MODEL_MAX_TOKENS } from '../shared/worst-case.ts';
 
 export interface AnthropicProposerOptions {
   apiKey: string;
@@ -26,7 +27,7 @@ export interface AnthropicProposerOptions {
   thinkingBudget?: number;
 }
 
-export const MODEL_DEFAULTS = { maxRetries: 2, timeoutMs: 600_000, maxTokens: 32_000 } as const;
+export const MODEL_DEFAULTS = { maxRetries: 2, timeoutMs: 600_000, maxTokens: MODEL_MAX_TOKENS } as const;
 
 /** Replaces every occurrence of the secret with "[redacted]". */
 export function redactor(secret: string | undefined): (text: string) => string {

@@ -9,6 +9,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { Message, MessageParam, Messages, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import { costUsd, priceOf } from '../shared/pricing.ts';
+import { worstCaseTokens } from '../shared/worst-case.ts';
 import { ANSWER_FORMAT, checkAnswer, readAnswer, type Checked } from './answer-schema.ts';
 import { buildPrompt, buildRepairPrompt, promptHash, type Prompt } from './prompt.ts';
 import { MODEL_STREAM_MARGIN_SECONDS, MODEL_STREAM_TOKENS_PER_SECOND } from '../../infra/config.ts';
@@ -180,17 +181,9 @@ export function outputCap(options: Pick<ConversationOptions, 'maxTokens' | 'thin
   return options.maxTokens + (options.thinking?.budgetTokens ?? 0);
 }
 
-/**
- * The most one exchange can cost before it is sent: the prompt at one token per 3 characters (code
- * and English run 3.5 to 4 here, so this overestimates), every output token the cap allows
- * (thinking included), twice (a schema repair resends the prompt with the first answer's text).
- */
+/** The most one exchange can cost before it is sent (worst-case.ts: its prompt and every output token, twice). */
 export function worstCaseCostUsd(options: Pick<ConversationOptions, 'model' | 'maxTokens' | 'thinking'>, prompt: Prompt): number | null {
-  const price = priceOf(options.model);
-  if (price === null) return null;
-  const promptTokens = Math.ceil((prompt.system.length + prompt.user.length) / 3);
-  const inputTokens = 2 * promptTokens + options.maxTokens + 1000;
-  return (inputTokens * price.input + 2 * outputCap(options) * price.output) / 1e6;
+  return costUsd(options.model, worstCaseTokens(prompt.system.length + prompt.user.length, options.maxTokens, outputCap(options)));
 }
 
 /** The most one step can cost: its messages at one token per 3 characters, and every output token the cap allows (thinking included). */

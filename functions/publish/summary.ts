@@ -2,6 +2,7 @@
  * winner/summary.json: the search's result for machines. The schema is versioned by `schema`;
  * the README documents each field. Success values are shares in [0, 1].
  */
+import type { SearchEstimate } from '../shared/estimate.ts';
 import type { CardData, CardReward } from '../shared/card/card-data.ts';
 import type { HistoryRecord } from '../shared/records.ts';
 import { baselineVerdict, type BaselineVerdict } from '../shared/card/card-verdict.ts';
@@ -67,6 +68,10 @@ export interface SearchSummary {
    */
   stepsTrained: number;
   stepsFullBudget: number;
+  /** Seconds every seed-run's invocations took, summed (times TrainSeed's memory: its GB-seconds). */
+  seedRunSeconds: number;
+  /** What "Start the search" estimated before anything trained; null in a search stored before it. */
+  estimate: SearchEstimate | null;
   /**
    * Step Functions history events per execution (the quota: 25,000 each), the search's own and its
    * largest seed-run child's, as the local runtime counted them; null on AWS (the console has them).
@@ -96,6 +101,8 @@ export function buildSummary(
     bestByGeneration: card.bestByGeneration,
     stepsTrained: card.compute?.stepsTrained ?? 0,
     stepsFullBudget: card.compute?.stepsFullBudget ?? 0,
+    seedRunSeconds: card.compute?.seedRunSeconds ?? 0,
+    estimate: card.estimate ?? null,
     history,
     artifacts,
   };

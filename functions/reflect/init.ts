@@ -2,6 +2,8 @@
  * "Start the search": validate the execution input, record the search (once: a redrive or a
  * resume finds it recorded and keeps its configuration), and stage the two baselines.
  */
+import { availableParallelism } from 'node:os';
+import { estimateSearch } from '../shared/estimate.ts';
 import type { InitEvent, InitResult, SearchSettings } from '../shared/contracts.ts';
 import { rewardKey } from '../shared/keys.ts';
 import { BASELINE_GENERATION } from '../shared/records.ts';
@@ -24,6 +26,7 @@ export async function initSearch(
   const now = new Date().toISOString();
   const { created, meta } = await store.createMeta(searchId, {
     config: settings, status: 'running', startedAt: now, updatedAt: now, best: null, executionName: event.executionName,
+    estimate: estimateSearch(settings, getTask(settings.task), { cores: local ? availableParallelism() : null, region: process.env.AWS_REGION ?? 'us-east-1' }),
   });
   // A redrive (or a local resume) is the same execution and continues its search; any other
   // execution would attach to it, and its pauses would overwrite the first one's task token.

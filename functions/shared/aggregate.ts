@@ -30,7 +30,8 @@ export function aggregateCandidate(
     diagnostic: meanOrNull(trained.map((r) => r.diagnostic)),
     outcome: (failed?.outcome ?? stoppedSeed?.outcome ?? 'trained') as Outcome,
     reason: failed ? `seed ${failed.seed}: ${failed.reason}` : stoppedSeed?.reason ?? '',
-    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained }) => ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained })),
+    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained, wallSeconds }) =>
+      ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained, ...(wallSeconds === undefined ? {} : { wallSeconds }) })),
     terms: averageTerms(trained.map((r) => r.terms)),
     episodes: trained.flatMap((r) => (r.episodes ? [{ seed: r.seed, ...r.episodes }] : [])).sort((a, b) => a.seed - b.seed),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),

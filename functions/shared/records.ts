@@ -2,6 +2,7 @@
  * The search's records in the table (DESIGN §3): one partition per search, sort keys by
  * generation. These types are what the handlers write and read back.
  */
+import type { SearchEstimate } from './estimate.ts';
 import type { CheckVerdict, Outcome, SeedEpisodes, SeedSummary, TermStats } from './types.ts';
 import type { SearchSettings } from './contracts.ts';
 
@@ -59,6 +60,8 @@ export interface MetaRecord {
   executionName?: string;
   /** The execution history as Step Functions counts it, measured by the local runtime (AWS: its console). */
   history?: HistoryRecord;
+  /** What "Start the search" estimated it would train and cost (estimate.ts); absent in searches stored before it. */
+  estimate?: SearchEstimate;
 }
 
 /** History events per execution (the quota is 25,000 each): the search's own, and its seed-runs' child executions. */
@@ -144,7 +147,7 @@ export interface CandidateRecord extends ProposedCandidate {
   diagnostic: number | null;
   outcome: Outcome;
   reason: string;
-  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'> & { stepsTrained?: number }>;
+  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'> & { stepsTrained?: number; wallSeconds?: number }>;
   /** Its sandbox check before training (null for the baselines, which are not checked). */
   check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;

@@ -12,6 +12,7 @@ export const SeedSummarySchema = z.object({
   meanReturn: z.number().nullable(),
   stepsTrained: z.number().int().min(0),
   trainSuccessArea: z.number().nullable(),
+  wallSeconds: z.number().min(0).optional(),
 });
 
 /** A sandbox check's summary, as TrainSeed returns it and as the check Maps' Catch states build it. */

@@ -170,6 +170,8 @@ export interface SeedSummary {
   stepsTrained: number;
   /** SeedResult.trainSuccessArea: how early it learned, the race's last tie-break. */
   trainSuccessArea: number | null;
+  /** SeedResult.wallSeconds: what its invocations took, every chunk so far (absent: killed, or stored before it was kept). */
+  wallSeconds?: number;
 }
 
 /** What TrainSeed answers for one chunk of a seed-run: the summary once it reached its target. */

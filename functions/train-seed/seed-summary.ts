@@ -9,7 +9,8 @@ export const SUMMARY_REASON_CHARS = 200;
 
 export function summarize(result: SeedResult): SeedSummary {
   const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea } = result;
-  return { candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea };
+  const wallSeconds = Math.round(result.wallSeconds * 1000) / 1000;
+  return { candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea, wallSeconds };
 }
 
 /** At most `chars` characters, an ellipsis marking a cut. */

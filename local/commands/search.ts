@@ -10,6 +10,7 @@ import { taskFlag } from '../task-flag.ts';
 import { progressReporter } from '../progress.ts';
 import { readUserFile } from '../read-file.ts';
 import { runLocalSearch, UnknownSearch } from '../runtime.ts';
+import { printEstimate } from './estimate.ts';
 import { printScoreboard } from './show.ts';
 
 const SearchFlags = z.object({
@@ -39,6 +40,7 @@ const SearchFlags = z.object({
   resume: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be the id of an earlier search' }).optional(),
   dataDir: z.string().default('.eureka'),
   json: z.boolean().default(false),
+  estimate: z.boolean().default(false),
 });
 
 export async function searchCommand(raw: unknown): Promise<void> {
@@ -47,8 +49,14 @@ export async function searchCommand(raw: unknown): Promise<void> {
   if (!flags.racing && (flags.racingEta !== undefined || flags.racingRungs !== undefined)) {
     throw new UsageError('--no-racing and --racing-eta/--racing-rungs: give one of them');
   }
+  if (flags.estimate && flags.resume) throw new UsageError('--estimate and --resume: an estimate is of a new search');
   const searchId = flags.resume ?? flags.searchId ?? newSearchId();
   const input = flags.resume ? { searchId } : await executionInput(flags, searchId);
+  if (flags.estimate) {
+    const proposer = process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
+    printEstimate(input, { proposer, costCeilingUsd: null, local: true, flag: 'search' }, flags.json);
+    return;
+  }
 
   const progress = progressReporter();
   let result: { output: unknown };

@@ -4,6 +4,9 @@
  * its last generation. Locally a file; with --stack, a search on AWS, read from the stack's table,
  * and the card as a presigned URL. --open opens that card in the browser.
  */
+import { FUNCTION_CAPS } from '../../infra/config.ts';
+import type { SearchEstimate } from '../../functions/shared/estimate.ts';
+import { durationOf } from '../../functions/shared/estimate-text.ts';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -102,6 +105,11 @@ export interface ScoreboardReport {
   /** Environment steps the search trained so far, and what it would have without racing (summary.json's, once published). */
   stepsTrained: number;
   stepsFullBudget: number;
+  /** Seconds the seed-runs' invocations took, summed (times TrainSeed's memory: GB-seconds), and the search's wall seconds so far. */
+  seedRunSeconds: number;
+  wallSeconds: number;
+  /** What "Start the search" estimated before anything trained (null: a search stored before it). */
+  estimate: SearchEstimate | null;
   /** History events per execution as the local runtime counted them (null: not counted, a search on AWS). */
   history: HistoryRecord | null;
   /** Once published: did the winner beat the best baseline on the fresh seeds (summary.json's beatsBaselines, with both scores)? */
@@ -160,17 +168,19 @@ async function readReport(store: SearchStore, searchId: string, locate: (key: st
     cardPath: latestCard?.kind === 'winner' ? latestCard.location : null,
     latestCard,
     ...(await stepsOf(store, searchId, meta.config)),
+    wallSeconds: ((meta.status === 'finished' ? Date.parse(meta.updatedAt) : now) - Date.parse(meta.startedAt)) / 1000,
+    estimate: meta.estimate ?? null,
     history: meta.history ?? null,
     verdict: await publishedVerdict(store, searchId),
   };
 }
 
 /** summary.json's count once the search is published; until then, what its records say so far. */
-async function stepsOf(store: SearchStore, searchId: string, config: SearchSettings): Promise<{ stepsTrained: number; stepsFullBudget: number }> {
+async function stepsOf(store: SearchStore, searchId: string, config: SearchSettings): Promise<{ stepsTrained: number; stepsFullBudget: number; seedRunSeconds: number }> {
   const summary = await store.blobs.getText(`${winnerPrefix(searchId)}/summary.json`);
   if (summary !== undefined) {
-    const { stepsTrained, stepsFullBudget } = JSON.parse(summary) as { stepsTrained?: number; stepsFullBudget?: number };
-    if (stepsTrained !== undefined && stepsFullBudget !== undefined) return { stepsTrained, stepsFullBudget };
+    const { stepsTrained, stepsFullBudget, seedRunSeconds } = JSON.parse(summary) as { stepsTrained?: number; stepsFullBudget?: number; seedRunSeconds?: number };
+    if (stepsTrained !== undefined && stepsFullBudget !== undefined) return { stepsTrained, stepsFullBudget, seedRunSeconds: seedRunSeconds ?? 0 };
   }
   const records = (await Promise.all(Array.from({ length: config.generations + 1 }, (_, g) => store.candidates(searchId, g)))).flat();
   return computeOf(records, [], stepsAtBudget(getTask(config.task), config.steps));
@@ -205,11 +215,23 @@ function formatReport(r: ScoreboardReport): string {
     const share = r.stepsTrained / r.stepsFullBudget;
     lines.push(`steps trained: ${r.stepsTrained.toLocaleString('en-US')} of the ${r.stepsFullBudget.toLocaleString('en-US')} a search without racing would have (${(share * 100).toFixed(0)}%)`);
   }
+  if (r.estimate) lines.push(estimateLine(r));
   if (r.history) lines.push(historyLine(r.history));
   if (r.verdict) lines.push(verdictLine(r.verdict));
   lines.push(`card: ${r.cardPath ?? '(not published yet)'}`);
   if (r.latestCard?.kind === 'interim') lines.push(`interim card after generation ${r.latestCard.generation}: ${r.latestCard.location}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The estimate made before the search beside what it spent (on AWS, the estimate's AWS figures). */
+function estimateLine(r: ScoreboardReport): string {
+  const e = r.estimate!;
+  const where = e.local ?? e.aws;
+  const gb = (FUNCTION_CAPS.trainSeed.memoryMb / 1024) * r.seedRunSeconds;
+  const int = (x: number) => Math.round(x).toLocaleString('en-US');
+  return `estimated before it started: ${int(e.steps.raced)} steps (${int(e.steps.fullBudget)} without racing), ${durationOf(where.seconds)}, ` +
+    `${int(where.gbSeconds)} GB-seconds of seed-runs; ${r.status === 'finished' ? 'spent' : 'spent so far'}: ${int(r.stepsTrained)} steps ` +
+    `(${int(r.stepsFullBudget)} without racing), ${durationOf(r.wallSeconds)}, ${int(gb)} GB-seconds`;
 }
 
 /** Each execution's history against Step Functions' quota on it. */

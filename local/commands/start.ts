@@ -4,7 +4,8 @@
  */
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
-import { DEFAULT_STACK_NAME } from '../../infra/config.ts';
+import { DEFAULT_MAX_COST_USD, DEFAULT_STACK_NAME } from '../../infra/config.ts';
+import { printEstimate } from './estimate.ts';
 import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
@@ -14,11 +15,18 @@ const StartFlags = z.object({
   input: z.string().default('{}'),
   name: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'letters, digits, - and _ only (at most 80)' }).optional(),
   json: z.boolean().default(false),
+  estimate: z.boolean().default(false),
+  maxCost: z.coerce.number({ error: 'must be a number of US dollars' }).positive({ error: 'must be more than 0' }).optional(),
 });
 
 export async function startCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(StartFlags, raw);
   const input = parseInput(flags.input);
+  if (flags.estimate) {
+    // The stack's ceiling applies to every search that gives none (cdk deploy -c maxCostUsd=...).
+    printEstimate(input, { proposer: 'anthropic', costCeilingUsd: flags.maxCost ?? DEFAULT_MAX_COST_USD, local: false, flag: '--input' }, flags.json);
+    return;
+  }
   try {
     const stateMachineArn = await stateMachineOf(flags.stack);
     const started = await new SFNClient({}).send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input), name: flags.name }));

@@ -73,6 +73,7 @@ export async function assembleCard(
     waiting: interim && waiting,
     compute: computeOf(records, freshResults, stepsAtBudget(getTask(meta.config.task), meta.config.steps)),
     races: (await store.races(searchId)).filter((race) => race.schedule.length > 1),
+    ...(meta.estimate === undefined ? {} : { estimate: meta.estimate }),
   };
   return { card, winnerRecord };
 }
@@ -81,13 +82,14 @@ export async function assembleCard(
  * What the search trained, every seed-run of it (the baselines' and the fresh seeds' included), and
  * what it would have without racing: the same, each seed-run the race stopped counted to the budget.
  */
-export function computeOf(records: CandidateRecord[], fresh: SeedSummary[], budget: number): { stepsTrained: number; stepsFullBudget: number } {
+export function computeOf(records: CandidateRecord[], fresh: SeedSummary[], budget: number): { stepsTrained: number; stepsFullBudget: number; seedRunSeconds: number } {
   // budget: the steps a seed-run trains to the full budget (whole rollouts: stepsAtBudget).
   const seeds = [...records.flatMap((r) => r.seeds), ...fresh];
   const trained = (s: { stepsTrained?: number }) => s.stepsTrained ?? budget;
   return {
     stepsTrained: seeds.reduce((n, s) => n + trained(s), 0),
     stepsFullBudget: seeds.reduce((n, s) => n + (s.outcome === 'stopped' ? budget : trained(s)), 0),
+    seedRunSeconds: seeds.reduce((n, s) => n + (s.wallSeconds ?? 0), 0),
   };
 }
 

@@ -8,6 +8,9 @@ import type { EpisodeRecord, Task } from '../../../tasks/contract.ts';
 import { getTask } from '../../../tasks/registry.ts';
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import type { RaceRecord, StoppedAt } from '../records.ts';
+import { FUNCTION_CAPS } from '../../../infra/config.ts';
+import type { SearchEstimate } from '../estimate.ts';
+import { durationOf } from '../estimate-text.ts';
 
 export interface CardSeed {
   seed: number;
@@ -95,7 +98,9 @@ export interface CardData {
    * Environment steps every seed-run of the search trained (baselines and fresh seeds included),
    * and what the same search would have trained without racing (each stopped seed-run to the budget).
    */
-  compute?: { stepsTrained: number; stepsFullBudget: number };
+  compute?: { stepsTrained: number; stepsFullBudget: number; seedRunSeconds?: number };
+  /** What "Start the search" estimated before anything trained (absent in searches stored before it). */
+  estimate?: SearchEstimate;
   /** Each generation's race: the rungs and their standings (empty without racing). */
   races?: RaceRecord[];
   /** An interim card written as the search pauses for a person's feedback. */
@@ -165,11 +170,7 @@ export function usd(x: number | null): string {
 
 /** "1 h 12 min", "3 min 05 s"; "—" when a timestamp is missing or invalid. */
 export function duration(startedAt: string, finishedAt: string): string {
-  const s = Math.round((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000);
-  if (!Number.isFinite(s) || s < 0) return '—';
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  if (s >= 60) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
-  return `${s} s`;
+  return durationOf((Date.parse(finishedAt) - Date.parse(startedAt)) / 1000);
 }
 
 /** "2025-06-14 09:12:03 UTC"; an unparsable timestamp is returned as given (the renderers escape it). */
@@ -207,6 +208,22 @@ export function computeSentence(data: Pick<CardData, 'compute'>): string | null 
   if (c.stepsTrained >= c.stepsFullBudget) return `trained ${int(c.stepsTrained)} environment steps, every candidate to the full budget`;
   return `trained ${int(c.stepsTrained)} environment steps, ${pct(c.stepsTrained / c.stepsFullBudget)} of the ${int(c.stepsFullBudget)} ` +
     'the same search would have trained without racing';
+}
+
+/**
+ * The estimate beside what was spent: "estimated before it started: about 11,683,840 steps, 3 min 32 s
+ * and 404 GB-seconds of seed-runs; it trained 10,420,224 in 3 min 10 s and 380 GB-seconds". Where it
+ * ran on AWS the estimate's AWS figures are the ones compared. Null without an estimate.
+ */
+export function estimateSentence(data: Pick<CardData, 'estimate' | 'compute' | 'startedAt' | 'finishedAt' | 'interim'>): string | null {
+  const e = data.estimate;
+  if (!e || !data.compute || data.interim) return null;
+  const where = e.local ?? e.aws;
+  const took = duration(data.startedAt, data.finishedAt);
+  const gb = (FUNCTION_CAPS.trainSeed.memoryMb / 1024) * (data.compute.seedRunSeconds ?? 0);
+  return `Estimated before it started: about ${int(e.steps.raced)} environment steps, ${durationOf(where.seconds)} and ${int(where.gbSeconds)} GB-seconds of seed-runs` +
+    ` (${e.local ? `this machine, ${e.local.cores} at once` : `AWS, ${e.aws.concurrency} at once`}); it trained ${int(data.compute.stepsTrained)}` +
+    `${took === '—' ? '' : ` in ${took}`}${data.compute.seedRunSeconds === undefined ? '' : ` and ${int(gb)} GB-seconds`}.`;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { escapeHtml as h } from '../../../core/escape.ts';
 import { r, spreadApart, svgOpen } from '../../../core/svg.ts';
 import type { RaceRecord } from '../records.ts';
-import { computeSentence, int, pct, WINNER_COLOR, type CardData } from './card-data.ts';
+import { computeSentence, estimateSentence, int, pct, WINNER_COLOR, type CardData } from './card-data.ts';
 
 const WIDTH = 470;
 const HEIGHT = 300;
@@ -17,7 +17,9 @@ export function raceSection(data: CardData): string {
   const saved = computeSentence(data);
   if (races.length === 0 && saved === null) return '';
   const charts = races.map((race) => `<figure>${raceChart(data, race)}</figure>`).join('');
+  const estimate = estimateSentence(data);
   return `<section data-section="race"><h2>The race</h2><p class="lede">The search ${h(saved ?? 'raced its candidates')}. ` +
+    (estimate === null ? '' : `<span data-estimate>${h(estimate)}</span> `) +
     'In each generation every candidate that passed its check trained to the first rung; the best third went on from their ' +
     'checkpoints, the others stopped there with that rung\'s score (a cross). The best of each generation always trains to the ' +
     `full budget (a dot).</p>${charts === '' ? '' : `<div class="grid2">${charts}</div>`}</section>`;
@@ -61,7 +63,8 @@ export function raceMarkdown(data: CardData, cell: (text: string) => string): st
   const saved = computeSentence(data);
   const races = data.races ?? [];
   if (races.length === 0 && saved === null) return [];
-  const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.`, ''];
+  const estimate = estimateSentence(data);
+  const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.${estimate === null ? '' : ` ${estimate}`}`, ''];
   for (const race of races) {
     const names = new Map(data.candidates.filter((c) => c.generation === race.generation).map((c) => [c.candidateId, c.name]));
     const budget = race.schedule[race.schedule.length - 1];

@@ -1,0 +1,38 @@
+/**
+ * `--estimate` (eureka search, eureka start): what the search would train and cost, printed
+ * without training anything or calling AWS. The input is validated as "Start the search" would.
+ */
+import { availableParallelism } from 'node:os';
+import type { SearchSettings } from '../../functions/shared/contracts.ts';
+import { estimateSearch } from '../../functions/shared/estimate.ts';
+import { estimateLines } from '../../functions/shared/estimate-text.ts';
+import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { UsageError } from '../flags.ts';
+
+export interface EstimateWhere {
+  /** How parseSearchInput defaults the input: the local runtime's or the stack's. */
+  proposer: SearchSettings['proposer'];
+  costCeilingUsd: number | null;
+  local: boolean;
+  /** The flag the input came from, named in a refusal. */
+  flag: string;
+}
+
+export function printEstimate(input: unknown, where: EstimateWhere, json: boolean): void {
+  let config: SearchSettings;
+  try {
+    config = parseSearchInput(input, { proposer: where.proposer, costCeilingUsd: where.costCeilingUsd, local: where.local }) as SearchSettings;
+  } catch (err) {
+    if (err instanceof InvalidSearchInput) throw new UsageError(`${where.flag}: ${err.message}`);
+    throw err;
+  }
+  const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const estimate = estimateSearch(config, getTask(config.task), { cores: where.local ? availableParallelism() : null, region });
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ task: config.task, proposer: config.proposer, model: config.model, estimate })}\n`);
+    return;
+  }
+  const shape = `G=${config.generations}, K=${config.candidates}, S=${config.seeds}, ${config.freshSeeds ?? config.seeds} fresh seeds, ${config.steps.toLocaleString('en-US')} steps a seed-run`;
+  process.stdout.write([`estimate of a search on ${config.task} (${shape}); nothing was trained`, ...estimateLines(estimate, config.proposer, config.model).map((l) => `  ${l}`)].join('\n') + '\n');
+}

@@ -1,0 +1,129 @@
+/**
+ * `--estimate`: what a search would train and cost, before anything trains. The steps without
+ * racing are exact (a real search's summary.json says the same), the race's model gives what the
+ * raced searches measured, the model's worst case is what the ceiling reserves, and the card and
+ * `eureka show` put the estimate beside what the search spent.
+ */
+import assert from 'node:assert/strict';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { estimateSearch } from '../functions/shared/estimate.ts';
+import { parseSearchInput } from '../functions/shared/search-input.ts';
+import type { SearchSettings } from '../functions/shared/contracts.ts';
+import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
+import { buildPrompt } from '../functions/propose/prompt.ts';
+import { MODEL_MAX_TOKENS } from '../functions/shared/worst-case.ts';
+import { getTask } from '../tasks/registry.ts';
+import type { Task } from '../tasks/contract.ts';
+import { eureka } from './support/eureka-cli.ts';
+
+const settings = (input: object, proposer: SearchSettings['proposer'] = 'offline') =>
+  parseSearchInput(input, { proposer, local: true }) as SearchSettings;
+const HERE = { cores: 2, region: 'us-east-1' };
+const withSurvival = (task: Task, raceSurvival: number): Task => ({ ...task, budget: { ...task.budget, raceSurvival } });
+
+describe('estimate: the search before it starts', () => {
+  const dirs: string[] = [];
+  after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  it('counts every seed-run of the default MountainCar search: the 21,678,080 steps a search without racing measured', () => {
+    const e = estimateSearch(settings({}), getTask('MountainCar-v0'), HERE);
+    assert.deepEqual(e.seedRuns, { baselines: 10, candidates: 120, fresh: 15, total: 145 });
+    assert.equal(e.steps.fullBudget, 21_678_080);
+    assert.ok(e.steps.raced < e.steps.fullBudget);
+    const human = estimateSearch(settings({ humanInit: [{ name: 'mine', code: 'function computeReward(){return [0,{}];}' }] }), getTask('MountainCar-v0'), HERE);
+    assert.equal(human.seedRuns.candidates, 125, 'a human reward trains with generation 1');
+  });
+
+  it('races as the definition does: with no race, or a task whose every candidate stays in, every step; the top third only, the 0.45 measured before the evidence rule', () => {
+    const task = getTask('CartPole-v1');
+    const shape = { task: 'CartPole-v1', generations: 3, candidates: 6, seeds: 3, freshSeeds: 3 };
+    const off = estimateSearch(settings({ ...shape, racing: false }), task, HERE);
+    assert.equal(off.steps.raced, off.steps.fullBudget);
+    assert.equal(off.steps.raceSurvival, null);
+    const all = estimateSearch(settings(shape), withSurvival(task, 1), HERE);
+    assert.equal(all.steps.raced, all.steps.fullBudget);
+    const topThird = estimateSearch(settings(shape), withSurvival(task, 0), HERE);
+    assert.equal(Number((topThird.steps.raced / topThird.steps.fullBudget).toFixed(2)), 0.45);
+    const recorded = estimateSearch(settings(shape), task, HERE);
+    assert.ok(recorded.steps.raced > topThird.steps.raced && recorded.steps.raced < all.steps.raced);
+  });
+
+  it('holds the model to what the ceiling reserves: generation 1\'s request at its worst case, and says how many generations a small ceiling covers', () => {
+    const config = settings({ generations: 1, repair: false }, 'anthropic');
+    const e = estimateSearch(config, getTask('MountainCar-v0'), HERE);
+    const prompt = buildPrompt({
+      task: config.task, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1, k: config.candidates,
+      randomSeed: config.randomSeed, model: config.model, best: null, scoreboard: [], bestByGeneration: [], feedback: null,
+    });
+    assert.equal(e.model.usd, worstCaseCostUsd({ model: config.model, maxTokens: MODEL_MAX_TOKENS }, prompt));
+    assert.equal(e.model.requests, 1);
+
+    const four = estimateSearch(settings({ maxCostUsd: 3 }, 'anthropic'), getTask('MountainCar-v0'), HERE);
+    assert.equal(four.model.requests, 8);
+    assert.ok(four.model.usd! > 3);
+    assert.ok(four.model.generationsCovered! >= 1 && four.model.generationsCovered! < 4, `covered ${four.model.generationsCovered}`);
+    const thinking = estimateSearch(settings({ maxCostUsd: 3, thinkingBudget: 8000 }, 'anthropic'), getTask('MountainCar-v0'), HERE);
+    assert.equal(thinking.model.outputTokens, four.model.outputTokens + 8 * 2 * 8000, 'thinking tokens are reserved too');
+    const offline = estimateSearch(settings({}), getTask('MountainCar-v0'), HERE);
+    assert.equal(offline.model.usd, 0);
+  });
+
+  it('prices TrainSeed on AWS from the region\'s table, and says so when the region has no price', () => {
+    const config = settings({ task: 'LunarLander-v3' });
+    const e = estimateSearch(config, getTask('LunarLander-v3'), { cores: null, region: 'us-east-1' });
+    assert.equal(e.local, null);
+    assert.ok(e.aws.gbSeconds > 0 && e.aws.usd! > 0);
+    assert.equal(estimateSearch(config, getTask('LunarLander-v3'), { cores: null, region: 'xx-nowhere-1' }).aws.usd, null);
+  });
+
+  it('search --estimate trains nothing; start --estimate needs no AWS; bad input is refused by name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-estimate-'));
+    dirs.push(dir);
+    const data = join(dir, 'data');
+    const ran = await eureka(['search', '--estimate', '--json', '--data-dir', data]);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(JSON.parse(ran.stdout).estimate.steps.fullBudget, 21_678_080);
+    await assert.rejects(access(data), 'nothing was written');
+    const text = await eureka(['search', '--estimate', '--task', 'LunarLander-v3', '--smoke']);
+    assert.match(text.stdout, /environment steps: 2,162,688 without racing/);
+    assert.match(text.stdout, /this machine, \d+ seed-runs at once: about/);
+
+    const aws = await eureka(['start', '--estimate', '--json', '--input', '{"task":"LunarLander-v3"}'], { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: '', AWS_PROFILE: 'nobody' });
+    assert.equal(aws.code, 0, aws.stderr);
+    const e = JSON.parse(aws.stdout).estimate;
+    assert.equal(e.local, null);
+    assert.equal(e.aws.region, 'eu-west-1');
+    assert.equal(e.model.ceilingUsd, 10, 'the stack\'s ceiling applies to an input without one');
+
+    for (const [args, message] of [
+      [['search', '--estimate', '--resume', 'x'], /^eureka: --estimate and --resume/],
+      [['start', '--estimate', '--input', '{"seeds":11}'], /^eureka: --input: Invalid search input: "seeds" must be at most 10/],
+    ] as const) {
+      const bad = await eureka([...args]);
+      assert.equal(bad.code, 2, bad.stderr);
+      assert.match(bad.stderr, message);
+    }
+  });
+
+  it('a search keeps its estimate, and the card and eureka show set it beside what it spent', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-estimate-run-'));
+    dirs.push(dir);
+    const args = ['--generations', '1', '--candidates', '3', '--seeds', '1', '--fresh-seeds', '1', '--steps', '20480', '--no-hostile', '--data-dir', dir];
+    const before = JSON.parse((await eureka(['search', '--estimate', '--json', ...args])).stdout).estimate;
+    const ran = await eureka(['search', '--json', '--search-id', 'est', ...args]);
+    assert.equal(ran.code, 0, ran.stderr);
+    const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', 'est', 'winner', 'summary.json'), 'utf8'));
+    assert.equal(summary.estimate.steps.fullBudget, summary.stepsFullBudget, 'exact without racing');
+    assert.equal(before.steps.fullBudget, summary.stepsFullBudget);
+    assert.ok(summary.seedRunSeconds > 0);
+    const card = await readFile(join(dir, 'bucket', 'searches', 'est', 'winner', 'card.md'), 'utf8');
+    assert.match(card, /Estimated before it started: about [\d,]+ environment steps, .* GB-seconds of seed-runs \(this machine, \d+ at once\); it trained [\d,]+ in /);
+    const shown = await eureka(['show', 'est', '--data-dir', dir]);
+    assert.match(shown.stdout, /estimated before it started: [\d,]+ steps \([\d,]+ without racing\), .*; spent: [\d,]+ steps/);
+    const json = JSON.parse((await eureka(['show', 'est', '--json', '--data-dir', dir])).stdout);
+    assert.equal(json.estimate.steps.fullBudget, summary.stepsFullBudget);
+  });
+});
