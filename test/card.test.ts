@@ -315,6 +315,29 @@ describe('Function: card edge cases', () => {
     assert.ok(renderCardMarkdown(data).includes('| Output tokens | 12,000 |'));
   });
 
+  it('gives the proposer\'s analysis per generation (escaped: a model wrote it) and how the winner\'s episodes ended, seed by seed where they disagree', () => {
+    const data = clone();
+    const ending = (success: number, truncated: number) => ({ episodes: 20, success, terminated: 1 - success - truncated, truncated, meanLength: 180, meanReturn: -120 });
+    const seed = (s: number, success: number, truncated: number) => ({ seed: s, training: Array.from({ length: 10 }, () => ending(success, truncated)), evaluation: ending(success, truncated) });
+    data.winner.episodes = [seed(10000, 0.9, 0.1), seed(10001, 0, 1)];
+    data.analyses = [
+      { generation: 1, proposal: 'The flag needs momentum <b>first</b>.', repair: null },
+      { generation: 2, proposal: 'Energy shaping stalled at 60%.', repair: 'The sandbox refused Date.now().' },
+    ];
+    const md = renderCardMarkdown(data);
+    assert.match(md, /## How the winner's episodes ended\n\nOn the fresh seeds\. How the episodes ended\..*each seed on its own: the seeds disagree/);
+    assert.match(md, /seed 10001:\n  episode length: /);
+    assert.match(md, /- seed 10001: 20 episodes: 0% succeeded, 0% terminated otherwise, 100% cut at the time limit/);
+    assert.match(md, /## What the proposer said[\s\S]*### Generation 2\n\nEnergy shaping stalled at 60%\.\n\nIts repair: The sandbox refused Date\.now\(\)\./);
+    const html = renderCardHtml(data);
+    assert.match(html, /<section data-section="endings"><h2>How the winner's episodes ended<\/h2>/);
+    assert.ok(html.includes('The flag needs momentum &lt;b&gt;first&lt;/b&gt;.'));
+    assert.doesNotMatch(html, /<b>first/);
+    data.analyses = [{ generation: 1, proposal: '', repair: null }];
+    delete data.winner.episodes;
+    assert.doesNotMatch(renderCardMarkdown(data), /What the proposer said|episodes ended/, 'nothing to say: no section');
+  });
+
   it('escapes hostile term names, model ids and search ids', () => {
     const data = clone();
     data.winner.terms = { '<img src=x onerror=alert(1)>': { early: 1, late: 2, series: [1, 2] } };

@@ -146,8 +146,8 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.schema, SUMMARY_SCHEMA);
     assert.equal(summary.task, 'MountainCar-v0');
-    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'config', 'finishedAt', 'history', 'proposer', 'schema',
-      'searchId', 'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'versusBestBaseline', 'winner']);
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'config', 'estimate', 'finishedAt', 'history', 'proposer', 'schema',
+      'searchId', 'seedRunSeconds', 'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'versusBestBaseline', 'winner']);
     assert.deepEqual(summary.history, history);
     // Every seed-run here trained to its budget: nothing was saved, and the count says so.
     assert.ok(summary.stepsTrained > 0 && summary.stepsTrained === summary.stepsFullBudget, `${summary.stepsTrained} of ${summary.stepsFullBudget}`);

@@ -74,6 +74,7 @@ export async function assembleCard(
     compute: computeOf(records, freshResults, stepsAtBudget(getTask(meta.config.task), meta.config.steps)),
     races: (await store.races(searchId)).filter((race) => race.schedule.length > 1),
     ...(meta.estimate === undefined ? {} : { estimate: meta.estimate }),
+    analyses: await analysesOf(store, searchId, meta.config.generations),
   };
   return { card, winnerRecord };
 }
@@ -91,6 +92,15 @@ export function computeOf(records: CandidateRecord[], fresh: SeedSummary[], budg
     stepsFullBudget: seeds.reduce((n, s) => n + (s.outcome === 'stopped' ? budget : trained(s)), 0),
     seedRunSeconds: seeds.reduce((n, s) => n + (s.wallSeconds ?? 0), 0),
   };
+}
+
+/** Each generation's analysis as the proposer wrote it, proposal and repair (generations not proposed are left out). */
+async function analysesOf(store: SearchStore, searchId: string, generations: number): Promise<NonNullable<CardData['analyses']>> {
+  const each = await Promise.all(Array.from({ length: generations }, async (_, g) => {
+    const [proposal, repair] = await Promise.all([store.answer(searchId, g + 1, 'proposal'), store.answer(searchId, g + 1, 'repair')]);
+    return proposal ? [{ generation: g + 1, proposal: proposal.analysis ?? '', repair: repair ? repair.analysis ?? '' : null }] : [];
+  }));
+  return each.flat();
 }
 
 async function allCandidates(store: SearchStore, searchId: string, meta: MetaRecord): Promise<CandidateRecord[]> {
@@ -126,6 +136,7 @@ async function cardReward(store: SearchStore, searchId: string, record: Candidat
     curve: meanCurve(results),
     terms: agg.terms,
     episode: best?.episode ?? null,
+    episodes: results.flatMap((r) => (r.episodes ? [{ seed: r.seed, ...r.episodes }] : [])),
     freshLearning: interim ? undefined : { trainSuccessArea: agg.trainSuccessArea, stepsToHalfSuccess: agg.stepsToHalfSuccess },
   };
 }

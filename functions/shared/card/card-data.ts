@@ -10,6 +10,7 @@ import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import type { RaceRecord, StoppedAt } from '../records.ts';
 import { FUNCTION_CAPS } from '../../../infra/config.ts';
 import type { SearchEstimate } from '../estimate.ts';
+import type { SeedsEpisodes } from '../episodes-text.ts';
 import { durationOf } from '../estimate-text.ts';
 
 export interface CardSeed {
@@ -43,6 +44,8 @@ export interface CardReward {
   episode: EpisodeRecord | null;
   /** How early it learned on the fresh seeds: the area under the training success curve, and steps to half its training episodes succeeding. */
   freshLearning?: { trainSuccessArea: number | null; stepsToHalfSuccess: number | null };
+  /** How its episodes ended, per seed of those the card shows (fresh; interim: the search's): absent or empty on older results. */
+  episodes?: SeedsEpisodes;
 }
 
 export interface CardCandidate {
@@ -99,6 +102,8 @@ export interface CardData {
    * and what the same search would have trained without racing (each stopped seed-run to the budget).
    */
   compute?: { stepsTrained: number; stepsFullBudget: number; seedRunSeconds?: number };
+  /** What the proposer wrote before its candidates, each generation: the proposal's analysis and its repair's ('' none written; null no repair). */
+  analyses?: Array<{ generation: number; proposal: string; repair: string | null }>;
   /** What "Start the search" estimated before anything trained (absent in searches stored before it). */
   estimate?: SearchEstimate;
   /** Each generation's race: the rungs and their standings (empty without racing). */

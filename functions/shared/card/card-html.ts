@@ -17,6 +17,7 @@ import { escapeHtml as h } from '../../../core/escape.ts';
 import { barChart, lineChart, sparkline, type Series } from '../../../core/svg.ts';
 import { CARD_CSS } from './card-style.ts';
 import { raceSection } from './card-race.ts';
+import { analysisSection, endingsSection } from './card-story.ts';
 
 const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
 
@@ -299,7 +300,7 @@ export function renderCardHtml(data: CardData): string {
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(head.title)}</title>` +
     `<style>${CARD_CSS}</style></head><body><main>${interimBanner(data)}${header(data)}${headlineTable(data)}${searchSection(data)}${loopSection(data)}` +
-    `${raceSection(data)}${learningSection(data)}${episodeSection(data)}${termsSection(data)}${codeSection(data)}${candidatesSection(data)}` +
+    `${raceSection(data)}${learningSection(data)}${endingsSection(data)}${episodeSection(data)}${termsSection(data)}${codeSection(data)}${candidatesSection(data)}${analysisSection(data)}` +
     `${runSection(data)}<footer>eureka-serverless · search <span class="mono">${h(data.searchId)}</span> · ` +
     `${h(timestamp(data.finishedAt))}</footer></main></body></html>\n`;
 }

@@ -10,6 +10,7 @@ import {
 import { headline, versusWords } from './card-headline.ts';
 import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
 import { raceMarkdown } from './card-race.ts';
+import { analysisMarkdown, endingsMarkdown } from './card-story.ts';
 
 const BLOCKS = '▁▂▃▄▅▆▇█';
 
@@ -94,6 +95,7 @@ export function renderCardMarkdown(data: CardData): string {
   }), ['l', 'l', 'r']), '');
   const sooner = learnedSoonerSentence(data);
   if (sooner !== null) out.push(mdText(sooner), '');
+  out.push(...endingsMarkdown(data));
 
   const episode = w.episode;
   out.push(`## The ${data.interim ? 'best so far' : 'winner'} in action`, '');
@@ -142,6 +144,7 @@ export function renderCardMarkdown(data: CardData): string {
     (c.reason === '' ? mdText(c.outcome) : c.failedCheck ? mdText(c.reason) : `${mdText(c.outcome)}: ${mdText(c.reason)}`) +
       (c.screen === undefined ? '' : `<br>screen: ${mdText(c.screen.line)}`),
   ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
+  out.push(...analysisMarkdown(data));
 
   const p = data.proposer;
   const c = data.config;
