@@ -1,6 +1,6 @@
 /** The estimate in words: what `--estimate` prints, and what the card and `eureka show` set beside what was spent. */
 import { LAMBDA_VCPU_SLOWDOWN, MODEL_STREAM_TOKENS_PER_SECOND } from '../../infra/config.ts';
-import type { SearchEstimate } from './estimate.ts';
+import { LOCAL_CONCURRENT_SPEED, type SearchEstimate } from './estimate.ts';
 
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
 const usd = (x: number) => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
@@ -24,7 +24,7 @@ export function estimateLines(e: SearchEstimate, proposer: string, model: string
     `seed-runs: ${int(r.total)} (${int(r.baselines)} of the baselines, ${int(r.candidates)} of candidates at most, ${int(r.fresh)} on fresh seeds), ${int(e.invocations)} TrainSeed invocations`,
     `environment steps: ${int(e.steps.fullBudget)} without racing (exact when every candidate passes its check); ${raced}`,
   ];
-  if (e.local) lines.push(`this machine, ${e.local.cores} seed-runs at once: about ${durationOf(e.local.seconds)}, ${int(e.local.gbSeconds)} GB-seconds of TrainSeed (at ${int(e.stepsPerSecond)} steps a second a core)`);
+  if (e.local) lines.push(`this machine, ${e.local.cores} seed-runs at once: about ${durationOf(e.local.seconds)}, ${int(e.local.gbSeconds)} GB-seconds of TrainSeed (the task's recorded ${int(e.stepsPerSecond)} steps a second a core${e.local.cores > 1 ? `, ×${LOCAL_CONCURRENT_SPEED} with every core busy` : ''})`);
   const awsUsd = e.aws.usd === null ? `no Lambda price for ${e.aws.region}` : `${usd(e.aws.usd)} in ${e.aws.region}`;
   lines.push(`AWS, ${e.aws.concurrency} seed-runs at once (a Lambda vCPU taken as ${LAMBDA_VCPU_SLOWDOWN}× slower than a core here): about ${durationOf(e.aws.seconds)} of seed-runs, ${int(e.aws.gbSeconds)} GB-seconds, ${awsUsd}`);
   lines.push(modelLine(e, proposer, model));

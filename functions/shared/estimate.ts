@@ -30,6 +30,13 @@ import { seedRunChunks } from './history-bound.ts';
  */
 export const LOCAL_OVERHEAD_SECONDS = { item: 0.5, generation: 4, rung: 0.5, search: 8 } as const;
 
+/**
+ * A seed-run's speed here while every core runs one, against the task's recorded speed (one idle
+ * core): measured on the LunarLander-v3 search of the README (G=4, K=6, S=3: 18,000 steps a
+ * second against its recorded 20,000), not on the searches the estimate is checked on.
+ */
+export const LOCAL_CONCURRENT_SPEED = 0.9;
+
 /** On AWS, per TrainSeed invocation: the checkpoint's read and write and the function's start (an assumption: no AWS account measured it). */
 export const AWS_INVOCATION_SECONDS = 2;
 
@@ -80,6 +87,7 @@ export function estimateSearch(config: SearchSettings, task: Task, where: { core
   const sps = task.budget.stepsPerSecond ?? DEFAULT_STEPS_PER_SECOND;
   const memoryGb = FUNCTION_CAPS.trainSeed.memoryMb / 1024;
   const seedSeconds = waves.reduce((n, w) => n + (w.items * w.steps) / sps, 0);
+  const localSpeed = where.cores !== null && where.cores > 1 ? LOCAL_CONCURRENT_SPEED : 1;
   const invocations = waves.reduce((n, w) => n + w.items * w.chunks, 0);
   const awsSeedSeconds = seedSeconds * LAMBDA_VCPU_SLOWDOWN + invocations * AWS_INVOCATION_SECONDS;
   const price = lambdaPriceOf(where.region);
@@ -87,7 +95,7 @@ export function estimateSearch(config: SearchSettings, task: Task, where: { core
     seedRuns,
     steps: { fullBudget: seedRuns.total * full, raced: waves.reduce((n, w) => n + w.items * w.steps, 0), raceSurvival: config.racing === false ? null : survivalOf(task) },
     invocations,
-    local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, task, waves, where.cores), gbSeconds: seedSeconds * memoryGb },
+    local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, task, waves, where.cores), gbSeconds: (seedSeconds / localSpeed) * memoryGb },
     aws: {
       concurrency: config.maxConcurrency,
       seconds: wallSeconds(waves, config.maxConcurrency, (w) => (w.steps * LAMBDA_VCPU_SLOWDOWN) / sps + w.chunks * AWS_INVOCATION_SECONDS),
@@ -151,7 +159,7 @@ function wallSeconds(waves: Wave[], concurrency: number, seconds: (w: Wave) => n
 }
 
 function localSeconds(config: SearchSettings, task: Task, waves: Wave[], cores: number): number {
-  const sps = task.budget.stepsPerSecond ?? DEFAULT_STEPS_PER_SECOND;
+  const sps = (task.budget.stepsPerSecond ?? DEFAULT_STEPS_PER_SECOND) * (cores > 1 ? LOCAL_CONCURRENT_SPEED : 1);
   const o = LOCAL_OVERHEAD_SECONDS;
   const rungs = waves.length - 2; // less the baselines' and the fresh seeds' Maps
   return wallSeconds(waves, cores, (w) => w.steps / sps + o.item) + config.generations * o.generation + rungs * o.rung + o.search;
