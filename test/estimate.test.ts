@@ -21,7 +21,16 @@ import { eureka } from './support/eureka-cli.ts';
 
 const settings = (input: object, proposer: SearchSettings['proposer'] = 'offline') =>
   parseSearchInput(input, { proposer, local: true }) as SearchSettings;
-const HERE = { cores: 2, region: 'us-east-1' };
+const HERE = { cores: 2, region: 'us-east-1', firstPromptChars: null };
+/** Generation 1's prompt, as Propose builds it: what the model's worst case is priced on. */
+const firstPrompt = (config: SearchSettings) => buildPrompt({
+  task: config.task, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1, k: config.candidates,
+  randomSeed: config.randomSeed, model: config.model, best: null, scoreboard: [], bestByGeneration: [], feedback: null,
+});
+const withPrompt = (config: SearchSettings) => {
+  const p = firstPrompt(config);
+  return { ...HERE, firstPromptChars: p.system.length + p.user.length };
+};
 const withSurvival = (task: Task, raceSurvival: number): Task => ({ ...task, budget: { ...task.budget, raceSurvival } });
 
 describe('estimate: the search before it starts', () => {
@@ -53,30 +62,29 @@ describe('estimate: the search before it starts', () => {
 
   it('holds the model to what the ceiling reserves: generation 1\'s request at its worst case, and says how many generations a small ceiling covers', () => {
     const config = settings({ generations: 1, repair: false }, 'anthropic');
-    const e = estimateSearch(config, getTask('MountainCar-v0'), HERE);
-    const prompt = buildPrompt({
-      task: config.task, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1, k: config.candidates,
-      randomSeed: config.randomSeed, model: config.model, best: null, scoreboard: [], bestByGeneration: [], feedback: null,
-    });
-    assert.equal(e.model.usd, worstCaseCostUsd({ model: config.model, maxTokens: MODEL_MAX_TOKENS }, prompt));
-    assert.equal(e.model.requests, 1);
+    const e = estimateSearch(config, getTask('MountainCar-v0'), withPrompt(config));
+    assert.equal(e.model!.usd, worstCaseCostUsd({ model: config.model, maxTokens: MODEL_MAX_TOKENS }, firstPrompt(config)));
+    assert.equal(e.model!.requests, 1);
 
-    const four = estimateSearch(settings({ maxCostUsd: 3 }, 'anthropic'), getTask('MountainCar-v0'), HERE);
-    assert.equal(four.model.requests, 8);
-    assert.ok(four.model.usd! > 3);
-    assert.ok(four.model.generationsCovered! >= 1 && four.model.generationsCovered! < 4, `covered ${four.model.generationsCovered}`);
-    const thinking = estimateSearch(settings({ maxCostUsd: 3, thinkingBudget: 8000 }, 'anthropic'), getTask('MountainCar-v0'), HERE);
-    assert.equal(thinking.model.outputTokens, four.model.outputTokens + 8 * 2 * 8000, 'thinking tokens are reserved too');
-    const offline = estimateSearch(settings({}), getTask('MountainCar-v0'), HERE);
-    assert.equal(offline.model.usd, 0);
+    const fourConfig = settings({ maxCostUsd: 3 }, 'anthropic');
+    const four = estimateSearch(fourConfig, getTask('MountainCar-v0'), withPrompt(fourConfig)).model!;
+    assert.equal(four.requests, 8);
+    assert.ok(four.usd! > 3);
+    assert.ok(four.generationsCovered! >= 1 && four.generationsCovered! < 4, `covered ${four.generationsCovered}`);
+    const thinkingConfig = settings({ maxCostUsd: 3, thinkingBudget: 8000 }, 'anthropic');
+    const thinking = estimateSearch(thinkingConfig, getTask('MountainCar-v0'), withPrompt(thinkingConfig)).model!;
+    assert.equal(thinking.outputTokens, four.outputTokens + 8 * 2 * 8000, 'thinking tokens are reserved too');
+    const offlineConfig = settings({});
+    assert.equal(estimateSearch(offlineConfig, getTask('MountainCar-v0'), withPrompt(offlineConfig)).model!.usd, 0);
+    assert.equal(estimateSearch(offlineConfig, getTask('MountainCar-v0'), HERE).model, null, 'without the prompt there is no model part');
   });
 
   it('prices TrainSeed on AWS from the region\'s table, and says so when the region has no price', () => {
     const config = settings({ task: 'LunarLander-v3' });
-    const e = estimateSearch(config, getTask('LunarLander-v3'), { cores: null, region: 'us-east-1' });
+    const e = estimateSearch(config, getTask('LunarLander-v3'), { cores: null, region: 'us-east-1', firstPromptChars: null });
     assert.equal(e.local, null);
     assert.ok(e.aws.gbSeconds > 0 && e.aws.usd! > 0);
-    assert.equal(estimateSearch(config, getTask('LunarLander-v3'), { cores: null, region: 'xx-nowhere-1' }).aws.usd, null);
+    assert.equal(estimateSearch(config, getTask('LunarLander-v3'), { cores: null, region: 'xx-nowhere-1', firstPromptChars: null }).aws.usd, null);
   });
 
   it('search --estimate trains nothing; start --estimate needs no AWS; bad input is refused by name', async () => {

@@ -13,6 +13,7 @@ import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { PromptBudget, ProposeContext, RepairContext } from './proposer.ts';
 import { reflectionText } from '../shared/reflection.ts';
+import { MAX_CODE_BYTES } from '../shared/worst-case.ts';
 import { discountSection, judgeText, observationSection } from './prompt-facts.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */
@@ -25,7 +26,7 @@ export const REWARD_RULES = {
   /** Longest term name. */
   maxTermNameLength: 48,
   /** Largest candidate source, in UTF-8 bytes. */
-  maxCodeBytes: 64 * 1024,
+  maxCodeBytes: MAX_CODE_BYTES,
 } as const;
 
 export interface Prompt {

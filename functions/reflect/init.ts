@@ -26,7 +26,7 @@ export async function initSearch(
   const now = new Date().toISOString();
   const { created, meta } = await store.createMeta(searchId, {
     config: settings, status: 'running', startedAt: now, updatedAt: now, best: null, executionName: event.executionName,
-    estimate: estimateSearch(settings, getTask(settings.task), { cores: local ? availableParallelism() : null, region: process.env.AWS_REGION ?? 'us-east-1' }),
+    estimate: estimateSearch(settings, getTask(settings.task), { cores: local ? availableParallelism() : null, region: process.env.AWS_REGION ?? 'us-east-1', firstPromptChars: null }),
   });
   // A redrive (or a local resume) is the same execution and continues its search; any other
   // execution would attach to it, and its pauses would overwrite the first one's task token.

@@ -15,22 +15,12 @@ import { defaultChunkSteps } from '../shared/chunk-size.ts';
 import type { RaceRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import type { SeedSummary, SeedTask } from '../shared/types.ts';
-import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { goingOn, rank } from './race-standings.ts';
 
-/** Steps per seed-run at each rung: budget / eta^(rungs - r), in whole rollouts, the last the budget. */
-export function raceSchedule(config: Pick<SearchSettings, 'racing' | 'steps'>, task: Pick<Task, 'ppo'>): number[] {
-  if (config.racing === false) return [config.steps];
-  const { eta, rungs } = config.racing;
-  const { numEnvs, numSteps } = ppoConfigFor(task, 0, config.steps);
-  const rollout = numEnvs * numSteps;
-  const steps = Array.from({ length: rungs }, (_, r) =>
-    r === rungs - 1 ? config.steps : Math.max(1, Math.round(config.steps / eta ** (rungs - 1 - r) / rollout)) * rollout);
-  // A budget too small for distinct rungs races fewer of them.
-  return steps.filter((s, r) => r === rungs - 1 || (s < config.steps && s > (steps[r - 1] ?? 0)));
-}
+export { raceSchedule } from '../shared/race-schedule.ts';
+import { raceSchedule } from '../shared/race-schedule.ts';
 
 /** The first rung's seed-runs: every candidate that passed its check, on the search's seeds. */
 export function firstRung(generation: number, tasks: SeedTask[], schedule: number[]): RaceState {

@@ -33,6 +33,7 @@ export function estimateLines(e: SearchEstimate, proposer: string, model: string
 
 function modelLine(e: SearchEstimate, proposer: string, model: string): string {
   const m = e.model;
+  if (m === null) return 'model: not estimated';
   if (proposer !== 'anthropic' && proposer !== 'bedrock') return `model: ${proposer}, nothing billed (${m.requests} requests at most)`;
   const cost = m.usd === null ? `no price for ${model}` : usd(m.usd);
   const minutes = Math.round(m.outputTokens / MODEL_STREAM_TOKENS_PER_SECOND / 60);

@@ -11,15 +11,14 @@
  * search will cost").
  */
 import { FUNCTION_CAPS, LAMBDA_ARCHITECTURE, LAMBDA_VCPU_SLOWDOWN } from '../../infra/config.ts';
-import { buildPrompt, REWARD_RULES } from '../propose/prompt.ts';
-import { raceSchedule } from '../reflect/race.ts';
+import { raceSchedule } from './race-schedule.ts';
 import type { Task } from '../../tasks/contract.ts';
 import { baselinesOf } from './baselines.ts';
 import { DEFAULT_STEPS_PER_SECOND, stepsAtBudget } from './chunk-size.ts';
 import type { SearchSettings } from './contracts.ts';
 import { lambdaPriceOf } from './lambda-pricing.ts';
 import { costUsd } from './pricing.ts';
-import { MODEL_MAX_TOKENS, worstCaseTokens } from './worst-case.ts';
+import { MAX_CODE_BYTES, MODEL_MAX_TOKENS, worstCaseTokens } from './worst-case.ts';
 import { seedRunChunks } from './history-bound.ts';
 
 /**
@@ -69,7 +68,8 @@ export interface SearchEstimate {
   /** This machine, `cores` seed-runs at once; null on AWS. */
   local: { cores: number; seconds: number; gbSeconds: number } | null;
   aws: { concurrency: number; seconds: number; gbSeconds: number; region: string; usd: number | null };
-  model: ModelEstimate;
+  /** null where generation 1's prompt was not built (the estimate "Start the search" keeps). */
+  model: ModelEstimate | null;
   /** The task's recorded speed the times come from (steps a second on one core). */
   stepsPerSecond: number;
 }
@@ -77,7 +77,7 @@ export interface SearchEstimate {
 /** One Map of seed-runs: `items` of them, each training `steps` more, in as many chunks. */
 interface Wave { items: number; steps: number; chunks: number }
 
-export function estimateSearch(config: SearchSettings, task: Task, where: { cores: number | null; region: string }): SearchEstimate {
+export function estimateSearch(config: SearchSettings, task: Task, where: { cores: number | null; region: string; firstPromptChars: number | null }): SearchEstimate {
   const waves = mapsOf(config, task);
   const full = stepsAtBudget(task, config.steps);
   const baselines = baselinesOf(task).length;
@@ -103,7 +103,7 @@ export function estimateSearch(config: SearchSettings, task: Task, where: { core
       region: where.region,
       usd: price === null ? null : awsSeedSeconds * memoryGb * price.gbSecond[LAMBDA_ARCHITECTURE] + invocations * price.request,
     },
-    model: modelEstimate(config, task),
+    model: where.firstPromptChars === null ? null : modelEstimate(config, where.firstPromptChars),
     stepsPerSecond: sps,
   };
 }
@@ -166,13 +166,12 @@ function localSeconds(config: SearchSettings, task: Task, waves: Wave[], cores: 
 }
 
 /** The model's worst case: per generation its proposal and, with repair, one repair of every candidate. */
-function modelEstimate(config: SearchSettings, task: Task): ModelEstimate {
+function modelEstimate(config: SearchSettings, first: number): ModelEstimate {
   const billed = config.proposer === 'anthropic' || config.proposer === 'bedrock';
   const repairs = config.repair || config.screen === 'repair';
   const requests = config.generations * (repairs ? 2 : 1);
   if (!billed) return { requests, inputTokens: 0, outputTokens: 0, usd: 0, ceilingUsd: config.maxCostUsd, generationsCovered: config.maxCostUsd === null ? null : config.generations };
-  const first = firstPromptChars(config, task);
-  const code = REWARD_RULES.maxCodeBytes;
+  const code = MAX_CODE_BYTES;
   const outputCap = MODEL_MAX_TOKENS + (config.thinkingBudget ?? 0);
   const perGeneration = Array.from({ length: config.generations }, (_, i) => {
     const g = i + 1;
@@ -196,13 +195,3 @@ function modelEstimate(config: SearchSettings, task: Task): ModelEstimate {
 }
 
 const add = (a: number, b: number | null): number | null => (b === null ? null : a + b);
-
-/** Generation 1's prompt, built as Propose builds it: the task, its rules and the answer's section. */
-function firstPromptChars(config: SearchSettings, task: Task): number {
-  const prompt = buildPrompt({
-    task: task.id, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1,
-    k: config.candidates, randomSeed: config.randomSeed, model: config.model,
-    best: null, scoreboard: [], bestByGeneration: [], feedback: null,
-  });
-  return prompt.system.length + prompt.user.length;
-}

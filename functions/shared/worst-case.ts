@@ -10,6 +10,9 @@ import type { TokenCounts } from './pricing.ts';
 /** The answer's output cap of one reply (MODEL_DEFAULTS.maxTokens in functions/propose/anthropic.ts). */
 export const MODEL_MAX_TOKENS = 32_000;
 
+/** The most code one candidate may have (the prompt's rules say so; longer code is dropped). */
+export const MAX_CODE_BYTES = 64 * 1024;
+
 /** Characters per token the worst case assumes. */
 export const CHARS_PER_TOKEN = 3;
 

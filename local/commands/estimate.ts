@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { SearchSettings } from '../../functions/shared/contracts.ts';
+import { buildPrompt } from '../../functions/propose/prompt.ts';
 import { estimateSearch } from '../../functions/shared/estimate.ts';
 import { estimateLines } from '../../functions/shared/estimate-text.ts';
 import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
@@ -28,11 +29,21 @@ export function printEstimate(input: unknown, where: EstimateWhere, json: boolea
     throw err;
   }
   const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const estimate = estimateSearch(config, getTask(config.task), { cores: where.local ? availableParallelism() : null, region });
+  const task = getTask(config.task);
+  const estimate = estimateSearch(config, task, { cores: where.local ? availableParallelism() : null, region, firstPromptChars: firstPromptChars(config) });
   if (json) {
     process.stdout.write(`${JSON.stringify({ task: config.task, proposer: config.proposer, model: config.model, estimate })}\n`);
     return;
   }
   const shape = `G=${config.generations}, K=${config.candidates}, S=${config.seeds}, ${config.freshSeeds ?? config.seeds} fresh seeds, ${config.steps.toLocaleString('en-US')} steps a seed-run`;
   process.stdout.write([`estimate of a search on ${config.task} (${shape}); nothing was trained`, ...estimateLines(estimate, config.proposer, config.model).map((l) => `  ${l}`)].join('\n') + '\n');
+}
+
+/** Generation 1's prompt, built as Propose builds it: the task, its rules and the answer's section. */
+function firstPromptChars(config: SearchSettings): number {
+  const prompt = buildPrompt({
+    task: config.task, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1,
+    k: config.candidates, randomSeed: config.randomSeed, model: config.model, best: null, scoreboard: [], bestByGeneration: [], feedback: null,
+  });
+  return prompt.system.length + prompt.user.length;
 }
