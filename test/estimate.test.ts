@@ -9,7 +9,8 @@ import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { estimateSearch } from '../functions/shared/estimate.ts';
+import { estimateSearch, LOCAL_CONCURRENT_SPEED } from '../functions/shared/estimate.ts';
+import { FUNCTION_CAPS } from '../infra/config.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
 import type { SearchSettings } from '../functions/shared/contracts.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
@@ -42,6 +43,8 @@ describe('estimate: the search before it starts', () => {
     assert.deepEqual(e.seedRuns, { baselines: 10, candidates: 120, fresh: 15, total: 145 });
     assert.equal(e.steps.fullBudget, 21_678_080);
     assert.ok(e.steps.raced < e.steps.fullBudget);
+    const trainingOnly = (e.steps.raced / (e.stepsPerSecond * LOCAL_CONCURRENT_SPEED)) * (FUNCTION_CAPS.trainSeed.memoryMb / 1024);
+    assert.ok(e.local!.gbSeconds > trainingOnly * 1.1, 'every Map item\'s fixed cost is in the GB-seconds, as in the wall time');
     const human = estimateSearch(settings({ humanInit: [{ name: 'mine', code: 'function computeReward(){return [0,{}];}' }] }), getTask('MountainCar-v0'), HERE);
     assert.equal(human.seedRuns.candidates, 125, 'a human reward trains with generation 1');
   });

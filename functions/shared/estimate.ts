@@ -89,13 +89,15 @@ export function estimateSearch(config: SearchSettings, task: Task, where: { core
   const seedSeconds = waves.reduce((n, w) => n + (w.items * w.steps) / sps, 0);
   const localSpeed = where.cores !== null && where.cores > 1 ? LOCAL_CONCURRENT_SPEED : 1;
   const invocations = waves.reduce((n, w) => n + w.items * w.chunks, 0);
+  // A Map item's fixed cost (its grading, the sandbox's start, the checkpoint) is in its seed-run's time as it is in the wall time.
+  const items = waves.reduce((n, w) => n + w.items, 0);
   const awsSeedSeconds = seedSeconds * LAMBDA_VCPU_SLOWDOWN + invocations * AWS_INVOCATION_SECONDS;
   const price = lambdaPriceOf(where.region);
   return {
     seedRuns,
     steps: { fullBudget: seedRuns.total * full, raced: waves.reduce((n, w) => n + w.items * w.steps, 0), raceSurvival: config.racing === false ? null : survivalOf(task) },
     invocations,
-    local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, task, waves, where.cores), gbSeconds: (seedSeconds / localSpeed) * memoryGb },
+    local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, task, waves, where.cores), gbSeconds: (seedSeconds / localSpeed + items * LOCAL_OVERHEAD_SECONDS.item) * memoryGb },
     aws: {
       concurrency: config.maxConcurrency,
       seconds: wallSeconds(waves, config.maxConcurrency, (w) => (w.steps * LAMBDA_VCPU_SLOWDOWN) / sps + w.chunks * AWS_INVOCATION_SECONDS),
