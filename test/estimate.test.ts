@@ -14,7 +14,7 @@ import { FUNCTION_CAPS } from '../infra/config.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
 import type { SearchSettings } from '../functions/shared/contracts.ts';
 import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
-import { buildPrompt } from '../functions/propose/prompt.ts';
+import { firstPrompt, firstPromptChars } from '../local/commands/estimate.ts';
 import { MODEL_MAX_TOKENS } from '../functions/shared/worst-case.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { Task } from '../tasks/contract.ts';
@@ -23,15 +23,7 @@ import { eureka } from './support/eureka-cli.ts';
 const settings = (input: object, proposer: SearchSettings['proposer'] = 'offline') =>
   parseSearchInput(input, { proposer, local: true }) as SearchSettings;
 const HERE = { cores: 2, region: 'us-east-1', firstPromptChars: null };
-/** Generation 1's prompt, as Propose builds it: what the model's worst case is priced on. */
-const firstPrompt = (config: SearchSettings) => buildPrompt({
-  task: config.task, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1, k: config.candidates,
-  randomSeed: config.randomSeed, model: config.model, best: null, scoreboard: [], bestByGeneration: [], feedback: null,
-});
-const withPrompt = (config: SearchSettings) => {
-  const p = firstPrompt(config);
-  return { ...HERE, firstPromptChars: p.system.length + p.user.length };
-};
+const withPrompt = (config: SearchSettings) => ({ ...HERE, firstPromptChars: firstPromptChars(config) });
 const withSurvival = (task: Task, raceSurvival: number): Task => ({ ...task, budget: { ...task.budget, raceSurvival } });
 
 describe('estimate: the search before it starts', () => {

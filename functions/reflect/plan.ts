@@ -7,7 +7,8 @@ import type { PlanEvent, PlanResult } from '../shared/contracts.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { seedTasks } from './init.ts';
-import { firstRung, raceSchedule } from './race.ts';
+import { firstRung } from './race.ts';
+import { raceSchedule } from '../shared/race-schedule.ts';
 import { screenPlan } from './screen-plan.ts';
 
 export async function plan(store: SearchStore, event: PlanEvent): Promise<PlanResult> {

@@ -19,7 +19,6 @@ import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { goingOn, rank } from './race-standings.ts';
 
-export { raceSchedule } from '../shared/race-schedule.ts';
 import { raceSchedule } from '../shared/race-schedule.ts';
 
 /** The first rung's seed-runs: every candidate that passed its check, on the search's seeds. */

@@ -97,7 +97,7 @@ export function estimateSearch(config: SearchSettings, task: Task, where: { core
     seedRuns,
     steps: { fullBudget: seedRuns.total * full, raced: waves.reduce((n, w) => n + w.items * w.steps, 0), raceSurvival: config.racing === false ? null : survivalOf(task) },
     invocations,
-    local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, task, waves, where.cores), gbSeconds: (seedSeconds / localSpeed + items * LOCAL_OVERHEAD_SECONDS.item) * memoryGb },
+    local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, waves, where.cores, sps * localSpeed), gbSeconds: (seedSeconds / localSpeed + items * LOCAL_OVERHEAD_SECONDS.item) * memoryGb },
     aws: {
       concurrency: config.maxConcurrency,
       seconds: wallSeconds(waves, config.maxConcurrency, (w) => (w.steps * LAMBDA_VCPU_SLOWDOWN) / sps + w.chunks * AWS_INVOCATION_SECONDS),
@@ -160,8 +160,7 @@ function wallSeconds(waves: Wave[], concurrency: number, seconds: (w: Wave) => n
   return waves.reduce((t, w) => t + Math.ceil(w.items / concurrency) * seconds(w), 0);
 }
 
-function localSeconds(config: SearchSettings, task: Task, waves: Wave[], cores: number): number {
-  const sps = (task.budget.stepsPerSecond ?? DEFAULT_STEPS_PER_SECOND) * (cores > 1 ? LOCAL_CONCURRENT_SPEED : 1);
+function localSeconds(config: SearchSettings, waves: Wave[], cores: number, sps: number): number {
   const o = LOCAL_OVERHEAD_SECONDS;
   const rungs = waves.length - 2; // less the baselines' and the fresh seeds' Maps
   return wallSeconds(waves, cores, (w) => w.steps / sps + o.item) + config.generations * o.generation + rungs * o.rung + o.search;

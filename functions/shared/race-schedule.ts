@@ -1,4 +1,4 @@
-/** The race's rungs (racing.ts in functions/reflect runs them; the estimate plays them): steps per seed-run at each. */
+/** The race's rungs (functions/reflect/race.ts runs them; the estimate plays them): steps per seed-run at each. */
 import type { SearchSettings } from './contracts.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { Task } from '../../tasks/contract.ts';
@@ -14,4 +14,3 @@ export function raceSchedule(config: Pick<SearchSettings, 'racing' | 'steps'>, t
   // A budget too small for distinct rungs races fewer of them.
   return steps.filter((s, r) => r === rungs - 1 || (s < config.steps && s > (steps[r - 1] ?? 0)));
 }
-

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { SearchSettings } from '../../functions/shared/contracts.ts';
-import { buildPrompt } from '../../functions/propose/prompt.ts';
+import { buildPrompt, type Prompt } from '../../functions/propose/prompt.ts';
 import { estimateSearch } from '../../functions/shared/estimate.ts';
 import { estimateLines } from '../../functions/shared/estimate-text.ts';
 import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
@@ -29,8 +29,7 @@ export function printEstimate(input: unknown, where: EstimateWhere, json: boolea
     throw err;
   }
   const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const task = getTask(config.task);
-  const estimate = estimateSearch(config, task, { cores: where.local ? availableParallelism() : null, region, firstPromptChars: firstPromptChars(config) });
+  const estimate = estimateSearch(config, getTask(config.task), { cores: where.local ? availableParallelism() : null, region, firstPromptChars: firstPromptChars(config) });
   if (json) {
     process.stdout.write(`${JSON.stringify({ task: config.task, proposer: config.proposer, model: config.model, estimate })}\n`);
     return;
@@ -40,10 +39,14 @@ export function printEstimate(input: unknown, where: EstimateWhere, json: boolea
 }
 
 /** Generation 1's prompt, built as Propose builds it: the task, its rules and the answer's section. */
-function firstPromptChars(config: SearchSettings): number {
-  const prompt = buildPrompt({
+export function firstPrompt(config: SearchSettings): Prompt {
+  return buildPrompt({
     task: config.task, budget: { steps: config.steps, seeds: config.seeds, evalEpisodes: config.evalEpisodes }, generation: 1,
     k: config.candidates, randomSeed: config.randomSeed, model: config.model, best: null, scoreboard: [], bestByGeneration: [], feedback: null,
   });
+}
+
+export function firstPromptChars(config: SearchSettings): number {
+  const prompt = firstPrompt(config);
   return prompt.system.length + prompt.user.length;
 }
