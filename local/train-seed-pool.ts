@@ -101,9 +101,13 @@ export class TrainSeedPool {
     return this.withWorker((worker) => this.runOn<CheckSummary>(worker, item, 'check', () => {}));
   }
 
-  /** Ends every worker (the search is over). */
+  /**
+   * Ends every worker, idle or busy (the search is over, or its caller failed): an invocation still
+   * running rejects as Runtime.ExitError, and no process outlives the pool.
+   */
   close(): void {
-    for (const worker of this.idle.splice(0)) worker.kill();
+    this.idle.length = 0;
+    for (const worker of this.started) worker.kill();
   }
 
   private async withWorker<T>(fn: (worker: Worker) => Promise<T>): Promise<T> {

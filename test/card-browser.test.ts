@@ -61,7 +61,7 @@ describe('Function: card.html in a browser', () => {
     const file = join(dir, 'card.html');
     writeFileSync(file, renderCardHtml(FIXTURE));
     fileUrl = pathToFileURL(file).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 15_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 120_000 });
     context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     await context.setOffline(true);
     page = await context.newPage();
@@ -69,7 +69,7 @@ describe('Function: card.html in a browser', () => {
     page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     await page.route('**/*', (route) => (route.request().url() === fileUrl ? route.continue() : route.abort()));
-    await page.goto(fileUrl, { waitUntil: 'load', timeout: 10_000 });
+    await page.goto(fileUrl, { waitUntil: 'load', timeout: 60_000 });
   });
 
   after(async () => {
@@ -146,7 +146,7 @@ describe('Function: card.html in a browser', () => {
     const p = await control.newPage();
     await p.route('**/*', (route) => route.abort());
     await p.setContent('<img src="x" onerror="window.__pwned = 1">');
-    await p.waitForFunction('window.__pwned === 1', undefined, { timeout: 3000 });
+    await p.waitForFunction('window.__pwned === 1', undefined, { timeout: 60_000 });
     await control.close();
   });
 });
@@ -169,11 +169,11 @@ describe('Function: the card of a Pendulum-v1 search in a browser', () => {
     dir = mkdtempSync(join(tmpdir(), 'card-browser-pendulum-'));
     const file = join(dir, 'card.html');
     writeFileSync(file, renderCardHtml(PENDULUM));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 15_000 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 120_000 });
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     await context.setOffline(true);
     page = await context.newPage();
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 10_000 });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 60_000 });
   });
 
   after(async () => {

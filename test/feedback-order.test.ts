@@ -64,6 +64,7 @@ describe('On AWS: answering a pause, and looking at the search', () => {
     const search = start(['search', '--generations', '2', '--candidates', '1', '--seeds', '1', '--steps', '4096', '--no-hostile', '--no-repair',
       '--proposer', 'anthropic', '--model', MODEL, '--feedback', 'wait', '--feedback-timeout', '10', '--data-dir', dir, '--search-id', 'on-aws', '--json'],
     { ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: model.url });
+    cleanup.unshift(async () => search.stop());
     await search.waitFor(/waiting for your feedback after generation 1/);
 
     const tableEndpoint = (await readFile(join(dir, 'table', 'eureka-dynalite.endpoint'), 'utf8')).trim();

@@ -143,23 +143,54 @@ describe('Proposer: command:CMD', () => {
   });
 });
 
+/**
+ * The answerer's pauses between looks, held until the test lets the next look happen: `waiting()`
+ * resolves once the answerer has looked and paused, `next()` lets it look once more and waits for
+ * its next pause, `open()` lets every later look through.
+ */
+function lookGate() {
+  let opened = false;
+  let release: (() => void) | null = null;
+  let paused: (() => void) | null = null;
+  let pausedNow = new Promise<void>((resolve) => { paused = resolve; });
+  return {
+    pause: () => {
+      if (opened) return new Promise<void>((resolve) => setTimeout(resolve, 1));
+      paused?.();
+      return new Promise<void>((resolve) => { release = resolve; });
+    },
+    waiting: () => pausedNow,
+    async next() {
+      pausedNow = new Promise<void>((resolve) => { paused = resolve; });
+      release?.();
+      await pausedNow;
+    },
+    open() {
+      opened = true;
+      release?.();
+    },
+  };
+}
+
 describe('Proposer: files:DIR', () => {
   it('writes request-N.md and takes answer-N.json once it stops changing', async () => {
     const dir = join(await tempDir(), 'answers');
-    const answerer = filesAnswerer(dir, { timeoutMinutes: 1, pollMs: 50 });
-    const asked = answerer.ask(request('the first request'));
-    for (let i = 0; i < 100 && !(await readdir(dir).catch((): string[] => [])).includes('request-1.md'); i++) await new Promise((r) => setTimeout(r, 20));
+    // The test decides when the answerer looks again, so a loaded machine cannot reorder the writes and the looks.
+    const looks = lookGate();
+    const asked = filesAnswerer(dir, { timeoutMinutes: 1, pause: looks.pause }).ask(request('the first request'));
+    await looks.waiting();
     assert.equal(await readFile(join(dir, 'request-1.md'), 'utf8'), 'the first request');
     await writeFile(join(dir, 'answer-1.json'), '{"candidates": [');
-    await new Promise((r) => setTimeout(r, 10));
-    await writeFile(join(dir, 'answer-1.json'), '{"candidates": []}');
-    assert.equal(await asked, '{"candidates": []}');
+    await looks.next();
+    await writeFile(join(dir, 'answer-1.json'), '{"candidates": [], "written": "in two goes"}');
+    await looks.next();
+    looks.open();
+    assert.equal(await asked, '{"candidates": [], "written": "in two goes"}', 'the half-written answer seen on one look was not taken');
     // Another request gets the next number; the same request again gets its own answer at once.
     const second = filesAnswerer(dir, { timeoutMinutes: 1, pollMs: 50 }).ask(request('the second request'));
-    await new Promise((r) => setTimeout(r, 200));
     await writeFile(join(dir, 'answer-2.json'), 'two');
     assert.equal(await second, 'two');
-    assert.equal(await filesAnswerer(dir, { timeoutMinutes: 1, pollMs: 50 }).ask(request('the first request')), '{"candidates": []}');
+    assert.equal(await filesAnswerer(dir, { timeoutMinutes: 1, pollMs: 50 }).ask(request('the first request')), '{"candidates": [], "written": "in two goes"}');
     assert.deepEqual((await readdir(dir)).sort(), ['answer-1.json', 'answer-2.json', 'request-1.md', 'request-2.md']);
   });
 

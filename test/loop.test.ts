@@ -61,12 +61,13 @@ async function opened(dir: string, searchId: string): Promise<string> {
   await chmod(join(bin, 'xdg-open'), 0o755);
   const shown = await eureka(['show', searchId, '--open', '--data-dir', dir], { PATH: `${bin}:${process.env.PATH}` });
   assert.equal(shown.code, 0, shown.stderr);
-  for (let i = 0; i < 100; i++) {
+  // The opener is detached: its record is waited for as long as a loaded machine may need.
+  for (const deadline = Date.now() + 2 * 60_000; Date.now() < deadline;) {
     const path = await readFile(record, 'utf8').catch(() => '');
     if (path !== '') return path;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('eureka show --open opened nothing');
+  throw new Error('eureka show --open opened nothing in 2 minutes');
 }
 
 const modelEnv = (server: MessagesApiServer) => ({ ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url });
@@ -238,9 +239,9 @@ describe('Loop: a person\'s feedback between generations', () => {
   it('pauses, is answered by eureka feedback --text, and the words reach the generation 2 prompt and the card', async () => {
     const server = await startMessagesApiServer([reply(good(1, 2)), reply(good(2, 2))]);
     const dir = await dataDir();
+    const search = start(['search', '--generations', '2', '--candidates', '2', ...SMALL, '--no-hostile', '--proposer', 'anthropic', '--model', MODEL,
+      '--feedback', 'wait', '--feedback-timeout', '10', '--data-dir', dir, '--search-id', 'asked'], modelEnv(server));
     try {
-      const search = start(['search', '--generations', '2', '--candidates', '2', ...SMALL, '--no-hostile', '--proposer', 'anthropic', '--model', MODEL,
-        '--feedback', 'wait', '--feedback-timeout', '10', '--data-dir', dir, '--search-id', 'asked'], modelEnv(server));
       await search.waitFor(/waiting for your feedback after generation 1/);
       assert.equal(server.requests.length, 1, 'paused before generation 2 is asked for');
       const shown = JSON.parse((await eureka(['show', 'asked', '--json', '--data-dir', dir])).stdout);
@@ -273,6 +274,7 @@ describe('Loop: a person\'s feedback between generations', () => {
       assert.equal(again.code, 2);
       assert.match(again.stderr, /is not waiting for feedback: its last pause, after generation 1, was answered/);
     } finally {
+      search.stop();
       await server.close();
     }
   });
@@ -295,25 +297,29 @@ describe('Loop: a person\'s feedback between generations', () => {
     const dir = await dataDir();
     const search = start(['search', '--generations', '3', '--candidates', '2', ...SMALL, '--no-hostile', '--proposer', 'offline',
       '--feedback', 'wait', '--data-dir', dir, '--search-id', 'stopped', '--json']);
-    await search.waitFor(/waiting for your feedback after generation 1/);
-    const answered = await eureka(['feedback', 'stopped', '--stop', '--text', 'good enough', '--data-dir', dir]);
-    assert.equal(answered.code, 0, answered.stderr);
-    const ended = await search.done;
-    assert.equal(ended.code, 0, ended.stderr);
-    const out = JSON.parse(ended.stdout);
-    assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1], 'no generation after the stop');
-    await withLocalStore(dir, async (store) => {
-      const meta = await store.meta('stopped');
-      assert.equal(meta.stoppedBy?.reason, 'feedback');
-      assert.equal(meta.stoppedBy?.generation, 1);
-      assert.equal(meta.status, 'finished');
-      assert.equal(await store.answer('stopped', 2, 'proposal'), undefined);
-      // The best so far is the winner, re-trained on seeds the search never used: its fresh score is theirs.
-      assert.deepEqual([out.winner.generation, out.winner.candidateId], [meta.best?.generation, meta.best?.candidateId]);
-      const fresh = await store.result(seedResultKey('stopped', 1, out.winner.candidateId, FRESH_SEED_OFFSET));
-      assert.equal(fresh?.outcome, 'trained', 'its fresh seed-run');
-      assert.equal(out.winner.freshSuccess, fresh?.success);
-    });
-    assert.match(await readFile(out.cardPath, 'utf8'), /<!doctype html>/, 'published with its card');
+    try {
+      await search.waitFor(/waiting for your feedback after generation 1/);
+      const answered = await eureka(['feedback', 'stopped', '--stop', '--text', 'good enough', '--data-dir', dir]);
+      assert.equal(answered.code, 0, answered.stderr);
+      const ended = await search.done;
+      assert.equal(ended.code, 0, ended.stderr);
+      const out = JSON.parse(ended.stdout);
+      assert.deepEqual(out.generations.map((g: { generation: number }) => g.generation), [1], 'no generation after the stop');
+      await withLocalStore(dir, async (store) => {
+        const meta = await store.meta('stopped');
+        assert.equal(meta.stoppedBy?.reason, 'feedback');
+        assert.equal(meta.stoppedBy?.generation, 1);
+        assert.equal(meta.status, 'finished');
+        assert.equal(await store.answer('stopped', 2, 'proposal'), undefined);
+        // The best so far is the winner, re-trained on seeds the search never used: its fresh score is theirs.
+        assert.deepEqual([out.winner.generation, out.winner.candidateId], [meta.best?.generation, meta.best?.candidateId]);
+        const fresh = await store.result(seedResultKey('stopped', 1, out.winner.candidateId, FRESH_SEED_OFFSET));
+        assert.equal(fresh?.outcome, 'trained', 'its fresh seed-run');
+        assert.equal(out.winner.freshSuccess, fresh?.success);
+      });
+      assert.match(await readFile(out.cardPath, 'utf8'), /<!doctype html>/, 'published with its card');
+    } finally {
+      search.stop();
+    }
   });
 });

@@ -42,14 +42,16 @@ describe('Search: killed and resumed', () => {
 
     // Run until a few seed-runs of generation 1 have finished, then kill the whole process group.
     const first = spawn(process.execPath, [CLI, ...args, '--search-id', SEARCH_ID], { detached: true, stdio: 'ignore' });
-    const deadline = Date.now() + 5 * 60_000;
-    let done = new Map<string, number>();
-    while (Date.now() < deadline) {
-      done = await resultFiles(join(bucket, 'generations', '1'));
-      if ([...done.keys()].filter(isSeedResult).length >= 3) break;
-      await sleep(100);
+    const exited = new Promise((resolve) => first.once('exit', resolve));
+    try {
+      for (const deadline = Date.now() + 5 * 60_000; Date.now() < deadline; await sleep(100)) {
+        const done = await resultFiles(join(bucket, 'generations', '1'));
+        if ([...done.keys()].filter(isSeedResult).length >= 3) break;
+      }
+    } finally {
+      process.kill(-first.pid!, 'SIGKILL');
     }
-    process.kill(-first.pid!, 'SIGKILL');
+    await exited;
     await sleep(500);
     const beforeResume = await resultFiles(bucket);
     assert.ok([...beforeResume.keys()].filter(isSeedResult).length >= 3, 'killed mid-search');

@@ -12,16 +12,24 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { rewardKey, seedResultKey } from '../functions/shared/keys.ts';
 import type { ChunkAnswer, SeedTask } from '../functions/shared/types.ts';
+import type { FunctionCaps } from '../infra/config.ts';
 import { TrainSeedPool, type SeedProgress } from '../local/train-seed-pool.ts';
 
-const task = (seed: number, candidateId = 'energy'): SeedTask => ({
-  searchId: 'pool', task: 'MountainCar-v0', generation: 1, candidateId, seed, budget: { steps: 4096, evalEpisodes: 5 }, targetSteps: 4096, chunkSteps: 4096,
+const task = (seed: number, candidateId = 'energy', steps = 4096): SeedTask => ({
+  searchId: 'pool', task: 'MountainCar-v0', generation: 1, candidateId, seed, budget: { steps, evalEpisodes: 5 }, targetSteps: steps, chunkSteps: steps,
 });
 /** The summary of a seed-run that finished in one chunk. */
 const summaryOf = (answer: ChunkAnswer) => {
   assert.ok(answer.done, 'the seed-run reached its target');
   return answer.summary;
 };
+/**
+ * A seed-run no machine finishes in a 1-second cap: 10,000,000 MountainCar steps in one chunk
+ * (about 3 minutes of one idle core here; a core would have to be 100 times faster).
+ */
+const FAR_BEYOND_ANY_CAP = 10_000_000;
+
+interface PoolOptions { caps: FunctionCaps; onProgress?: (p: SeedProgress) => void; slots?: number }
 
 describe('Local: TrainSeedPool', () => {
   let dataDir: string;
@@ -37,17 +45,41 @@ describe('Local: TrainSeedPool', () => {
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('kills a seed-run over its memory cap as Runtime.OutOfMemory', async () => {
-    const pool = new TrainSeedPool({ memoryMb: 40, timeoutSeconds: 600 }, env);
-    await assert.rejects(pool.invoke(task(0)), (err: Error) => err.name === 'Runtime.OutOfMemory' && /over its 40 MB memory cap/.test(err.message));
-    pool.close();
-  });
+  /** A pool closed whatever the test's assertions do, so no worker outlives a failed test. */
+  async function withPool(options: PoolOptions, fn: (pool: TrainSeedPool) => Promise<void>): Promise<void> {
+    const pool = new TrainSeedPool(options.caps, env, options.onProgress, options.slots);
+    try {
+      await fn(pool);
+    } finally {
+      pool.close();
+    }
+  }
 
-  it('kills a seed-run over its time cap as Sandbox.Timedout', async () => {
-    const pool = new TrainSeedPool({ memoryMb: 4000, timeoutSeconds: 1 }, env, undefined, 1);
-    await assert.rejects(pool.invoke(task(1)), (err: Error) => err.name === 'Sandbox.Timedout');
+  it('kills a seed-run over its memory cap as Runtime.OutOfMemory', () => withPool({ caps: { memoryMb: 40, timeoutSeconds: 600 } }, async (pool) => {
+    await assert.rejects(pool.invoke(task(0, 'energy', FAR_BEYOND_ANY_CAP)), (err: Error) => err.name === 'Runtime.OutOfMemory' && /over its 40 MB memory cap/.test(err.message));
+  }));
+
+  it('kills a seed-run over its time cap as Sandbox.Timedout', () => withPool({ caps: { memoryMb: 4000, timeoutSeconds: 1 }, slots: 1 }, async (pool) => {
+    await assert.rejects(pool.invoke(task(1, 'energy', FAR_BEYOND_ANY_CAP)), (err: Error) => err.name === 'Sandbox.Timedout' && err.message === 'seed-run killed after its 1 s time cap');
     assert.equal(pool.started[0].dead, true, 'the worker was killed');
-    pool.close();
+  }));
+
+  it('ends a worker still training when it is closed, so a failed caller leaves no process behind', async () => {
+    let training = () => {};
+    const trainingBegan = new Promise<void>((resolve) => { training = resolve; });
+    const pool = new TrainSeedPool({ memoryMb: 4000, timeoutSeconds: 600 }, env, (p) => { if (p.state === 'progress') training(); }, 1);
+    try {
+      const running = pool.invoke(task(5, 'energy', FAR_BEYOND_ANY_CAP));
+      await trainingBegan;
+      const [worker] = pool.started;
+      const exited = new Promise((resolve) => worker.child.once('exit', resolve));
+      pool.close();
+      await assert.rejects(running, (err: Error) => err.name === 'Runtime.ExitError');
+      await exited;
+      assert.equal(worker.dead, true);
+    } finally {
+      pool.close();
+    }
   });
 
   it('runs at most `slots` seed-runs at once, and returns a finished one without training it again', async () => {
@@ -57,22 +89,21 @@ describe('Local: TrainSeedPool', () => {
       if (p.state === 'started') most = Math.max(most, ++running);
       if (p.state === 'finished') running -= 1;
     };
-    const pool = new TrainSeedPool({ memoryMb: 1769, timeoutSeconds: 600 }, env, onProgress, 1);
-    const [a, b] = (await Promise.all([pool.invoke(task(2)), pool.invoke(task(3))])).map(summaryOf);
-    assert.equal(most, 1);
-    assert.deepEqual([a.outcome, b.outcome], ['trained', 'trained']);
+    await withPool({ caps: { memoryMb: 1769, timeoutSeconds: 600 }, onProgress, slots: 1 }, async (pool) => {
+      const [a, b] = (await Promise.all([pool.invoke(task(2)), pool.invoke(task(3))])).map(summaryOf);
+      assert.equal(most, 1);
+      assert.deepEqual([a.outcome, b.outcome], ['trained', 'trained']);
 
-    const resultPath = join(dataDir, 'bucket', seedResultKey('pool', 1, 'energy', 2));
-    const written = (await stat(resultPath)).mtimeMs;
-    assert.deepEqual(summaryOf(await pool.invoke(task(2))), a);
-    assert.equal((await stat(resultPath)).mtimeMs, written);
-    assert.equal(pool.started.length, 1, 'one warm worker served all three');
-    assert.equal(pool.started[0].served, 3);
-    pool.close();
+      const resultPath = join(dataDir, 'bucket', seedResultKey('pool', 1, 'energy', 2));
+      const written = (await stat(resultPath)).mtimeMs;
+      assert.deepEqual(summaryOf(await pool.invoke(task(2))), a);
+      assert.equal((await stat(resultPath)).mtimeMs, written);
+      assert.equal(pool.started.length, 1, 'one warm worker served all three');
+      assert.equal(pool.started[0].served, 3);
+    });
   });
 
-  it('ends the worker that hosted a sandbox memory fault; the retry returns the stored result, and the next candidate trains on a fresh worker', async () => {
-    const pool = new TrainSeedPool({ memoryMb: 1769, timeoutSeconds: 600 }, env, undefined, 1);
+  it('ends the worker that hosted a sandbox memory fault; the retry returns the stored result, and the next candidate trains on a fresh worker', () => withPool({ caps: { memoryMb: 1769, timeoutSeconds: 600 }, slots: 1 }, async (pool) => {
     // As Lambda: the faulting invocation never answers (Runtime.ExitError), its result is stored.
     await assert.rejects(pool.invoke(task(0, 'hog')), (err: Error) => err.name === 'Runtime.ExitError');
     const retried = summaryOf(await pool.invoke(task(0, 'hog')));
@@ -81,6 +112,5 @@ describe('Local: TrainSeedPool', () => {
     assert.equal(other.outcome, 'trained', other.reason);
     assert.equal(pool.started.length, 2);
     assert.deepEqual(pool.started.map((w) => [w.dead, w.served]), [[true, 1], [false, 2]]);
-    pool.close();
-  });
+  }));
 });

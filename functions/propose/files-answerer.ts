@@ -21,6 +21,8 @@ export interface FilesOptions {
   sliceSeconds?: number;
   /** How often the directory is looked at. @default 1000 */
   pollMs?: number;
+  /** Waits between two looks (tests pass a gate they open). @default a timer of `ms` */
+  pause?: (ms: number) => Promise<void>;
 }
 
 const REQUEST = /^request-(\d+)\.md$/;
@@ -52,6 +54,7 @@ async function answerIn(dir: string, request: TextRequest, options: FilesOptions
   const deadline = writtenAt + options.timeoutMinutes * 60_000;
   const sliceEnd = Date.now() + (options.sliceSeconds ?? ANSWER_WAIT_SLICE_SECONDS) * 1000;
   const pollMs = options.pollMs ?? 1000;
+  const pause = options.pause ?? sleep;
   process.stderr.write(`eureka: waiting until ${new Date(deadline).toISOString()} for ${answer} (the request is ${join(dir, `request-${n}.md`)})\n`);
   let last: string | null = null;
   for (;;) {
@@ -64,6 +67,6 @@ async function answerIn(dir: string, request: TextRequest, options: FilesOptions
       throw new ProposerError(`No answer: ${answer} was not written within ${options.timeoutMinutes} min of ${join(dir, `request-${n}.md`)} (feedbackTimeoutMinutes)`);
     }
     if (now >= sliceEnd) throw new AnswerPending(`still waiting for ${answer} (until ${new Date(deadline).toISOString()})`);
-    await sleep(Math.min(pollMs, Math.max(1, deadline - now)));
+    await pause(Math.min(pollMs, Math.max(1, deadline - now)));
   }
 }

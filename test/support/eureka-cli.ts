@@ -22,20 +22,48 @@ export interface Running {
   /** Resolves when stderr matches, rejects if the command ends first. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   done: Promise<Ran>;
+  /** Kills the command and everything it started (its process group), if it is still running. */
+  stop(): void;
 }
 
+/** Process groups started here and not yet ended: killed when the test file's process exits, whatever failed. */
+const groups = new Set<number>();
+process.on('exit', () => {
+  for (const pid of groups) killGroup(pid);
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Starts the command in a process group of its own, so that `stop()` ends it with the TrainSeed
+ * workers it started. Call `stop()` in a `finally` or an `after`.
+ */
 export function start(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const pid = child.pid;
+  if (pid !== undefined) groups.add(pid);
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
   const done = new Promise<Ran>((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout: out, stderr: err })));
   let ended = false;
-  void done.then(() => { ended = true; });
+  void done.then(() => {
+    ended = true;
+    if (pid !== undefined) groups.delete(pid);
+  });
   return {
     stderr: () => err,
     done,
+    stop() {
+      if (pid !== undefined && groups.delete(pid)) killGroup(pid);
+    },
     async waitFor(pattern, timeoutMs = 5 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(err)) {
