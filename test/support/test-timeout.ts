@@ -13,10 +13,10 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 export const TEST_TIMEOUT_MS = Number(process.env.EUREKA_TEST_TIMEOUT_MS ?? 600_000);
 
 type Fn = (...args: unknown[]) => unknown;
-const nodeTest = createRequire(import.meta.url)('node:test') as Record<string, Fn & Record<string, Fn>>;
+const nodeTest = createRequire(import.meta.url)('node:test') as Record<string, Fn>;
 
 /** test(name?, options?, fn?) and it(...): a timeout added to the options when they have none. */
-function withTestTimeout(original: Fn & Record<string, Fn>): Fn {
+function withTestTimeout(original: Fn): Fn {
   const wrapped = (...args: unknown[]) => {
     const at = args.findIndex((a) => typeof a === 'object' && a !== null);
     if (at === -1) args.splice(typeof args[0] === 'string' ? 1 : 0, 0, { timeout: TEST_TIMEOUT_MS });
@@ -29,7 +29,7 @@ function withTestTimeout(original: Fn & Record<string, Fn>): Fn {
 
 /** before(fn, options?) and the other hooks. */
 function withHookTimeout(original: Fn): Fn {
-  return (fn: unknown, options?: object) => original(fn, { timeout: TEST_TIMEOUT_MS, ...options });
+  return (fn: unknown, options?: unknown) => original(fn, { timeout: TEST_TIMEOUT_MS, ...(options as object | undefined) });
 }
 
 for (const name of ['test', 'it']) nodeTest[name] = withTestTimeout(nodeTest[name]);
