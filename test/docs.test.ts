@@ -77,6 +77,11 @@ describe('Docs: README.md and docs/', () => {
     assert.deepEqual(broken, []);
   });
 
+  it('lists every docs page in the index, docs/README.md', () => {
+    const listed = new Set(relativeLinks('docs/README.md').map((link) => `docs/${link.split('#')[0]}`));
+    assert.deepEqual(docsPages.filter((page) => page !== 'docs/README.md' && !listed.has(page)), []);
+  });
+
   it(`keeps the README under ${README_MAX_LINES} lines`, () => {
     const lines = read('README.md').split('\n').length;
     assert.ok(lines < README_MAX_LINES, `README.md has ${lines} lines`);
