@@ -2,7 +2,8 @@
  * A warm TrainSeed worker, as a Lambda container is one: the parent sends one invocation at a time
  * ({id, event}); this process runs the real handler and answers with the summary or the error, then
  * waits for the next. The handler itself ends the process after a sandbox memory fault (see
- * functions/train-seed/handler.ts), as it ends a Lambda container.
+ * functions/train-seed/handler.ts), as it ends a Lambda container. It says `ready` once the handler's
+ * modules are loaded: Lambda's Init phase, which an invocation's timeout does not count.
  */
 import { handler } from '../functions/train-seed/handler.ts';
 
@@ -16,3 +17,4 @@ process.on('message', async ({ id, event }: { id: number; event: unknown }) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
+process.send?.({ type: 'ready' });
