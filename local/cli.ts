@@ -118,6 +118,17 @@ program
   });
 
 program
+  .command('new-task')
+  .description('write a folder for a task of your own: the worked example under your id, which runs a smoke search as it stands')
+  .argument('<name>', 'the task\'s id and its folder\'s name, such as MyTask-v0')
+  .option('--dir <dir>', 'the directory of task folders to write it in (what goes on EUREKA_TASK_PATH)', '.')
+  .option('--json', 'print {task, folder, taskPath, files}')
+  .action(async (name: string, opts: object) => {
+    const { newTaskCommand } = await import('./commands/new-task.ts');
+    await newTaskCommand({ ...opts, name });
+  });
+
+program
   .command('conformance')
   .description('replay episodes recorded from the original environment against a task\'s port')
   .requiredOption('--task <id>', 'the task whose environment is checked')

@@ -2,8 +2,8 @@
  * A task of your own, in one folder (docs/your-own-task.md): examples/tasks/point-goal is found
  * through EUREKA_TASK_PATH with nothing listed anywhere else, `eureka tasks` shows it, `eureka
  * conformance` checks it against episodes recorded from its Python original (point_goal.py, by
- * tasks/record-gymnasium.py), its person's shaping learns at its default budget, and a smoke search
- * runs on it end to end. A broken folder is skipped with one line naming the folder and the field,
+ * tasks/record-gymnasium.py), and its person's shaping learns at its default budget (a copy of it
+ * anywhere on disk runs a smoke search: test/new-task.test.ts). A broken folder is skipped with one line naming the folder and the field,
  * and the commands that need other tasks go on.
  */
 import assert from 'node:assert/strict';
@@ -72,19 +72,6 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.equal(bank.task, 'PointGoal-v0');
     assert.equal(bank.made.human.steps, pointGoal.budget.steps, 'the bank was made at the task\'s budget');
     assert.ok(bank.episodes.filter((e) => e.policy === 'human' && e.kind === 'success').length >= 8);
-  });
-
-  it('runs a smoke search end to end, whose card and prompt speak the task', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-own-task-'));
-    dirs.push(dataDir);
-    const ran = await eureka(['search', '--smoke', '--task', 'PointGoal-v0', '--seeds', '1', '--json', '--data-dir', dataDir, '--search-id', 'own']);
-    assert.equal(ran.code, 0, ran.stderr);
-    const { cardPath } = JSON.parse(ran.stdout) as { cardPath: string };
-    const card = await readFile(cardPath, 'utf8');
-    assert.ok(card.includes('Eureka reward search · PointGoal-v0'));
-    assert.ok(card.includes('data-chart="point-goal-animation"'));
-    const summary = JSON.parse(await readFile(join(dataDir, 'bucket', 'searches', 'own', 'winner', 'summary.json'), 'utf8'));
-    assert.equal(summary.task, 'PointGoal-v0');
   });
 
   it('skips a broken folder with one line naming the folder and the field, and runs the tasks that are fine', async () => {
