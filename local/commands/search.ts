@@ -7,6 +7,8 @@ import type { PublishResult } from '../../functions/shared/contracts.ts';
 import { ProposerField } from '../../functions/shared/proposer-input.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { noteRoundedSteps } from '../steps-note.ts';
 import { progressReporter } from '../progress.ts';
 import { readUserFile } from '../read-file.ts';
 import { runLocalSearch, UnknownSearch } from '../runtime.ts';
@@ -52,6 +54,7 @@ export async function searchCommand(raw: unknown): Promise<void> {
   if (flags.estimate && flags.resume) throw new UsageError('--estimate and --resume: an estimate is of a new search');
   const searchId = flags.resume ?? flags.searchId ?? newSearchId();
   const input = flags.resume ? { searchId } : await executionInput(flags, searchId);
+  if (!flags.resume) noteRoundedSteps(getTask(flags.task), flags.steps, '--steps');
   if (flags.estimate) {
     const proposer = process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
     printEstimate(input, { proposer, costCeilingUsd: null, local: true, flag: 'search' }, flags.json);

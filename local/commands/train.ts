@@ -15,6 +15,7 @@ import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
 import { EXIT } from '../exit-codes.ts';
+import { noteRoundedSteps } from '../steps-note.ts';
 
 const TrainFlags = z.object({
   reward: z.string({ error: 'is required (a JavaScript file defining computeReward)' }),
@@ -35,6 +36,7 @@ export async function trainCommand(raw: unknown): Promise<void> {
   const task = getTask(flags.task);
   const source = await readUserFile(flags.reward);
   const budget = { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes };
+  noteRoundedSteps(task, flags.steps, '--steps');
   const result = flags.remote
     ? await trainRemotely(flags.stack, task.id, source, flags.seed, budget, flags.chunkSteps)
     : await trainHere(task, flags.reward, source, flags.seed, budget, flags.chunkSteps);
