@@ -12,6 +12,8 @@ import type { FunctionCaps } from '../infra/config.ts';
 import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
+/** tsx as this package resolves it: `--import tsx` would look for it from the working directory, which may be anywhere. */
+const TSX = import.meta.resolve('tsx');
 const MEMORY_POLL_MS = 200;
 
 export class SeedRunKilled extends Error {
@@ -42,7 +44,7 @@ class Worker {
   private current: { id: number; onMessage: (m: ChildMessage) => void; onGone: (reason: string) => void } | null = null;
 
   constructor(env: NodeJS.ProcessEnv) {
-    this.child = fork(CHILD, [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(CHILD, [], { env, execArgv: ['--import', TSX], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child.on('message', (m: ChildMessage) => { if (m.id === this.current?.id || m.id === undefined) this.current?.onMessage(m); });
     this.child.on('exit', (code, signal) => {
       this.dead = true;

@@ -25,9 +25,9 @@ export interface LocalStatus {
 export async function localStatus(dataDir: string, searchId: string, tableStatus: string): Promise<LocalStatus> {
   if (tableStatus !== 'running') return { status: tableStatus === 'finished' ? 'finished' : 'running', detail: null };
   const here = await localState(dataDir, searchId);
-  const resume = `eureka search --resume ${searchId} --data-dir ${dataDir} continues it`;
-  if (here.state === 'stopped') return { status: 'stopped', detail: `stopped: the process that ran it is gone (killed or closed); ${resume}` };
-  if (here.state === 'failed') return { status: 'failed', detail: `failed: ${here.reason}; ${resume}` };
+  const resume = `eureka search --resume ${searchId} --data-dir ${dataDir}`;
+  if (here.state === 'stopped') return { status: 'stopped', detail: `stopped: the process that ran it is gone (killed or closed); ${resume} continues it` };
+  if (here.state === 'failed') return { status: 'failed', detail: `failed: ${here.reason}; ${resume} tries again from where it stopped` };
   return { status: 'running', detail: null };
 }
 

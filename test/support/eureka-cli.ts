@@ -6,9 +6,10 @@ export const CLI = new URL('../../bin/eureka.js', import.meta.url).pathname;
 
 export interface Ran { code: number; stdout: string; stderr: string }
 
-export async function eureka(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+/** `cwd`: where the user stands (default: this process's working directory, the repository). */
+export async function eureka(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Ran> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 10 * 60_000, maxBuffer: 1 << 24 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, cwd, timeout: 10 * 60_000, maxBuffer: 1 << 24 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -22,10 +23,12 @@ export interface Running {
   /** Resolves when stderr matches, rejects if the command ends first. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   done: Promise<Ran>;
+  /** Kills it if it still runs (a test's after/finally): no command outlives its test. */
+  stop(): void;
 }
 
-export function start(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -36,6 +39,7 @@ export function start(args: string[], env: NodeJS.ProcessEnv = {}): Running {
   return {
     stderr: () => err,
     done,
+    stop: () => { if (!ended) child.kill('SIGKILL'); },
     async waitFor(pattern, timeoutMs = 5 * 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(err)) {
