@@ -138,6 +138,6 @@ export function getTask(id: string): Task {
 
 /** "unknown task ...: the known tasks are ...", and the skipped folders, where the task may be. */
 export function unknownTaskMessage(id: unknown): string {
-  const skipped = SKIPPED_TASK_FOLDERS.length === 0 ? '' : ` (skipped as broken: ${SKIPPED_TASK_FOLDERS.map((s) => s.directory).join(', ')})`;
+  const skipped = SKIPPED_TASK_FOLDERS.length === 0 ? '' : ` (skipped on EUREKA_TASK_PATH: ${SKIPPED_TASK_FOLDERS.map((s) => s.directory).join(', ')})`;
   return `unknown task ${JSON.stringify(id)}: the known tasks are ${TASK_IDS.join(', ')}${skipped}`;
 }

@@ -83,8 +83,12 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     const good = await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8');
     await writeFile(join(dir, 'broken', 'task.ts'), good.replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace("tieBreak: 'fewer-steps'", "tieBreak: 'fastest'"));
     await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'broken', 'environment.ts'));
-    const taskPath = `${dir}:${EXAMPLES}`;
-    const skipped = new RegExp(`^eureka: skipped task folder ${join(dir, 'broken')}: tieBreak: .*fewer-steps.*higher-return.*\n$`);
+    // A copy of the example under its own id: the first folder on the path with the id keeps it.
+    await mkdir(join(dir, 'twin'));
+    for (const file of ['task.ts', 'environment.ts']) await copyFile(join(EXAMPLES, 'point-goal', file), join(dir, 'twin', file));
+    const taskPath = `${EXAMPLES}:${dir}`;
+    const skipped = new RegExp(`^eureka: skipped task folder ${join(dir, 'broken')}: tieBreak: .*fewer-steps.*higher-return.*\n` +
+      `eureka: skipped task folder ${join(dir, 'twin')}: id: PointGoal-v0 is already the id of ${join(EXAMPLES, 'point-goal')}\n$`);
 
     const tasks = await eureka(['tasks'], taskPath);
     assert.equal(tasks.code, 0, tasks.stderr);
@@ -99,7 +103,7 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
 
     const asked = await eureka(['train', '--task', 'Broken-v0', '--reward', 'examples/energy.js'], taskPath);
     assert.equal(asked.code, 2);
-    assert.match(asked.stderr, new RegExp(`unknown task "Broken-v0": .*\\(skipped as broken: ${join(dir, 'broken')}\\)`));
+    assert.match(asked.stderr, new RegExp(`unknown task "Broken-v0": .*\\(skipped on EUREKA_TASK_PATH: ${join(dir, 'broken')}, ${join(dir, 'twin')}\\)`));
   });
 
   it('skips a folder whose TypeScript would load as CommonJS, and says why', async () => {
