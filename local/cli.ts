@@ -1,18 +1,22 @@
 /**
  * The `eureka` command line. Results go to stdout (one JSON object with --json); progress and
- * logs go to stderr. Exit 0 when the command did its job, 2 on bad usage, 1 on any other failure.
- * Commands are imported when they run, so a quick command does not load TensorFlow.js.
+ * logs go to stderr. Exit codes are for scripts (exit-codes.ts): 0 when the command did its job
+ * and the result is good, 2 on bad usage, 1 on any other failure, 3-5 for a rejected reward or a
+ * seed-run that did not train. Commands are imported when they run, so a quick command does not
+ * load TensorFlow.js.
  */
 import { Command, CommanderError } from 'commander';
 import { DEFAULT_TASK_ID } from '../tasks/default-task.ts';
 import { UsageError } from './flags.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 const TASK_OPTION = ['--task <id>', 'the task (eureka tasks lists them)', DEFAULT_TASK_ID] as const;
 
 const program = new Command('eureka')
   .description('Search for reinforcement-learning reward functions, Eureka-style, locally or on AWS')
   .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+  .addHelpText('after', EXIT_CODES_HELP);
 
 program
   .command('check-reward')
@@ -22,6 +26,9 @@ program
   .option('--remote', 'check on the deployed TrainSeed function (AWS credentials and --stack)')
   .option('--stack <name>', 'CloudFormation stack name for --remote', 'EurekaServerless')
   .option('--json', 'print one JSON object')
+  .addHelpText('after', `
+Exit codes: 0 the check and the screen pass the reward; 3 the sandbox check rejected it; 4 the check
+passed and the screen fails it; 1 any other failure; 2 bad usage. The first line says which.`)
   .action(async (file: string, opts: object) => {
     const { checkRewardCommand } = await import('./commands/check-reward.ts');
     await checkRewardCommand({ ...opts, file });
@@ -52,6 +59,9 @@ program
   .option('--remote', 'train on the deployed TrainSeed function (AWS credentials and --stack)')
   .option('--stack <name>', 'CloudFormation stack name for --remote', 'EurekaServerless')
   .option('--json', 'print the seed-run result as one JSON object')
+  .addHelpText('after', `
+Exit codes: 0 the seed-run trained (whatever its success); 5 it did not (outcome timeout, memory or
+error: a reward that does not parse, say); 1 any other failure; 2 bad usage.`)
   .action(async (opts: object) => {
     const { trainCommand } = await import('./commands/train.ts');
     await trainCommand(opts);
@@ -118,6 +128,17 @@ program
   });
 
 program
+  .command('new-task')
+  .description('write a folder for a task of your own: the worked example under your id, which runs a smoke search as it stands')
+  .argument('<name>', 'the task\'s id and its folder\'s name, such as MyTask-v0')
+  .option('--dir <dir>', 'the directory of task folders to write it in (what goes on EUREKA_TASK_PATH)', '.')
+  .option('--json', 'print {task, folder, taskPath, files}')
+  .action(async (name: string, opts: object) => {
+    const { newTaskCommand } = await import('./commands/new-task.ts');
+    await newTaskCommand({ ...opts, name });
+  });
+
+program
   .command('conformance')
   .description('replay episodes recorded from the original environment against a task\'s port')
   .requiredOption('--task <id>', 'the task whose environment is checked')
@@ -163,15 +184,15 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
-    process.exitCode = err.exitCode === 0 ? 0 : 2;
+    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   } else if (err instanceof UsageError || (err as Error).name === 'InvalidSearchInput') {
     // A search refused at its start (functions/shared/search-input.ts) is bad usage too.
     process.stderr.write(`eureka: ${(err as Error).message}\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.usage;
   } else {
     // aws-local-stepfunctions wraps the failing state's error in a long prefix.
     const message = (err as Error).message.replace(/^Execution has failed with the following error: /, 'the search failed: ');
     process.stderr.write(`eureka: ${message}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failure;
   }
 }

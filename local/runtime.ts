@@ -25,6 +25,7 @@ import { checkEventEntry } from '../functions/shared/events.ts';
 import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
 import { localFeedbackWait } from './feedback-wait.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
+import { markEnded, markRunning } from './search-process.ts';
 
 export type RuntimeEvent =
   | { type: 'stage'; label: string; seeds: number }
@@ -91,8 +92,14 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
         Task: { Token: `local:${options.executionName}` },
       },
     });
+    await markRunning(dataDir, searchId);
     try {
-      return { output: await watch.run(execution), dataDir };
+      const output = await watch.run(execution);
+      await markEnded(dataDir, searchId);
+      return { output, dataDir };
+    } catch (err) {
+      await markEnded(dataDir, searchId, err);
+      throw err;
     } finally {
       // The search's history, as AWS would have counted it, for eureka show (a search refused at its start has no record).
       await recordHistory(watch.history, searchId, 0).catch(() => undefined);

@@ -4,11 +4,11 @@
  * whole CLI with a stack trace before it can report anything.
  */
 import { z } from 'zod';
-import { DEFAULT_TASK_ID, TASK_IDS } from '../tasks/registry.ts';
+import { DEFAULT_TASK_ID, TASK_IDS, unknownTaskMessage } from '../tasks/registry.ts';
 
 /** A task id flag: one of the registered tasks (the error names them all). */
 export function taskFlag() {
   return z.string()
-    .refine((id) => TASK_IDS.includes(id), { error: (issue) => `unknown task ${JSON.stringify(issue.input)}: the known tasks are ${TASK_IDS.join(', ')}` })
+    .refine((id) => TASK_IDS.includes(id), { error: (issue) => unknownTaskMessage(issue.input) })
     .default(DEFAULT_TASK_ID);
 }

@@ -12,6 +12,8 @@ import type { FunctionCaps } from '../infra/config.ts';
 import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
+/** tsx as this package resolves it: `--import tsx` would look for it from the working directory, which may be anywhere. */
+const TSX = import.meta.resolve('tsx');
 const MEMORY_POLL_MS = 200;
 /**
  * The most a new worker may take to load its handler. Lambda gives Init 10 s apart from the
@@ -50,7 +52,7 @@ class Worker {
   private current: { id: number; onMessage: (m: ChildMessage) => void; onGone: (reason: string) => void } | null = null;
 
   constructor(env: NodeJS.ProcessEnv) {
-    this.child = fork(CHILD, [], { env, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(CHILD, [], { env, execArgv: ['--import', TSX], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let loaded = () => {};
     this.ready = new Promise((resolve) => { loaded = resolve; });
     this.child.on('message', (m: ChildMessage) => {

@@ -7,14 +7,16 @@
  * esbuild bundles every `./<folder>/task.ts` through the import pattern below), or from
  * EUREKA_TASKS_DIR when set.
  * EUREKA_TASK_PATH adds folders from elsewhere on this machine (a colon-separated list of
- * directories that hold task folders), for tasks kept outside the repository.
+ * directories that hold task folders), for tasks kept outside the repository (outside-folders.ts):
+ * a broken one of those is skipped and reported, not fatal to the others.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ClipActions } from './clip-actions.ts';
 import type { Task, TaskSpec, VecEnv } from './contract.ts';
 import { TaskSpecSchema, describeSpecIssues } from './spec-schema.ts';
+import { firstLine, notAnEsModule, registerEntryHook, reportSkipped, taskPathDirs, type SkippedFolder } from './outside-folders.ts';
 
 export class UnknownTask extends Error {
   override readonly name = 'UnknownTask';
@@ -78,28 +80,64 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
   };
 }
 
-async function loadTasks(): Promise<Task[]> {
-  const extra = (process.env.EUREKA_TASK_PATH ?? '').split(':').filter((d) => d !== '').map((d) => resolve(d));
-  const tasks = [
-    ...(await Promise.all(taskFolders(BUILT_IN_DIR).map((f) => loadFolder(BUILT_IN_DIR, f, true)))),
-    ...(await Promise.all(extra.flatMap((dir) => taskFolders(dir).map((f) => loadFolder(dir, f, false))))),
-  ];
-  const seen = new Map<string, string>();
-  for (const task of tasks) {
-    const other = seen.get(task.id);
-    if (other !== undefined) throw new InvalidTask(`task id ${task.id} is declared by two folders: ${other} and ${task.folder}`);
-    seen.set(task.id, task.folder);
+/** A folder on EUREKA_TASK_PATH: its task, or why it was skipped. */
+async function loadOutsideFolder(dir: string, folder: string): Promise<Task | SkippedFolder> {
+  const where = join(dir, folder);
+  try {
+    const notModule = notAnEsModule(where);
+    if (notModule !== undefined) return { directory: where, reason: notModule };
+    return await loadFolder(dir, folder, false);
+  } catch (err) {
+    const reason = firstLine(err).replace(`task folder ${where}: `, '');
+    return { directory: where, reason: err instanceof InvalidTask ? reason : `task.ts does not load: ${reason}` };
   }
-  return tasks;
 }
 
-/** Every registered task, in folder order. */
-export const TASKS: readonly Task[] = await loadTasks();
+async function loadTasks(): Promise<{ tasks: Task[]; skipped: SkippedFolder[] }> {
+  const builtIn = await Promise.all(taskFolders(BUILT_IN_DIR).map((f) => loadFolder(BUILT_IN_DIR, f, true)));
+  const extra = taskPathDirs();
+  if (extra.length > 0) registerEntryHook();
+  const outside = await Promise.all(extra.flatMap((dir) => taskFolders(dir).map((f) => loadOutsideFolder(dir, f))));
+  const tasks: Task[] = [];
+  const skipped: SkippedFolder[] = [];
+  const seen = new Map<string, string>();
+  for (const task of builtIn) {
+    const other = seen.get(task.id);
+    // Two built-in folders with one id is this repository's bug: no command should run.
+    if (other !== undefined) throw new InvalidTask(`task id ${task.id} is declared by two folders: ${other} and ${task.folder}`);
+    seen.set(task.id, task.directory);
+    tasks.push(task);
+  }
+  for (const loaded of outside) {
+    if (!('id' in loaded)) skipped.push(loaded);
+    else if (seen.has(loaded.id)) skipped.push({ directory: loaded.directory, reason: `id: ${loaded.id} is already the id of ${seen.get(loaded.id)}` });
+    else {
+      seen.set(loaded.id, loaded.directory);
+      tasks.push(loaded);
+    }
+  }
+  reportSkipped(skipped);
+  return { tasks, skipped };
+}
+
+const loaded = await loadTasks();
+
+/** Every registered task, in folder order (built-in first). */
+export const TASKS: readonly Task[] = loaded.tasks;
+
+/** The folders on EUREKA_TASK_PATH that were skipped, and why (reported on stderr when loaded). */
+export const SKIPPED_TASK_FOLDERS: readonly SkippedFolder[] = loaded.skipped;
 
 export const TASK_IDS: readonly string[] = TASKS.map((t) => t.id);
 
 export function getTask(id: string): Task {
   const task = TASKS.find((t) => t.id === id);
-  if (!task) throw new UnknownTask(`unknown task "${id}": the known tasks are ${TASK_IDS.join(', ')}`);
+  if (!task) throw new UnknownTask(unknownTaskMessage(id));
   return task;
+}
+
+/** "unknown task ...: the known tasks are ...", and the skipped folders, where the task may be. */
+export function unknownTaskMessage(id: unknown): string {
+  const skipped = SKIPPED_TASK_FOLDERS.length === 0 ? '' : ` (skipped on EUREKA_TASK_PATH: ${SKIPPED_TASK_FOLDERS.map((s) => s.directory).join(', ')})`;
+  return `unknown task ${JSON.stringify(id)}: the known tasks are ${TASK_IDS.join(', ')}${skipped}`;
 }

@@ -40,17 +40,22 @@ describe('CLI: eureka', () => {
     });
   }
 
-  it('check-reward --json prints one verdict and exits 0 even when the reward is rejected', async () => {
+  it('check-reward --json prints one verdict, and exits 3 when the check rejects the reward, 4 when the screen does', async () => {
     const bad = await eureka(['check-reward', `${EXAMPLES}hostile/never-returns.js`, '--json']);
-    assert.equal(bad.code, 0);
+    assert.equal(bad.code, 3);
     assert.equal(JSON.parse(bad.stdout).verdict, 'timeout');
+    assert.equal(JSON.parse(bad.stdout).rejectedBy, 'check');
     const good = await eureka(['check-reward', `${EXAMPLES}energy.js`, '--json']);
+    assert.equal(good.code, 0, good.stderr);
     const report = JSON.parse(good.stdout);
     assert.equal(report.verdict, 'ok');
+    assert.equal(report.rejectedBy, null);
     assert.deepEqual(Object.keys(report.terms).sort(), ['goal', 'shaping', 'step']);
     assert.equal(report.screen.auc, 1, 'the screen, as a screen object');
     assert.deepEqual(report.screen.findings.filter((f: { severity: string }) => f.severity === 'fails'), []);
     const flipped = await eureka(['check-reward', 'test/fixtures/wrong-rewards/MountainCar-v0/sign-flipped.js', '--json']);
+    assert.equal(flipped.code, 4);
+    assert.equal(JSON.parse(flipped.stdout).rejectedBy, 'screen');
     const screen = JSON.parse(flipped.stdout).screen;
     assert.equal(screen.auc, 0);
     assert.deepEqual(screen.findings.filter((f: { severity: string }) => f.severity === 'fails').map((f: { code: string }) => f.code), ['sign']);

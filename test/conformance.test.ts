@@ -228,8 +228,8 @@ describe('Conformance: how a replay is judged', () => {
     assert.match(acrobot.stdout, /Acrobot-v1: within tolerance \(state 1e-13, observation 0\.00001, reward 1e-15; each step from the recorded state\)/);
     const lander = await eureka(['conformance', '--task', 'LunarLander-v3', new URL('golden/LunarLander-v3.json', FIXTURES).pathname]);
     assert.match(lander.stdout, /\(before the first contact\); after it: state \d\.\d\de[-+]\d+/);
-    const own = await eureka(['conformance', '--task', 'PointGoal-v0', new URL('tasks/point-goal/recorded.json', FIXTURES).pathname, '--json'],
-      { EUREKA_TASK_PATH: new URL('tasks', FIXTURES).pathname });
+    const own = await eureka(['conformance', '--task', 'PointGoal-v0', new URL('../../examples/tasks/point-goal/recorded.json', FIXTURES).pathname, '--json'],
+      { EUREKA_TASK_PATH: new URL('../../examples/tasks', FIXTURES).pathname });
     assert.equal(own.code, 0, own.stderr);
     assert.deepEqual(JSON.parse(own.stdout).tolerance, DEFAULT_TOLERANCE, 'a task that declares none is held to the default');
   });

@@ -18,8 +18,10 @@ const FORBIDDEN: Record<string, string[]> = {
   core: ['physics', 'tasks', 'functions', 'infra', 'local', 'bench', 'test'],
   physics: ['tasks', 'functions', 'infra', 'local', 'bench', 'test'],
   tasks: ['functions', 'infra', 'local', 'bench', 'test'],
-  'test/fixtures/tasks': ['functions', 'infra', 'local', 'bench'],
 };
+
+/** The example task folders import only `eureka-serverless/task` and their own files, as a folder anywhere on disk must. */
+const EXAMPLE_TASKS = 'examples/tasks';
 
 const STEPS = ['propose', 'train-seed', 'reflect', 'publish'];
 
@@ -59,6 +61,15 @@ describe('Floors', () => {
       assert.deepEqual(crossings(floor, above), []);
     });
   }
+
+  it('an example task folder imports only eureka-serverless/task and files of its own folder', () => {
+    const folders = readdirSync(join(ROOT, EXAMPLE_TASKS));
+    assert.ok(folders.includes('point-goal'));
+    const imports = folders.flatMap((folder) => tsFiles(join(ROOT, EXAMPLE_TASKS, folder)).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((m) => `${relative(ROOT, file)} -> ${m[1]}`)));
+    assert.ok(imports.some((i) => i.endsWith(' -> eureka-serverless/task')), imports.join(', '));
+    assert.deepEqual(imports.filter((i) => !/ -> (eureka-serverless\/task|\.\/[^/]+)$/.test(i)), []);
+  });
 
   it('a task folder imports no other task folder; what two variants share imports none', () => {
     const { tasks, shared } = taskDirs();

@@ -1,24 +1,27 @@
 /**
- * A task of your own, in one folder (the README's "Add a task"): test/fixtures/tasks/point-goal
- * is found through EUREKA_TASK_PATH with nothing listed anywhere else, `eureka tasks` shows it,
- * the prompt shows its source, `eureka conformance` checks it against episodes recorded from its
- * Python original (point_goal.py, by tasks/record-gymnasium.py), and a smoke search runs on it end
- * to end. A broken folder is one clear message naming the folder and the field.
+ * A task of your own, in one folder (docs/your-own-task.md): examples/tasks/point-goal is found
+ * through EUREKA_TASK_PATH with nothing listed anywhere else, `eureka tasks` shows it, `eureka
+ * conformance` checks it against episodes recorded from its Python original (point_goal.py, by
+ * tasks/record-gymnasium.py), and its person's shaping learns at its default budget (a copy of it
+ * anywhere on disk runs a smoke search: test/new-task.test.ts). A broken folder is skipped with one line naming the folder and the field,
+ * and the commands that need other tasks go on.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
+import pointGoal from '../examples/tasks/point-goal/task.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
-const FIXTURES = new URL('./fixtures/tasks/', import.meta.url).pathname;
+const EXAMPLES = new URL('../examples/tasks/', import.meta.url).pathname;
 
 interface Ran { code: number; stdout: string; stderr: string }
 
-async function eureka(args: string[], taskPath = FIXTURES): Promise<Ran> {
+async function eureka(args: string[], taskPath = EXAMPLES): Promise<Ran> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
       env: { ...process.env, EUREKA_TASK_PATH: taskPath, ANTHROPIC_API_KEY: '' }, timeout: 10 * 60_000, maxBuffer: 1 << 24,
@@ -39,12 +42,12 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.equal(ran.code, 0, ran.stderr);
     const task = (JSON.parse(ran.stdout).tasks as Array<{ id: string; folder: string; success: string }>).find((t) => t.id === 'PointGoal-v0');
     assert.ok(task, 'PointGoal-v0 is listed');
-    assert.match(task.folder, /test\/fixtures\/tasks\/point-goal$/);
+    assert.match(task.folder, /examples\/tasks\/point-goal$/);
     assert.match(task.success, /within 0\.05 of x = 0\.6/);
   });
 
   it('matches the episodes recorded from its Python original', async () => {
-    const ran = await eureka(['conformance', '--task', 'PointGoal-v0', join(FIXTURES, 'point-goal', 'recorded.json'), '--json']);
+    const ran = await eureka(['conformance', '--task', 'PointGoal-v0', join(EXAMPLES, 'point-goal', 'recorded.json'), '--json']);
     assert.equal(ran.code, 0, ran.stderr);
     const report = JSON.parse(ran.stdout);
     assert.equal(report.ok, true);
@@ -52,33 +55,65 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.equal(report.files[0].flagMismatches, 0);
   });
 
-  it('runs a smoke search end to end, whose card and prompt speak the task', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-own-task-'));
-    dirs.push(dataDir);
-    const ran = await eureka(['search', '--smoke', '--task', 'PointGoal-v0', '--seeds', '1', '--json', '--data-dir', dataDir, '--search-id', 'own']);
+  it('learns with the person\'s shaping at its default budget, and its bank holds that shaping\'s successes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-own-task-human-'));
+    dirs.push(dir);
+    const reward = join(dir, 'human.js');
+    await writeFile(reward, pointGoal.baselines.human.code);
+    // Seed 0 is one of the bank's (eureka bank trains seeds 0-2); the budget was chosen on seeds 3-7 (docs/your-own-task.md).
+    const ran = await eureka(['train', '--task', 'PointGoal-v0', '--reward', reward, '--seed', '0', '--json']);
     assert.equal(ran.code, 0, ran.stderr);
-    const { cardPath } = JSON.parse(ran.stdout) as { cardPath: string };
-    const card = await readFile(cardPath, 'utf8');
-    assert.ok(card.includes('Eureka reward search · PointGoal-v0'));
-    assert.ok(card.includes('data-chart="point-goal-animation"'));
-    const summary = JSON.parse(await readFile(join(dataDir, 'bucket', 'searches', 'own', 'winner', 'summary.json'), 'utf8'));
-    assert.equal(summary.task, 'PointGoal-v0');
+    const result = JSON.parse(ran.stdout) as { steps: number; success: number };
+    assert.equal(result.steps, pointGoal.budget.steps);
+    assert.ok(result.success >= 0.9, `the person's shaping reached ${result.success}`);
+    const bank = JSON.parse(gunzipSync(await readFile(join(EXAMPLES, 'point-goal', 'bank.json.gz'))).toString('utf8')) as {
+      task: string; made: { human: { steps: number } }; episodes: Array<{ policy: string; kind: string }>;
+    };
+    assert.equal(bank.task, 'PointGoal-v0');
+    assert.equal(bank.made.human.steps, pointGoal.budget.steps, 'the bank was made at the task\'s budget');
+    assert.ok(bank.episodes.filter((e) => e.policy === 'human' && e.kind === 'success').length >= 8);
   });
 
-  it('says which folder and which field are wrong when a task is broken', async () => {
+  it('skips a broken folder with one line naming the folder and the field, and runs the tasks that are fine', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-broken-task-'));
     dirs.push(dir);
     await mkdir(join(dir, 'broken'));
-    // Outside this repository, a directory of task folders says its TypeScript is ES modules.
+    // Outside this repository, a folder says its TypeScript is ES modules (eureka new-task writes it).
     await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
-    const good = await readFile(join(FIXTURES, 'point-goal', 'task.ts'), 'utf8');
-    const broken = good.replace(/\.\.\/\.\.\/\.\.\/\.\.\//g, `${new URL('..', import.meta.url).pathname}`)
-      .replace("from './environment.ts'", `from '${join(FIXTURES, 'point-goal', 'environment.ts')}'`)
-      .replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace("tieBreak: 'fewer-steps'", "tieBreak: 'fastest'");
-    await writeFile(join(dir, 'broken', 'task.ts'), broken);
-    await writeFile(join(dir, 'broken', 'environment.ts'), '// the environment\n');
-    const ran = await eureka(['tasks'], dir);
-    assert.equal(ran.code, 1);
-    assert.match(ran.stderr, new RegExp(`task folder ${join(dir, 'broken')}: tieBreak: .*fewer-steps.*higher-return`));
+    const good = await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8');
+    await writeFile(join(dir, 'broken', 'task.ts'), good.replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace("tieBreak: 'fewer-steps'", "tieBreak: 'fastest'"));
+    await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'broken', 'environment.ts'));
+    // A copy of the example under its own id: the first folder on the path with the id keeps it.
+    await mkdir(join(dir, 'twin'));
+    for (const file of ['task.ts', 'environment.ts']) await copyFile(join(EXAMPLES, 'point-goal', file), join(dir, 'twin', file));
+    const taskPath = `${EXAMPLES}:${dir}`;
+    const skipped = new RegExp(`^eureka: skipped task folder ${join(dir, 'broken')}: tieBreak: .*fewer-steps.*higher-return.*\n` +
+      `eureka: skipped task folder ${join(dir, 'twin')}: id: PointGoal-v0 is already the id of ${join(EXAMPLES, 'point-goal')}\n$`);
+
+    const tasks = await eureka(['tasks'], taskPath);
+    assert.equal(tasks.code, 0, tasks.stderr);
+    assert.match(tasks.stderr, skipped);
+    assert.match(tasks.stdout, /^PointGoal-v0 /m);
+    assert.match(tasks.stdout, /^MountainCar-v0 /m);
+
+    const estimate = await eureka(['search', '--task', 'MountainCar-v0', '--estimate', '--json'], taskPath);
+    assert.equal(estimate.code, 0, estimate.stderr);
+    assert.match(estimate.stderr, skipped);
+    assert.ok(JSON.parse(estimate.stdout), 'the estimate, as one JSON object');
+
+    const asked = await eureka(['train', '--task', 'Broken-v0', '--reward', 'examples/energy.js'], taskPath);
+    assert.equal(asked.code, 2);
+    assert.match(asked.stderr, new RegExp(`unknown task "Broken-v0": .*\\(skipped on EUREKA_TASK_PATH: ${join(dir, 'broken')}, ${join(dir, 'twin')}\\)`));
+  });
+
+  it('skips a folder whose TypeScript would load as CommonJS, and says why', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-cjs-task-'));
+    dirs.push(dir);
+    await mkdir(join(dir, 'point-goal'));
+    for (const file of ['task.ts', 'environment.ts']) await copyFile(join(EXAMPLES, 'point-goal', file), join(dir, 'point-goal', file));
+    const ran = await eureka(['tasks', '--json'], dir);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(ran.stderr, /^eureka: skipped task folder .*point-goal: no package\.json with "type": "module" .*\n$/);
+    assert.equal(JSON.parse(ran.stdout).tasks.some((t: { id: string }) => t.id === 'PointGoal-v0'), false);
   });
 });

@@ -81,7 +81,8 @@ describe('CLI: one seed-run on the deployed function', () => {
     const file = `${EXAMPLES}hostile/exfiltrate.js`;
     const remote = await eureka(['check-reward', file, '--remote', '--json'], env);
     const local = await eureka(['check-reward', file, '--json']);
-    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(remote.code, 3, remote.stderr);
+    assert.equal(local.code, 3, local.stderr);
     const [r, l] = [JSON.parse(remote.stdout), JSON.parse(local.stdout)];
     assert.equal(r.verdict, 'error');
     assert.deepEqual({ verdict: r.verdict, reason: r.reason, terms: r.terms }, { verdict: l.verdict, reason: l.reason, terms: l.terms });
@@ -92,9 +93,9 @@ describe('CLI: one seed-run on the deployed function', () => {
     const args = ['train', '--reward', `${EXAMPLES}hostile/memory-arrays.js`, '--steps', '4096', '--eval-episodes', '2', '--seed', '1', '--json'];
     const before = aws.invocations.length;
     const remote = await eureka([...args, '--remote'], env);
-    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(remote.code, 5, remote.stderr);
     const local = await eureka(args);
-    assert.equal(local.code, 0, local.stderr);
+    assert.equal(local.code, 5, local.stderr);
     const [r, l] = [JSON.parse(remote.stdout) as SeedResult, JSON.parse(local.stdout) as SeedResult];
     assert.equal(r.outcome, 'memory');
     assert.match(r.reason, /^reward exceeded its 64 MiB memory limit at step \d+$/);
@@ -109,7 +110,7 @@ describe('CLI: one seed-run on the deployed function', () => {
     const file = `${EXAMPLES}hostile/memory-arrays.js`;
     const remote = await eureka(['check-reward', file, '--remote', '--json'], env);
     const local = await eureka(['check-reward', file, '--json']);
-    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(remote.code, 3, remote.stderr);
     const [r, l] = [JSON.parse(remote.stdout), JSON.parse(local.stdout)];
     assert.equal(r.verdict, 'memory');
     assert.deepEqual({ verdict: r.verdict, reason: r.reason }, { verdict: l.verdict, reason: l.reason });

@@ -1,7 +1,8 @@
 /**
  * A search whose runtime is killed (SIGKILL, children included) in the middle of a generation
  * and then resumed finishes without training a finished seed again and without a second
- * proposer call for any generation.
+ * proposer call for any generation. Killed, `eureka show` calls it stopped, not running, and a
+ * bare `eureka show` shows the latest search that finished rather than a later one killed.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -30,6 +31,25 @@ async function resultFiles(dir: string): Promise<Map<string, number>> {
 
 const isSeedResult = (path: string): boolean => !/proposal-[^/]*$/.test(path);
 
+async function show(args: string[]): Promise<{ report: { searchId: string; status: string; statusDetail: string | null }; stderr: string }> {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, 'show', ...args, '--json'], { timeout: 60_000, maxBuffer: 1 << 24 });
+  return { report: JSON.parse(stdout), stderr };
+}
+
+/** Starts a search in a process group of its own, and kills the group once `ready` holds. */
+async function killWhen(args: string[], ready: () => Promise<boolean>): Promise<void> {
+  const child = spawn(process.execPath, [CLI, ...args], { detached: true, stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const deadline = Date.now() + 5 * 60_000;
+    while (Date.now() < deadline && !(await ready())) await sleep(100);
+  } finally {
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    await sleep(500);
+  }
+}
+
 describe('Search: killed and resumed', () => {
   const dirs: string[] = [];
   after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -41,22 +61,17 @@ describe('Search: killed and resumed', () => {
     const args = ['search', '--smoke', '--steps', '8192', '--json', '--data-dir', dataDir];
 
     // Run until a few seed-runs of generation 1 have finished, then kill the whole process group.
-    const first = spawn(process.execPath, [CLI, ...args, '--search-id', SEARCH_ID], { detached: true, stdio: 'ignore' });
-    const exited = new Promise((resolve) => first.once('exit', resolve));
-    try {
-      for (const deadline = Date.now() + 5 * 60_000; Date.now() < deadline; await sleep(100)) {
-        const done = await resultFiles(join(bucket, 'generations', '1'));
-        if ([...done.keys()].filter(isSeedResult).length >= 3) break;
-      }
-    } finally {
-      process.kill(-first.pid!, 'SIGKILL');
-    }
-    await exited;
-    await sleep(500);
+    await killWhen([...args, '--search-id', SEARCH_ID], async () =>
+      [...(await resultFiles(join(bucket, 'generations', '1'))).keys()].filter(isSeedResult).length >= 3);
     const beforeResume = await resultFiles(bucket);
     assert.ok([...beforeResume.keys()].filter(isSeedResult).length >= 3, 'killed mid-search');
     assert.deepEqual(await readdir(join(bucket, 'winner')).catch(() => []), [], 'not finished when killed: nothing published');
     assert.deepEqual(await readdir(join(bucket, 'generations', '2')).catch(() => []), [], 'generation 2 had not started');
+
+    const killed = await show(['--data-dir', dataDir]);
+    assert.equal(killed.report.searchId, SEARCH_ID, 'the only search there is');
+    assert.equal(killed.report.status, 'stopped', 'a search whose process is gone is not running');
+    assert.match(killed.report.statusDetail ?? '', /the process that ran it is gone .*eureka search --resume killed --data-dir .* continues it/);
 
     // Resume: it must finish.
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--resume', SEARCH_ID, '--json', '--data-dir', dataDir], { timeout: 10 * 60_000, maxBuffer: 1 << 24 });
@@ -69,5 +84,14 @@ describe('Search: killed and resumed', () => {
       const answers = [...afterResume.keys()].filter((p) => p.includes(`/generations/${g}/proposal-`));
       assert.equal(answers.length, 1, `one proposer answer for generation ${g}`);
     }
+
+    // A later search, killed once its first proposal is stored: a bare show passes over it and says so.
+    await killWhen([...args, '--search-id', 'later'], async () =>
+      (await readdir(join(dataDir, 'bucket', 'searches', 'later', 'generations', '1')).catch(() => [] as string[])).some((f) => f.startsWith('proposal-')));
+    const bare = await show(['--data-dir', dataDir]);
+    assert.equal(bare.report.searchId, SEARCH_ID);
+    assert.equal(bare.report.status, 'finished');
+    assert.match(bare.stderr, /^eureka: showing killed, the latest search that finished; later, started later, stopped: the process that ran it is gone/);
+    assert.equal((await show(['later', '--data-dir', dataDir])).report.status, 'stopped');
   });
 });

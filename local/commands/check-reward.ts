@@ -1,17 +1,20 @@
 /**
  * `eureka check-reward FILE`: run a reward in the sandbox on sample transitions of a task, then
  * screen it on the task's bank of successes and failures, here or (--remote) on the deployed TrainSeed.
+ * The first line, and the exit code, say whether the check or the screen rejects it (exit-codes.ts).
  */
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from '../../functions/train-seed/check-reward.ts';
-import { screenFindings } from '../../functions/shared/screen-words.ts';
+import { failsScreen, screenFindings } from '../../functions/shared/screen-words.ts';
+import type { Screen } from '../../functions/shared/screen-types.ts';
 import { parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
 import { DEFAULT_STACK_NAME } from '../../infra/config.ts';
 import { checkRemotely } from '../remote-seed-run.ts';
 import { describeScreen } from '../screen-text.ts';
+import { EXIT } from '../exit-codes.ts';
 
 const CheckFlags = z.object({
   file: z.string(),
@@ -27,13 +30,24 @@ export async function checkRewardCommand(raw: unknown): Promise<void> {
   const source = await readUserFile(flags.file);
   const report = flags.remote ? await checkRemotely(flags.stack, flags.task, source) : await checkReward(getTask(flags.task), source);
   const screen = report.screen ?? null;
+  const rejectedBy = report.verdict !== 'ok' ? 'check' : screen !== null && failsScreen(screen) ? 'screen' : null;
+  if (rejectedBy !== null) process.exitCode = rejectedBy === 'check' ? EXIT.checkRejected : EXIT.screenFails;
   if (flags.json) {
     // The screen with its words, as the reflection and the card put them.
-    process.stdout.write(`${JSON.stringify({ ...report, screen: screen && { ...screen, findings: screenFindings(screen) } })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...report, rejectedBy, screen: screen && { ...screen, findings: screenFindings(screen) } })}\n`);
     return;
   }
-  const lines = [`verdict: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}`];
+  const lines = [headline(report, screen)];
+  lines.push(`verdict: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}`);
   for (const [name, mean] of Object.entries(report.terms)) lines.push(`term ${name}: mean ${mean.toFixed(5)}`);
   if (screen) lines.push(...describeScreen(screen));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The first line: who rejected the reward and why, or that neither did. */
+function headline(report: { verdict: string; reason: string }, screen: Screen | null): string {
+  if (report.verdict !== 'ok') return `REJECTED by the sandbox check: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}`;
+  const fails = screen === null ? [] : screenFindings(screen).filter((f) => f.severity === 'fails');
+  if (fails.length > 0) return `REJECTED by the screen: it ${fails.map((f) => f.text).join('; it ')}`;
+  return screen === null ? 'passed the sandbox check (no screen ran)' : 'passed the sandbox check and the screen';
 }

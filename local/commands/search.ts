@@ -7,6 +7,8 @@ import type { PublishResult } from '../../functions/shared/contracts.ts';
 import { ProposerField } from '../../functions/shared/proposer-input.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { noteRoundedSteps } from '../steps-note.ts';
 import { progressReporter } from '../progress.ts';
 import { readUserFile } from '../read-file.ts';
 import { runLocalSearch, UnknownSearch } from '../runtime.ts';
@@ -52,16 +54,22 @@ export async function searchCommand(raw: unknown): Promise<void> {
   if (flags.estimate && flags.resume) throw new UsageError('--estimate and --resume: an estimate is of a new search');
   const searchId = flags.resume ?? flags.searchId ?? newSearchId();
   const input = flags.resume ? { searchId } : await executionInput(flags, searchId);
+  // Once the search is accepted (its first event; a refused one is one line) or estimated.
+  const noteSteps = once(() => { if (!flags.resume) noteRoundedSteps(getTask(flags.task), flags.steps, '--steps'); });
   if (flags.estimate) {
     const proposer = process.env.ANTHROPIC_API_KEY ? 'anthropic' : 'offline';
     printEstimate(input, { proposer, costCeilingUsd: null, local: true, flag: 'search' }, flags.json);
+    noteSteps();
     return;
   }
 
   const progress = progressReporter();
   let result: { output: unknown };
   try {
-    result = await runLocalSearch({ dataDir: flags.dataDir, executionName: searchId, input, resume: flags.resume !== undefined, onEvent: progress.onEvent });
+    result = await runLocalSearch({ dataDir: flags.dataDir, executionName: searchId, input, resume: flags.resume !== undefined, onEvent: (event) => {
+      noteSteps();
+      progress.onEvent(event);
+    } });
   } catch (err) {
     if (err instanceof UnknownSearch) throw new UsageError(`--resume: ${err.message}`);
     throw err;
@@ -97,6 +105,14 @@ function racingInput(flags: z.infer<typeof SearchFlags>): false | { eta?: number
   if (!flags.racing) return false;
   if (flags.racingEta === undefined && flags.racingRungs === undefined) return undefined;
   return { ...(flags.racingEta === undefined ? {} : { eta: flags.racingEta }), ...(flags.racingRungs === undefined ? {} : { rungs: flags.racingRungs }) };
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) fn();
+    done = true;
+  };
 }
 
 function newSearchId(): string {

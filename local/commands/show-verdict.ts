@@ -21,15 +21,28 @@ export async function publishedVerdict(store: SearchStore, searchId: string): Pr
   return { beatsBaselines: summary.beatsBaselines, winner: summary.winner.name, versus: summary.versusBestBaseline };
 }
 
-const pct = (x: number | null): string => (x === null ? '-' : `${Math.round(x * 100)}%`);
+const pct = (x: number | null, digits = 0): string => (x === null ? '-' : `${(x * 100).toFixed(digits)}%`);
 
 const DECIDED: Record<ShownVerdict['versus']['decidedBy'], string> = {
   success: '', tie: ', a tie', steps: ', the same success in more steps', return: ', the same success with a lower return',
 };
 
+/** How the winner beat a baseline it tied on success (the task's tie-break, as the search ranks). */
+const WON_ON: Record<'steps' | 'return', string> = { steps: 'in fewer steps', return: 'with a higher return' };
+
+/**
+ * The line. A win on success says so with the two scores (to a tenth of a point where whole points
+ * would print the same); the same success is never printed as a plain win: a win on the tie-break
+ * says it was the tie-break, and a tie is no win.
+ */
 export function verdictLine(v: ShownVerdict): string {
-  const scores = `${pct(v.versus.winnerFreshSuccess)} against ${pct(v.versus.baselineFreshSuccess)} on the fresh seeds`;
-  return v.beatsBaselines
-    ? `the winner beat the baselines: ${v.winner} ${scores} of the best baseline, ${v.versus.name}`
-    : `nothing the search found beat the baselines: use ${v.versus.name} (the winner, ${v.winner}, ${scores}${DECIDED[v.versus.decidedBy]})`;
+  const { winnerFreshSuccess: won, baselineFreshSuccess: base, decidedBy } = v.versus;
+  const digits = decidedBy === 'success' && pct(won) === pct(base) ? 1 : 0;
+  const scores = `${pct(won, digits)} against ${pct(base, digits)} on the fresh seeds`;
+  if (!v.beatsBaselines) return `nothing the search found beat the baselines: use ${v.versus.name} (the winner, ${v.winner}, ${scores}${DECIDED[decidedBy]})`;
+  if (decidedBy === 'steps' || decidedBy === 'return') {
+    return `the winner beat the baselines on the tie-break only: ${v.winner} succeeded as often as the best baseline, ${v.versus.name} ` +
+      `(${scores}), and did it ${WON_ON[decidedBy]}`;
+  }
+  return `the winner beat the baselines: ${v.winner} ${scores} of the best baseline, ${v.versus.name}`;
 }

@@ -7,7 +7,6 @@
 import { FUNCTION_CAPS } from '../../infra/config.ts';
 import type { SearchEstimate } from '../../functions/shared/estimate.ts';
 import { durationOf } from '../../functions/shared/estimate-text.ts';
-import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { interimCardKey, winnerPrefix } from '../../functions/shared/keys.ts';
@@ -24,6 +23,7 @@ import { withLocalStore } from '../runtime.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
 import { publishedVerdict, verdictLine, type ShownVerdict } from './show-verdict.ts';
 import { formatGeneration, readGeneration, type GenerationReport } from './show-generation.ts';
+import { latestSearch, localStatus } from './show-latest.ts';
 
 const ShowFlags = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/, { error: 'must be a search id' }).optional(),
@@ -86,7 +86,12 @@ async function onAws<T>(stack: string, read: (store: SearchStore, bucketName: st
 
 export interface ScoreboardReport {
   searchId: string;
+  /**
+   * The table's status; locally a `running` search whose process is gone is `stopped`, and one
+   * whose execution failed `failed` (show-latest.ts), with `statusDetail` saying how to go on.
+   */
   status: string;
+  statusDetail: string | null;
   task: string;
   generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
   proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; thinkingTokens?: number; costUsd: number | null; repairRequests: number };
@@ -120,6 +125,9 @@ export interface ScoreboardReport {
 export async function printScoreboard(dataDir: string, searchId: string, print: boolean): Promise<ScoreboardReport> {
   const bucketPath = async (key: string) => join(resolve(dataDir), 'bucket', key);
   const report = await withLocalStore(dataDir, (store) => readReport(store, searchId, bucketPath, `in ${dataDir}`));
+  const { status, detail } = await localStatus(dataDir, searchId, report.status);
+  report.status = status;
+  report.statusDetail = detail;
   if (print) process.stdout.write(formatReport(report));
   return report;
 }
@@ -144,6 +152,7 @@ async function readReport(store: SearchStore, searchId: string, locate: (key: st
     searchId,
     task: meta.config.task,
     status: meta.status,
+    statusDetail: null,
     generations: summaries.map((s) => ({
       generation: s.generation,
       rows: s.scoreboard.map(({ name, success, meanSuccessSteps, meanReturn, outcome, reason }) => ({ name, success, meanSuccessSteps, meanReturn, outcome, reason })),
@@ -189,6 +198,7 @@ async function stepsOf(store: SearchStore, searchId: string, config: SearchSetti
 function formatReport(r: ScoreboardReport): string {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`.padStart(5);
   const lines = [`search ${r.searchId} on ${r.task} (${r.status})`];
+  if (r.statusDetail) lines.push(r.statusDetail);
   const cell = (x: number | null, digits: number) => (x === null ? '-' : x.toFixed(digits)).padStart(8);
   for (const g of r.generations) {
     lines.push(`generation ${g.generation} (best so far: ${g.bestSoFar ?? '-'})   success   steps   return`);
@@ -239,13 +249,4 @@ function historyLine(h: HistoryRecord): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const children = h.seedRunExecutions === 0 ? '' : `; ${n(h.seedRunExecutions)} seed-run executions, the largest ${n(h.largestSeedRun)}`;
   return `history events (at most ${n(h.limit)} an execution): ${n(h.search)} in the search's execution${children}`;
-}
-
-/** The most recently started search in the data directory. */
-async function latestSearch(dataDir: string): Promise<string> {
-  const ids = await readdir(join(dataDir, 'bucket', 'searches')).catch(() => [] as string[]);
-  if (ids.length === 0) throw new UsageError(`no searches in ${dataDir}: run eureka search first`);
-  const started = await withLocalStore(dataDir, (store) =>
-    Promise.all(ids.map(async (id) => [id, (await store.meta(id).catch(() => undefined))?.startedAt ?? ''] as const)));
-  return started.sort((a, b) => b[1].localeCompare(a[1]))[0][0];
 }

@@ -9,6 +9,8 @@ import { printEstimate } from './estimate.ts';
 import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
+import { getTask } from '../../tasks/registry.ts';
+import { noteRoundedSteps } from '../steps-note.ts';
 
 const StartFlags = z.object({
   stack: z.string().min(1).default(DEFAULT_STACK_NAME),
@@ -47,7 +49,9 @@ function parseInput(text: string): object {
     throw new UsageError('--input: is not JSON (give the execution input, e.g. \'{"smoke":true}\')');
   }
   try {
-    parseSearchInput(input, { proposer: 'anthropic' });
+    const parsed = parseSearchInput(input, { proposer: 'anthropic' });
+    // Only a budget the input gives: the tasks' own are what they measured, rounded or not.
+    if ((input as { steps?: unknown }).steps !== undefined) noteRoundedSteps(getTask(parsed.task), parsed.steps, '--input steps');
   } catch (err) {
     if (err instanceof InvalidSearchInput) throw new UsageError(`--input: ${err.message}`);
     throw err;

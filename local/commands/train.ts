@@ -1,4 +1,7 @@
-/** `eureka train --reward FILE`: one graded seed-run of a reward, on this machine or (--remote) on the deployed TrainSeed. */
+/**
+ * `eureka train --reward FILE`: one graded seed-run of a reward, on this machine or (--remote) on
+ * the deployed TrainSeed. Exits 5 when the seed-run did not train (exit-codes.ts).
+ */
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
 import type { Task } from '../../tasks/contract.ts';
@@ -11,6 +14,8 @@ import { trainRemotely } from '../remote-seed-run.ts';
 import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
+import { EXIT } from '../exit-codes.ts';
+import { noteRoundedSteps } from '../steps-note.ts';
 
 const TrainFlags = z.object({
   reward: z.string({ error: 'is required (a JavaScript file defining computeReward)' }),
@@ -31,9 +36,11 @@ export async function trainCommand(raw: unknown): Promise<void> {
   const task = getTask(flags.task);
   const source = await readUserFile(flags.reward);
   const budget = { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes };
+  noteRoundedSteps(task, flags.steps, '--steps');
   const result = flags.remote
     ? await trainRemotely(flags.stack, task.id, source, flags.seed, budget, flags.chunkSteps)
     : await trainHere(task, flags.reward, source, flags.seed, budget, flags.chunkSteps);
+  if (result.outcome !== 'trained') process.exitCode = EXIT.notTrained;
   if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(describe(task, result));
 }

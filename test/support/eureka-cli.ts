@@ -6,9 +6,10 @@ export const CLI = new URL('../../bin/eureka.js', import.meta.url).pathname;
 
 export interface Ran { code: number; stdout: string; stderr: string }
 
-export async function eureka(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+/** `cwd`: where the user stands (default: this process's working directory, the repository). */
+export async function eureka(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Ran> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 10 * 60_000, maxBuffer: 1 << 24 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, cwd, timeout: 10 * 60_000, maxBuffer: 1 << 24 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -44,8 +45,8 @@ function killGroup(pid: number): void {
  * Starts the command in a process group of its own, so that `stop()` ends it with the TrainSeed
  * workers it started. Call `stop()` in a `finally` or an `after`.
  */
-export function start(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function start(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Running {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const pid = child.pid;
   if (pid !== undefined) groups.add(pid);
   let out = '';

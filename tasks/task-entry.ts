@@ -1,0 +1,26 @@
+/**
+ * `eureka-serverless/task`: everything a task folder imports, under one stable name. A folder
+ * anywhere on disk imports it by that name (`import { defineTask, VectorEnv } from
+ * 'eureka-serverless/task'`): package.json's `exports` names this file, and the registry
+ * (registry.ts) registers a resolve hook (entry-hook.ts) that resolves the name for folders on
+ * EUREKA_TASK_PATH, which have no node_modules of their own (docs/your-own-task.md).
+ *
+ * What is here is the contract a task folder is held to; a name removed here breaks users' tasks.
+ */
+export { defineTask } from './contract.ts';
+export type {
+  ActionSpace, BankDeclaration, BankPolicy, CardRenderer, ConformanceTolerance, Diagnostic, EnvSnapshot, Episode,
+  EpisodeRecord, Feature, FieldTolerance, ObservationDim, RewardSource, SuccessTest, TaskBudget, TaskSpec, Termination,
+  TieBreak, VecEnv,
+} from './contract.ts';
+export { VectorEnv, type StepOutcome, type VectorEnvShape } from './vector-env.ts';
+export type { RecordedEpisode, RecordedStep, Replay } from './conformance.ts';
+export type { PpoOverrides } from '../core/ppo-config.ts';
+/** The seeded generator every reset draws from (sfc32): the same episodes in every process. */
+export { Random } from '../core/random.ts';
+/** The card's SVG primitives: a task's `render` draws with them. */
+export {
+  barChart, lineChart, r, sparkline, spreadApart, svgOpen, ticks,
+  type Bar, type BarChartOptions, type Domain, type LegendEntry, type LineChartOptions, type Marker, type Point, type RefLine, type Series,
+} from '../core/svg.ts';
+export { escapeHtml } from '../core/escape.ts';

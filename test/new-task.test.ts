@@ -1,0 +1,71 @@
+/**
+ * `eureka new-task NAME --dir D` as a newcomer meets it: a folder outside this repository that
+ * imports only `eureka-serverless/task`, passes `eureka conformance` and runs a smoke search as it
+ * stands with D on EUREKA_TASK_PATH, and a message that says what to fill in. Bad usage exits 2.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { eureka } from './support/eureka-cli.ts';
+
+describe('CLI: eureka new-task', () => {
+  const dirs: string[] = [];
+  after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+  const tempDir = async (prefix: string) => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('writes a task folder that passes conformance and runs a smoke search as it stands', async () => {
+    const taskPath = await tempDir('eureka-new-task-');
+    const made = await eureka(['new-task', 'my-task', '--dir', taskPath]);
+    assert.equal(made.code, 0, made.stderr);
+    const folder = join(taskPath, 'my-task');
+    assert.deepEqual((await readdir(folder)).sort(), ['environment.ts', 'package.json', 'point_goal.py', 'recorded.json', 'task.ts', 'tsconfig.json']);
+    assert.match(made.stdout, new RegExp(`export EUREKA_TASK_PATH=${taskPath}\n`));
+    assert.match(made.stdout, /To make it yours, fill in:\n {2}1\. environment\.ts: .*\n[\s\S]*docs\/your-own-task\.md/);
+    const task = await readFile(join(folder, 'task.ts'), 'utf8');
+    assert.match(task, /id: 'my-task'/);
+    assert.deepEqual([...task.matchAll(/from '([^']+)'/g)].map((m) => m[1]), ['eureka-serverless/task', './environment.ts']);
+
+    const env = { EUREKA_TASK_PATH: taskPath, ANTHROPIC_API_KEY: '' };
+    const conformance = await eureka(['conformance', '--task', 'my-task', join(folder, 'recorded.json')], env);
+    assert.equal(conformance.code, 0, conformance.stdout + conformance.stderr);
+    assert.match(conformance.stdout, /my-task: within tolerance/);
+
+    const dataDir = await tempDir('eureka-new-task-data-');
+    const search = await eureka(['search', '--task', 'my-task', '--smoke', '--seeds', '1', '--json', '--data-dir', dataDir, '--search-id', 'mine'], env);
+    assert.equal(search.code, 0, search.stderr);
+    assert.equal(search.stderr.includes('skipped task folder'), false, search.stderr);
+    const { cardPath } = JSON.parse(search.stdout) as { cardPath: string };
+    const card = await readFile(cardPath, 'utf8');
+    assert.ok(card.includes('Eureka reward search · my-task'));
+    assert.ok(card.includes('data-chart="point-goal-animation"'), 'the card draws with the task\'s own renderer');
+    const summary = JSON.parse(await readFile(join(dataDir, 'bucket', 'searches', 'mine', 'winner', 'summary.json'), 'utf8'));
+    assert.equal(summary.task, 'my-task');
+  });
+
+  const usage: Array<[string, string[], RegExp]> = [
+    ['a name that is no task id', ['new-task', 'my task'], /^eureka: NAME "my task": a task's id starts with a letter/],
+    ['the id of a task there is', ['new-task', 'CartPole-v1'], /^eureka: NAME CartPole-v1: already the id of a task/],
+  ];
+  for (const [what, args, message] of usage) {
+    it(`exits 2 with one line for ${what}`, async () => {
+      const ran = await eureka([...args, '--dir', await tempDir('eureka-new-task-usage-')]);
+      assert.equal(ran.code, 2, ran.stderr);
+      assert.match(ran.stderr, message);
+      assert.equal(ran.stdout, '');
+    });
+  }
+
+  it('exits 2 with one line for a folder that exists', async () => {
+    const taskPath = await tempDir('eureka-new-task-twice-');
+    assert.equal((await eureka(['new-task', 'Twice-v0', '--dir', taskPath])).code, 0);
+    const again = await eureka(['new-task', 'Twice-v0', '--dir', taskPath]);
+    assert.equal(again.code, 2);
+    assert.equal(again.stderr, `eureka: --dir: ${join(taskPath, 'Twice-v0')} already exists\n`);
+  });
+});
