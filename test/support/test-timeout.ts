@@ -10,7 +10,7 @@
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 
-export const TEST_TIMEOUT_MS = Number(process.env.EUREKA_TEST_TIMEOUT_MS ?? 600_000);
+export const TEST_TIMEOUT_MS = Number(process.env.EUREKA_TEST_TIMEOUT_MS ?? 300_000);
 
 type Fn = (...args: unknown[]) => unknown;
 const nodeTest = createRequire(import.meta.url)('node:test') as Record<string, Fn>;
