@@ -5,7 +5,7 @@
  * timeout. End to end in a search: local-answerers-search.test.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -177,6 +177,15 @@ describe('Proposer: files:DIR', () => {
     const dir = await tempDir();
     await assert.rejects(filesAnswerer(dir, { timeoutMinutes: 0.005, pollMs: 50 }).ask(request('nobody answers')),
       /^ProposerError: No answer: .*answer-1\.json was not written within 0\.005 min of .*request-1\.md \(feedbackTimeoutMinutes\)$/);
+  });
+
+  it('takes an answer already written after the pause\'s deadline passed (a search resumed after the hour, a folder reused)', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'request-1.md'), 'asked long ago');
+    await writeFile(join(dir, 'answer-1.json'), 'written meanwhile');
+    const hourAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(join(dir, 'request-1.md'), hourAgo, hourAgo);
+    assert.equal(await filesAnswerer(dir, { timeoutMinutes: 60, pollMs: 20 }).ask(request('asked long ago')), 'written meanwhile');
   });
 
   it('is awaited past Propose\'s timeout: the definition retries Propose and Repair on AnswerPending for the whole execution', () => {
