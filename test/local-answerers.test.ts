@@ -28,6 +28,19 @@ async function tempDir(): Promise<string> {
 }
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
+/** Shell that waits until the background process has written its pid. */
+const until = (file: string) => `until [ -s ${file} ]; do sleep 0.02; done;`;
+
+/** The process is no longer running (gone, or a zombie left for its parent to reap): polled, never timed. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (stat === null || / Z /.test(stat)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
+}
+
 const request = (text: string, step = 1) => ({ text, step, promptHash: 'hash' });
 
 /** A ledger kept in memory, as searchLedger keeps it in the table: what was billed, per step. */
@@ -128,6 +141,28 @@ describe('Proposer: command:CMD', () => {
     await assert.rejects(commandAnswerer(`(sleep 3; touch ${marker}) & wait`, { timeoutSeconds: 1 }).ask(request('x')), /did not answer within 1 s \(Propose's time cap\)/);
     await new Promise((r) => setTimeout(r, 3500));
     assert.deepEqual(await readdir(dir), [], 'the sleeping child was killed with its shell');
+  });
+
+  it('answers once its shell exits, killing what it left in the background holding its output', async () => {
+    const dir = await tempDir();
+    const pid = join(dir, 'pid');
+    const text = await commandAnswerer(`sh -c 'echo $$ > ${pid}; exec sleep 60' & ${until(pid)} echo '{"candidates": []}'`, { timeoutSeconds: 10 }).ask(request('x'));
+    assert.equal(text.trim(), '{"candidates": []}');
+    assert.equal(await gone(Number(await readFile(pid, 'utf8'))), true, 'the background sleep was killed');
+  });
+
+  it('kills a grandchild that left its process group (setsid), at the answer and at the time cap', async () => {
+    const dir = await tempDir();
+    const answered = join(dir, 'answered');
+    const text = await commandAnswerer(`setsid sh -c 'echo $$ > ${answered}; exec sleep 30' & ${until(answered)} echo done`, { timeoutSeconds: 10 }).ask(request('x'));
+    assert.equal(text.trim(), 'done');
+    assert.equal(await gone(Number(await readFile(answered, 'utf8'))), true);
+    const capped = join(dir, 'capped');
+    const marker = join(dir, 'outlived');
+    await assert.rejects(commandAnswerer(`setsid sh -c 'echo $$ > ${capped}; sleep 8; touch ${marker}' & ${until(capped)} sleep 8`, { timeoutSeconds: 1 }).ask(request('x')),
+      /did not answer within 1 s \(Propose's time cap\)/);
+    assert.equal(await gone(Number(await readFile(capped, 'utf8'))), true, 'the setsid grandchild was killed at the cap');
+    assert.ok(!(await readdir(dir)).includes('outlived'));
   });
 
   it('has Propose\'s time cap less a minute, so its Lambda stops first', () => {
