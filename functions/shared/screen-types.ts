@@ -99,6 +99,12 @@ export interface Screen {
    * (screen-stats.ts).
    */
   returns: number[];
+  /**
+   * The returns, every meanReturn, byPolicy and returnSpread are in units of 2^returnsExponent: 0
+   * (units of 1) for every ordinary reward; above 0 for one whose values are so large that its
+   * discounted sums would overflow a double (screen-stats.ts). Absent on screens stored before it: 0.
+   */
+  returnsExponent?: number;
   /** Milliseconds the screen took (the sandbox's calls and the statistics). */
   ms: number;
 }
