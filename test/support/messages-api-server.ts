@@ -28,6 +28,8 @@ export interface ScriptedAnswer {
   stopReason?: string;
   stopDetails?: { type: 'refusal'; category: string | null; explanation: string | null } | null;
   usage?: Partial<Usage>;
+  /** The usage worked out from the request the server received (its own count of what was sent), instead of `usage`. */
+  usageOf?: (body: Record<string, unknown>) => Partial<Usage>;
 }
 
 export interface ScriptedError {
@@ -184,6 +186,7 @@ function respond(res: ServerResponse, scripted: Scripted | undefined, path: stri
     setTimeout(() => res.destroy(), 20);
     return;
   }
+  if (scripted.usageOf) scripted = { ...scripted, usage: scripted.usageOf(body) };
   const bedrock = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(path);
   const model = bedrock ? bedrock[1] : String(body.model);
   const streamed = bedrock ? bedrock[2] === 'invoke-with-response-stream' : body.stream === true;
