@@ -46,6 +46,15 @@ describe('estimate: the search before it starts', () => {
     assert.equal(human.seedRuns.candidates, 125, 'a human reward trains with generation 1');
   });
 
+  it('runs here at most maxConcurrency seed-runs at once, as the local runtime does: maxConcurrency 1 on 2 cores is one core\'s time', () => {
+    const task = getTask('MountainCar-v0');
+    const one = estimateSearch(settings({ maxConcurrency: 1 }), task, HERE).local!;
+    const twoCores = estimateSearch(settings({}), task, HERE).local!;
+    assert.deepEqual(one, estimateSearch(settings({}), task, { ...HERE, cores: 1 }).local);
+    assert.equal(one.cores, 1);
+    assert.ok(one.seconds > 1.5 * twoCores.seconds, `${one.seconds} s against ${twoCores.seconds} s`);
+  });
+
   it('races as the definition does: with no race, or a task whose every candidate stays in, every step; the top third only, the 0.45 measured before the evidence rule', () => {
     const task = getTask('CartPole-v1');
     const shape = { task: 'CartPole-v1', generations: 3, candidates: 6, seeds: 3, freshSeeds: 3 };
