@@ -175,6 +175,10 @@ describe('CLI: eureka', () => {
     assert.equal(ran.code, 2);
     assert.match(ran.stderr, /^eureka: Invalid search input: "steps" 10,000,000 in chunks of 2,048 \("chunkSteps"\) is 4,882 TrainSeed invocations a seed-run, 34,178 history events .* "chunkSteps" of at least 4,096 fit these steps/);
     assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
+    const day = await eureka(['search', '--task', 'LunarLander-v3', '--generations', '8', '--candidates', '16', '--seeds', '10', '--steps', '10000000', '--data-dir', dataDir, '--search-id', 'too-slow']);
+    assert.equal(day.code, 2);
+    assert.match(day.stderr, /^eureka: Invalid search input: the search's worst case is about \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 10 .* more than the execution's 24 h: "maxConcurrency" of at least \d+, or at most \d+ "generations" would fit\n$/);
+    assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
     const smoke = ['search', '--smoke', '--seeds', '1', '--steps', '4096', '--generations', '1', '--no-hostile', '--data-dir', dataDir, '--search-id', 'once'];
     assert.equal((await eureka(smoke)).code, 0);
     const twice = await eureka(smoke);
