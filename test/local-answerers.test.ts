@@ -243,8 +243,8 @@ describe('Input: proposer command:CMD and files:DIR', () => {
   it('runs them locally, the command line or the directory (made absolute) as the search\'s model', () => {
     const command = parseSearchInput({ proposer: 'command:ollama run qwen2.5-coder:7b' }, local);
     assert.deepEqual([command.proposer, command.model], ['command', 'ollama run qwen2.5-coder:7b']);
-    const files = parseSearchInput({ proposer: 'files:answers/here' }, local);
-    assert.deepEqual([files.proposer, files.model], ['files', resolve('answers/here')]);
+    const files = parseSearchInput({ proposer: 'files:test/fixtures' }, local);
+    assert.deepEqual([files.proposer, files.model], ['files', resolve('test/fixtures')]);
   });
 
   it('refuses them on AWS, saying where they run', () => {
