@@ -131,9 +131,9 @@ describe('estimate: the search before it starts', () => {
     const card = await readFile(join(dir, 'bucket', 'searches', 'est', 'winner', 'card.md'), 'utf8');
     assert.match(card, /Estimated before it started: about [\d,]+ environment steps, .* GB-seconds of seed-runs \(this machine, \d+ at once\); it trained [\d,]+ in /);
     // Issue 22: the card tells how the winner's episodes ended and what the proposer wrote first.
-    assert.match(card, /## How the winner's episodes ended\n\nOn the fresh seeds\. How the episodes ended\. Training episodes, at the same 10 checkpoints/);
-    assert.match(card, /cut at the time limit: /);
-    assert.match(card, /- seed 10000: 20 episodes: \d+% succeeded/);
+    assert.match(card, /## How the winner's episodes ended\n\nTraining episodes on the fresh seeds, seed 10000\. Succeeded: they did reach the flag; /);
+    assert.match(card, /\| ran out of time \| \d+% \| \d+% \| /);
+    assert.match(card, /- seed 10000: of 20 episodes, \d+% succeeded/);
     assert.doesNotMatch(card, /## What the proposer said/, 'the offline proposer writes no analysis');
     const shown = await eureka(['show', 'est', '--data-dir', dir]);
     assert.match(shown.stdout, /estimated before it started: [\d,]+ steps \([\d,]+ without racing\), .*; spent: [\d,]+ steps/);

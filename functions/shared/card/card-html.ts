@@ -19,6 +19,9 @@ import { CARD_CSS } from './card-style.ts';
 import { raceSection } from './card-race.ts';
 import { analysisSection, endingsSection } from './card-story.ts';
 
+const FAILED_COLOR = '#b42318';
+const STOPPED_COLOR = '#9aa3b2';
+
 const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
 
 const kSteps = (v: number): string => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k` : String(v));
@@ -106,11 +109,13 @@ function searchSection(data: CardData): string {
   const index = new Map(gens.map((g, i) => [g.generation, i]));
   const w = data.winner;
   const isWinner = (c: CardCandidate): boolean => c.candidateId === w.candidateId && c.generation === w.generation;
+  // A candidate the race stopped is no failure: its score is the rung's, grey as in the race's chart.
+  const dotColor = (c: CardCandidate) => (isWinner(c) ? WINNER_COLOR : c.outcome === 'stopped' ? STOPPED_COLOR : c.outcome !== 'trained' ? FAILED_COLOR : '#1b1f29');
   const dots = data.candidates.filter((c) => index.has(c.generation)).map((c) => ({
-    bar: index.get(c.generation) ?? 0, value: c.success, ring: isWinner(c),
-    color: isWinner(c) ? WINNER_COLOR : c.outcome !== 'trained' ? '#b42318' : '#1b1f29',
-    tooltip: `${c.name}: ${pct(c.success)} (${c.outcome})`,
+    bar: index.get(c.generation) ?? 0, value: c.success, ring: isWinner(c), color: dotColor(c),
+    tooltip: `${c.name}: ${pct(c.success)} (${c.outcome === 'stopped' ? 'stopped by the race' : c.outcome})`,
   }));
+  const anyStopped = data.candidates.some((c) => c.outcome === 'stopped');
   const chart = barChart({
     chart: 'best-by-generation', title: 'Best success by generation', width: 940, height: 310, y: [0, 1], yFormat: pctAxis,
     xLabel: '', yLabel: 'success on the search\'s seeds',
@@ -123,7 +128,8 @@ function searchSection(data: CardData): string {
     refs: data.baselines.map((b) => ({ axis: 'y' as const, at: b.searchSuccess, label: `${shortLabel(b)} ${pct(b.searchSuccess)}`, color: color(data, b) })),
     legend: [
       { label: 'best of the generation', color: '#b7c6ee', shape: 'bar' }, { label: 'best so far', color: '#1b1f29' },
-      { label: 'a candidate', color: '#1b1f29', shape: 'dot' }, { label: 'a failed candidate', color: '#b42318', shape: 'dot' },
+      { label: 'a candidate', color: '#1b1f29', shape: 'dot' }, { label: 'a failed candidate', color: FAILED_COLOR, shape: 'dot' },
+      ...(anyStopped ? [{ label: 'a candidate the race stopped early', color: STOPPED_COLOR, shape: 'dot' as const }] : []),
       ...data.baselines.map((b) => ({ label: rewardLabel(b), color: color(data, b), dashed: true })),
     ],
   });
@@ -136,11 +142,17 @@ function searchSection(data: CardData): string {
   const outcomes = [...counts].map(([k, n]) => `${n} ${OUTCOME_WORDS[k] ?? k}`).join(', ');
   const first = gens[0];
   const last = gens[gens.length - 1];
-  const rise = first === undefined || last === undefined ? ''
-    : ` The best so far went from ${pct(first.bestSoFar)} in generation ${first.generation} to ${pct(last.bestSoFar)} in generation ${last.generation}.`;
+  const rise = first === undefined || last === undefined ? '' : ` ${bestSoFarSentence(first, last)}`;
   return `<section><h2>How the search got there</h2><p class="lede">${tried.length} candidates in ${gens.length} ` +
     `generation${gens.length === 1 ? '' : 's'}${outcomes === '' ? '' : ` (${h(outcomes)})`}.${rise} ` +
     `The winner (ringed) comes from generation ${w.generation}.</p><figure>${chart}</figure></section>`;
+}
+
+/** How the best so far moved from the first generation to the last, in words that fit what it did. */
+function bestSoFarSentence(first: CardData['bestByGeneration'][number], last: CardData['bestByGeneration'][number]): string {
+  if (first.generation === last.generation) return `The best so far was ${pct(last.bestSoFar)} after generation ${last.generation}.`;
+  if (pct(first.bestSoFar) === pct(last.bestSoFar)) return `The best so far stayed at ${pct(last.bestSoFar)} from generation ${first.generation} to generation ${last.generation}.`;
+  return `The best so far went from ${pct(first.bestSoFar)} in generation ${first.generation} to ${pct(last.bestSoFar)} in generation ${last.generation}.`;
 }
 
 const OUTCOME_WORDS: Record<string, string> = {
@@ -275,7 +287,7 @@ function runSection(data: CardData): string {
   const config = kv('config', [
     ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
     ['Steps per seed-run', int(c.steps)], ['Evaluation episodes', int(c.evalEpisodes)],
-    ['Hostile candidates', c.includeHostile ? 'included' : 'not included'], ['Proposer', `${h(c.proposer)} · <span class="mono">${h(c.model)}</span>`],
+    ['Hostile candidates', c.includeHostile ? 'included' : 'not included'], ['Proposer', c.proposer === 'offline' ? h(c.proposer) : `${h(c.proposer)} · <span class="mono">${h(c.model)}</span>`],
     ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
     ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
     ['Started', h(timestamp(data.startedAt))], ['Finished', h(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],

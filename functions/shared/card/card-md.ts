@@ -11,16 +11,10 @@ import { headline, versusWords } from './card-headline.ts';
 import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
 import { raceMarkdown } from './card-race.ts';
 import { analysisMarkdown, endingsMarkdown } from './card-story.ts';
+import { blocks } from './card-blocks.ts';
 
-const BLOCKS = '▁▂▃▄▅▆▇█';
+export { blocks };
 
-/** A Unicode sparkline: one block per value, scaled to the values' range. */
-export function blocks(values: number[], domain?: [number, number]): string {
-  const v = values.filter(Number.isFinite);
-  if (v.length === 0) return '';
-  const [lo, hi] = domain ?? [Math.min(...v), Math.max(...v)];
-  return v.map((x) => BLOCKS[hi > lo ? Math.round(Math.min(1, Math.max(0, (x - lo) / (hi - lo))) * 7) : 3]).join('');
-}
 
 function table(head: string[], rows: string[][], align: Array<'l' | 'r'>): string {
   const sep = align.map((a) => (a === 'r' ? '---:' : '---'));
@@ -157,7 +151,7 @@ export function renderCardMarkdown(data: CardData): string {
   out.push('## Configuration', '', table(['', ''], [
     ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
     ['Steps per seed-run', int(c.steps)], ['Evaluation episodes', int(c.evalEpisodes)], ['Hostile candidates', c.includeHostile ? 'included' : 'not included'],
-    ['Proposer', `${mdText(c.proposer)} · ${mdCode(c.model)}`], ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
+    ['Proposer', c.proposer === 'offline' ? mdText(c.proposer) : `${mdText(c.proposer)} · ${mdCode(c.model)}`], ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
     ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
     ['Started', mdText(timestamp(data.startedAt))], ['Finished', mdText(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],
   ], ['l', 'r']), '');
