@@ -112,6 +112,19 @@ export interface CardData {
   waiting?: boolean;
 }
 
+/**
+ * The card of a search in which no candidate trained (every one skipped by the screen, failed its
+ * check or faulted, or the search stopped before one could): no winner, and why.
+ */
+export type NoWinnerCardData = Omit<CardData, 'winner'> & {
+  winner: null;
+  /** "no candidate trained: 3 were skipped by the screen (screen: "skip"), 2 failed their sandbox check". */
+  nothingTrained: string;
+};
+
+/** Either card: Publish writes the one its search has. */
+export type AnyCardData = CardData | NoWinnerCardData;
+
 // ---------------------------------------------------------------- colours, shared by every chart
 
 export const WINNER_COLOR = '#2f5bd3';

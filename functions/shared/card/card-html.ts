@@ -8,7 +8,7 @@ import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import {
   cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd,
   WINNER_COLOR,
-  type CardCandidate, type CardData, type CardReward, type CardSeed,
+  type AnyCardData, type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
 import type { EpisodeRecord } from '../../../tasks/contract.ts';
@@ -22,13 +22,13 @@ import { analysisSection, endingsSection } from './card-story.ts';
 const FAILED_COLOR = '#b42318';
 const STOPPED_COLOR = '#9aa3b2';
 
-const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
+export const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
 
 const kSteps = (v: number): string => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k` : String(v));
 const pctAxis = (v: number): string => `${Math.round(v * 100)}%`;
 
-function rewards(data: CardData): CardReward[] {
-  return [data.winner, ...data.baselines];
+function rewards(data: AnyCardData): CardReward[] {
+  return data.winner === null ? data.baselines : [data.winner, ...data.baselines];
 }
 
 function color(data: CardData, reward: CardReward): string {
@@ -42,7 +42,7 @@ function author(reward: CardReward): string {
 }
 
 /** A coloured chip per seed: its success, or its outcome when it did not train. */
-function seedChips(seeds: CardSeed[]): string {
+export function seedChips(seeds: CardSeed[]): string {
   if (seeds.length === 0) return '<span class="muted">—</span>';
   const first = seeds[0];
   if (seeds.length > 1 && first.outcome !== 'trained' && seeds.every((s) => s.outcome === first.outcome && s.reason === first.reason)) {
@@ -160,7 +160,7 @@ const OUTCOME_WORDS: Record<string, string> = {
 };
 
 /** What a person said between generations, and why the search stopped early: the loop's human side. */
-function loopSection(data: CardData): string {
+export function loopSection(data: AnyCardData): string {
   if (data.feedback.length === 0 && data.stopped === null) return '';
   const said = data.feedback.map((f) => `<li><strong>After generation ${f.generation}</strong> (${f.action === 'stop' ? 'stop' : 'go on'})` +
     `${f.text === '' ? '' : `: <q>${h(f.text)}</q>`}</li>`).join('');
@@ -241,8 +241,8 @@ function outcomeCell(c: CardCandidate): string {
   return `${pill}${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}${screen}`;
 }
 
-function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
-  const isWinner = c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
+function candidateRow(data: AnyCardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
+  const isWinner = data.winner !== null && c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
   const badges = (c.hostile ? ' <span class="badge hostile">hostile</span>' : '') +
     (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '') +
     (c.repairOf === null ? '' : ` <span class="badge repaired" title="${h(`repairs ${c.repairOf}`)}">repaired</span>`);
@@ -252,7 +252,7 @@ function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeo
     `<td class="num">${column.value(c)}</td><td class="outcome">${outcomeCell(c)}</td></tr>`;
 }
 
-function candidatesSection(data: CardData): string {
+export function candidatesSection(data: AnyCardData): string {
   const task = cardTask(data);
   const column = tieBreakColumn(task);
   const byGeneration = new Map<number, CardCandidate[]>();
@@ -274,7 +274,7 @@ function kv(table: string, rows: Array<[string, string]>): string {
   return `<table data-table="${table}" class="kv"><tbody>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</tbody></table>`;
 }
 
-function runSection(data: CardData): string {
+export function runSection(data: AnyCardData): string {
   const p = data.proposer;
   const c = data.config;
   const proposer = kv('proposer', [

@@ -5,7 +5,7 @@
  */
 import {
   cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd,
-  type CardData, type CardReward, type CardSeed,
+  type AnyCardData, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
 import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
@@ -30,8 +30,8 @@ function seedList(seeds: CardSeed[]): string {
   return seeds.map((s) => (s.outcome === 'trained' ? pct(s.success) : mdText(s.outcome))).join(' · ');
 }
 
-function rewards(data: CardData): CardReward[] {
-  return [data.winner, ...data.baselines];
+function rewards(data: AnyCardData): CardReward[] {
+  return data.winner === null ? data.baselines : [data.winner, ...data.baselines];
 }
 
 /** The curve at about n evenly spaced updates, so the table stays short. */
@@ -111,6 +111,15 @@ export function renderCardMarkdown(data: CardData): string {
 
   out.push('## The winner\'s reward', '', `${mdCode(w.name)}: ${mdText(w.idea)}`, '', mdFence(w.code, 'js'), '');
 
+  out.push(...storyMarkdown(data), ...analysisMarkdown(data), ...runMarkdown(data));
+  return out.join('\n');
+}
+
+/** Why it stopped early, what a person said, the checks and the screen, and every candidate: any card's. */
+export function storyMarkdown(data: AnyCardData): string[] {
+  const out: string[] = [];
+  const w = data.winner;
+  const column = tieBreakColumn(cardTask(data));
   if (data.stopped !== null) {
     const st = data.stopped;
     out.push('## Stopped early', '', `${st.reason === 'budget' ? `The budget stopped the search at generation ${st.generation}` : `A person stopped the search after generation ${st.generation}`}: ` +
@@ -132,14 +141,18 @@ export function renderCardMarkdown(data: CardData): string {
   const sorted = [...data.candidates].sort((a, b) => a.generation - b.generation || b.success - a.success);
   out.push(table(['Gen', 'Candidate', 'Idea', 'Per seed', 'Success', column.title, 'Outcome'], sorted.map((c) => [
     String(c.generation),
-    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.repairOf === null ? '' : ' *repaired*'}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
+    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.repairOf === null ? '' : ' *repaired*'}${w !== null && c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
     mdText(c.idea), seedList(c.seeds), pct(c.success), column.value(c),
     // A failed check's reason starts with "failed its check".
     (c.reason === '' ? mdText(c.outcome) : c.failedCheck ? mdText(c.reason) : `${mdText(c.outcome)}: ${mdText(c.reason)}`) +
       (c.screen === undefined ? '' : `<br>screen: ${mdText(c.screen.line)}`),
   ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
-  out.push(...analysisMarkdown(data));
+  return out;
+}
 
+/** The proposer and the configuration: any card's. */
+export function runMarkdown(data: AnyCardData): string[] {
+  const out: string[] = [];
   const p = data.proposer;
   const c = data.config;
   out.push('## Proposer', '', table(['', ''], [
@@ -155,5 +168,5 @@ export function renderCardMarkdown(data: CardData): string {
     ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
     ['Started', mdText(timestamp(data.startedAt))], ['Finished', mdText(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],
   ], ['l', 'r']), '');
-  return out.join('\n');
+  return out;
 }

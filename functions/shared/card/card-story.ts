@@ -41,11 +41,11 @@ export function endingsMarkdown(data: CardData): string[] {
 }
 
 /** Generations whose proposer wrote an analysis (the offline proposer writes one too). */
-function written(data: CardData): NonNullable<CardData['analyses']> {
+function written(data: Pick<CardData, 'analyses'>): NonNullable<CardData['analyses']> {
   return (data.analyses ?? []).filter((a) => a.proposal !== '' || (a.repair ?? '') !== '');
 }
 
-export function analysisSection(data: CardData): string {
+export function analysisSection(data: Pick<CardData, 'analyses'>): string {
   const analyses = written(data);
   if (analyses.length === 0) return '';
   const items = analyses.map((a) => `<h3>Generation ${a.generation}</h3><p>${h(a.proposal || '(none written)')}</p>` +
@@ -54,7 +54,7 @@ export function analysisSection(data: CardData): string {
     'generation: its reading of the feedback, what it changed and why.</p>' + `${items}</section>`;
 }
 
-export function analysisMarkdown(data: CardData): string[] {
+export function analysisMarkdown(data: Pick<CardData, 'analyses'>): string[] {
   const analyses = written(data);
   if (analyses.length === 0) return [];
   return ['## What the proposer said', '', 'Written before its candidates in each generation: its reading of the feedback, what it changed and why.', '',
