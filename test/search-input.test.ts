@@ -307,7 +307,7 @@ describe('Function: parseSearchInput, against the 25,000-event execution history
     assert.ok(bound.search <= HISTORY_EVENT_BUDGET, `${bound.search}`);
     // Past the schema's 20 generations it would not: the same check, with what would fit.
     assert.match(historyProblem({ ...settings, generations: 60 }, getTask('MountainCar-v0')) ?? '',
-      /^the search's worst case is 24,501 history events in its own execution, over the 22,500 .* at most 55 "generations" fit/);
+      /^the search's worst case is 36,409 history events in its own execution, over the 22,500 .* at most 36 "generations" fit/);
   });
 
   it('counts the hostile candidates the history bound assumes', () => {
