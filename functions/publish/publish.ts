@@ -15,6 +15,7 @@ import { renderCardHtml } from '../shared/card/card-html.ts';
 import { renderCardMarkdown } from '../shared/card/card-md.ts';
 import { renderNoWinnerHtml, renderNoWinnerMarkdown } from '../shared/card/card-no-winner.ts';
 import { buildSummary, type SearchSummary } from './summary.ts';
+import { testMoment } from '../shared/test-hold.ts';
 
 export async function publish(store: SearchStore, event: PublishEvent): Promise<PublishResult> {
   const { searchId } = event;
@@ -38,6 +39,8 @@ export async function publish(store: SearchStore, event: PublishEvent): Promise<
     await store.blobs.put(keys.cardHtml, renderCardHtml(card), 'text/html');
   }
   const { card } = assembled;
+  // The kill-and-resume test's moment (test-hold.ts): the card written, summary.json and the WINNER record not yet.
+  testMoment('publish', searchId);
   // The local runtime records the execution history's count in META before Publish runs.
   const summary: SearchSummary = buildSummary(card, keys, policySeed, (await store.meta(searchId)).history ?? null);
   await store.blobs.put(keys.summary, JSON.stringify(summary, null, 2), 'application/json');

@@ -59,10 +59,15 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
+/** An answer chosen from the request itself; 'hold' keeps the request open, unanswered, until the server closes. */
+export type Responder = (body: Record<string, unknown>) => Scripted | 'hold';
+
 export interface MessagesApiServer {
   url: string;
   /** Responses still to give, in order; push more at any time. */
   script: Scripted[];
+  /** When set, answers every request instead of the script. */
+  respond: Responder | null;
   requests: RecordedRequest[];
   close(): Promise<void>;
 }
@@ -206,7 +211,7 @@ function respond(res: ServerResponse, scripted: Scripted | undefined, path: stri
 
 export async function startMessagesApiServer(script: Scripted[] = []): Promise<MessagesApiServer> {
   const requests: RecordedRequest[] = [];
-  const state = { script };
+  const state: { script: Scripted[]; respond: Responder | null } = { script, respond: null };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -222,7 +227,8 @@ export async function startMessagesApiServer(script: Scripted[] = []): Promise<M
       const rawPath = (req.url ?? '/').split('?')[0];
       const path = decodeURIComponent(rawPath);
       requests.push({ method: req.method ?? '', rawPath, path, headers: req.headers, body });
-      respond(res, state.script.shift(), path, body);
+      const chosen = state.respond === null ? state.script.shift() : state.respond(body);
+      if (chosen !== 'hold') respond(res, chosen, path, body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -234,6 +240,12 @@ export async function startMessagesApiServer(script: Scripted[] = []): Promise<M
     },
     set script(s: Scripted[]) {
       state.script = s;
+    },
+    get respond() {
+      return state.respond;
+    },
+    set respond(r: Responder | null) {
+      state.respond = r;
     },
     requests,
     close: () => new Promise<void>((resolve) => {
