@@ -51,7 +51,8 @@ export function repeats(search: KilledSearch): { requests: number; chunks: numbe
  * What does not read back: a JSON object of the bucket that does not parse, a checkpoint that
  * does not decode (its SHA-256 seal), an item of the table the store cannot read. Empty when all do.
  */
-export async function unreadable(dataDir: string): Promise<string[]> {
+export async function unreadable(search: Pick<KilledSearch, 'dataDir' | 'shape'>): Promise<string[]> {
+  const { dataDir } = search;
   const problems: string[] = [];
   const backend = await initBackend();
   for (const path of await files(bucketOf(dataDir))) {
@@ -61,8 +62,8 @@ export async function unreadable(dataDir: string): Promise<string[]> {
     }
     const checkpoint = /generations\/\d+\/candidates\/[^/]+\/seeds\/(\d+)\/checkpoint\.bin$/.exec(path);
     if (checkpoint) {
-      // The smoke search's seed-runs: MountainCar-v0, 8,192 steps (kill-resume.ts).
-      const read = readCheckpoint(await readFile(path), checkpointVersion(getTask('MountainCar-v0'), Number(checkpoint[1]), 8192, backend));
+      // The smoke search's seed-runs: MountainCar-v0, at the shape's steps (kill-resume.ts).
+      const read = readCheckpoint(await readFile(path), checkpointVersion(getTask('MountainCar-v0'), Number(checkpoint[1]), search.shape.steps, backend));
       if (!('checkpoint' in read)) problems.push(`${name}: ${read.discarded}`);
     }
   }

@@ -28,7 +28,15 @@ const RUN_LIMIT_MS = 10 * 60_000;
 export interface SearchShape {
   /** Pause for a person's feedback after generation 1 (answered "continue" by the harness). */
   feedback: boolean;
+  /** Steps a seed-run (chunks of 2,048, the fewest a chunk takes) and the flags beside --smoke. */
+  steps: number;
+  flags: string[];
 }
+
+/** The smallest search that still races, repairs nothing and has two generations: CI's. */
+export const SMALLEST: Omit<SearchShape, 'feedback'> = { steps: 4096, flags: ['--candidates', '2', '--seeds', '1', '--fresh-seeds', '1', '--no-hostile'] };
+/** The smoke search itself (K=3, S=2, the hostile probes), with room for twenty kills: the script's. */
+export const SMOKE: Omit<SearchShape, 'feedback'> = { steps: 8192, flags: [] };
 
 /** One line of the timeline: a moment of some work, in the order the runs reached them. */
 export interface Reached { moment: Moment | 'chunk-stored'; identity: string }
@@ -43,7 +51,7 @@ export interface Kill {
   chunksInFlight: string[];
 }
 
-export interface KilledSearch { dataDir: string; kills: Kill[]; requests: string[]; timeline: Reached[]; planned: number }
+export interface KilledSearch { dataDir: string; shape: SearchShape; kills: Kill[]; requests: string[]; timeline: Reached[]; planned: number }
 
 // ---- The model: the same answer to the same request, however often it comes ----------------------
 
@@ -127,7 +135,7 @@ export async function runSearch(dataDir: string, shape: SearchShape, plan: Array
     return modelAnswer(identity);
   };
   const env = { ANTHROPIC_API_KEY: 'test-key-not-real', ANTHROPIC_BASE_URL: server.url, EUREKA_TEST_MOMENTS_LOG: log };
-  const fresh = ['search', '--smoke', '--steps', '8192', '--chunk-steps', '2048', '--proposer', 'anthropic', '--model', MODEL,
+  const fresh = ['search', '--smoke', ...shape.flags, '--steps', String(shape.steps), '--chunk-steps', '2048', '--proposer', 'anthropic', '--model', MODEL,
     ...(shape.feedback ? ['--feedback', 'wait', '--feedback-timeout', '30'] : []), '--search-id', SEARCH_ID, '--json', '--data-dir', dataDir];
   const resumed = ['search', '--resume', SEARCH_ID, '--json', '--data-dir', dataDir];
   const kills: Kill[] = [];
@@ -152,7 +160,7 @@ export async function runSearch(dataDir: string, shape: SearchShape, plan: Array
       await killGroup(run);
       if (existsSync(marker)) writeFileSync(marker, '');
     }
-    return { dataDir, kills, requests, timeline: readTimeline(log), planned: plan.length };
+    return { dataDir, shape, kills, requests, timeline: readTimeline(log), planned: plan.length };
   } finally {
     await server.close();
   }
