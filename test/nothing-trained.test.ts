@@ -44,5 +44,7 @@ describe('A search whose every candidate the screen skipped', () => {
     const html = await readFile(join(winner, 'card.html'), 'utf8');
     assert.match(html, /<h1>No candidate trained: 1 was skipped by the screen/);
     assert.doesNotMatch(html + md, /NaN|undefined|Infinity/);
+    const shown = await eureka(['show', 'nothing', '--data-dir', join(dir, 'data')]);
+    assert.match(shown.stdout, /^no candidate trained: 1 was skipped by the screen \(screen: "skip"\)$/m);
   });
 });
