@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { withLocalStore } from '../local/runtime.ts';
 import { answer, startMessagesApiServer } from './support/messages-api-server.ts';
+import { energyReward } from './support/energy-reward.ts';
 import { eureka } from './support/eureka-cli.ts';
 
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
@@ -189,12 +190,7 @@ describe('CLI: eureka', () => {
   it('runs a smoke search with --proposer anthropic end to end, and a resume makes no new request', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'eureka-claude-'));
     dirs.push(dataDir);
-    const code = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
-  const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
-  const shaping = ${scale} * (0.99 * energy(nextObs) - energy(obs));
-  const goal = terminated ? 10 : 0;
-  return [shaping + goal - 1, { shaping, goal, step: -1 }];
-}`;
+    const code = energyReward;
     const reply = (g: number) => answer(JSON.stringify({ candidates: [1, 2, 3].map((i) => ({ name: `g${g}-energy-${i}`, idea: `energy shaping at scale ${i * 200}`, code: code(i * 200 * 400) })) }));
     const server = await startMessagesApiServer([reply(1), reply(2)]);
     try {

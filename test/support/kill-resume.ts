@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Random } from '../../core/random.ts';
+import { energyReward } from './energy-reward.ts';
 import { answer, startMessagesApiServer, type MessagesApiServer } from './messages-api-server.ts';
 
 export const MOMENTS = ['model-request', 'chunk', 'checkpoint-write', 'reflect', 'publish', 'pause'] as const;
@@ -55,13 +56,6 @@ export interface KilledSearch { dataDir: string; shape: SearchShape; kills: Kill
 
 // ---- The model: the same answer to the same request, however often it comes ----------------------
 
-const energy = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
-  const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
-  const shaping = ${scale} * (0.99 * energy(nextObs) - energy(obs));
-  const goal = terminated ? 10 : 0;
-  return [shaping + goal - 1, { shaping, goal, step: -1 }];
-}`;
-
 /** "g2:proposal": the generation the prompt asks for, and whether it is a schema repair. */
 export function requestIdentity(body: Record<string, unknown>): string {
   const text = JSON.stringify(body.messages ?? '');
@@ -71,7 +65,7 @@ export function requestIdentity(body: Record<string, unknown>): string {
 
 function modelAnswer(identity: string) {
   const g = Number(/^g(\d+)/.exec(identity)?.[1] ?? 1);
-  return answer(JSON.stringify({ candidates: [1, 2, 3].map((i) => ({ name: `g${g}-energy-${i}`, idea: `energy shaping at scale ${i * 200}`, code: energy(i * 200 * 400 + g) })) }));
+  return answer(JSON.stringify({ candidates: [1, 2, 3].map((i) => ({ name: `g${g}-energy-${i}`, idea: `energy shaping at scale ${i * 200}`, code: energyReward(i * 200 * 400 + g) })) }));
 }
 
 // ---- One search, run and resumed ------------------------------------------------------------------
