@@ -133,6 +133,7 @@ export async function runSearch(dataDir: string, shape: SearchShape, plan: Array
     ...(shape.feedback ? ['--feedback', 'wait', '--feedback-timeout', '30'] : []), '--search-id', SEARCH_ID, '--json', '--data-dir', dataDir];
   const resumed = ['search', '--resume', SEARCH_ID, '--json', '--data-dir', dataDir];
   const kills: Kill[] = [];
+  let run: Run | null = null;
   try {
     for (let i = 0; i <= plan.length; i++) {
       const stop = plan[i] as (typeof plan)[number] | undefined;
@@ -141,7 +142,7 @@ export async function runSearch(dataDir: string, shape: SearchShape, plan: Array
       const hooked = stop !== undefined && stop.moment !== 'model-request' && stop.moment !== 'pause';
       if (hooked) writeFileSync(holdFile, JSON.stringify({ moment: stop.moment, identities: stop.identities, marker }));
       const from = readTimeline(log).length;
-      const run = startRun(i === 0 ? fresh : resumed, hooked ? { ...env, EUREKA_TEST_HOLD: holdFile } : env);
+      run = startRun(i === 0 ? fresh : resumed, hooked ? { ...env, EUREKA_TEST_HOLD: holdFile } : env);
       const landed = await watchRun(run, dataDir, stop?.moment ?? null, marker, () => held, shape.feedback);
       if (landed === null) {
         // It finished: a stop it did not reach (its work was done before the kill before it) is not made.
@@ -156,6 +157,8 @@ export async function runSearch(dataDir: string, shape: SearchShape, plan: Array
     }
     return { dataDir, shape, kills, requests, timeline: readTimeline(log), planned: plan.length };
   } finally {
+    // Whatever happened, no search is left running (a test that failed or was cancelled mid-run).
+    if (run !== null) await killGroup(run);
     await server.close();
   }
 }
