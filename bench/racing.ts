@@ -14,7 +14,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { SearchSummary } from '../functions/publish/summary.ts';
+import type { RewardSummary, SearchSummary } from '../functions/publish/summary.ts';
 import { RACING_DEFAULTS } from '../infra/config.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
@@ -33,7 +33,7 @@ const json = argv.includes('--json');
 interface Row {
   task: string; racing: string; winner: string; freshSuccess: number | null; freshReturn: number | null;
   stepsTrained: number; stepsFullBudget: number; seconds: number;
-  winnerLearning: SearchSummary['winner']['freshLearning']; personLearning: SearchSummary['winner']['freshLearning'];
+  winnerLearning: RewardSummary['freshLearning']; personLearning: RewardSummary['freshLearning'];
   /** The person's shaping on the same fresh seeds, and whether the winner ranked above the best baseline. */
   personFreshSuccess: number | null; beatsBaselines: boolean | null;
 }
@@ -51,6 +51,7 @@ for (const task of tasks) {
       const { cardPath } = JSON.parse(stdout) as { cardPath: string };
       const summary = JSON.parse(await readFile(cardPath.replace(/card\.html$/, 'summary.json'), 'utf8')) as SearchSummary;
       const person = summary.baselines.find((b) => b.candidateId === 'human_shaping');
+      if (summary.winner === null) throw new Error(`${task}: ${summary.nothingTrained}`);
       const row: Row = {
         task, racing: racing === false ? 'off' : `eta ${racing.eta}, ${racing.rungs} rungs`, winner: summary.winner.name,
         freshSuccess: summary.winner.freshSuccess, freshReturn: summary.winner.freshReturn,

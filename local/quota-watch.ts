@@ -49,6 +49,12 @@ export class QuotaWatch {
    * The handler of the Task state `name`: it first lets the event log catch up (it is read
    * asynchronously), then refuses to run once a quota was passed. A Task that invokes a Lambda
    * function (by the definition's Resource) has its request and response held to Lambda's 6 MB.
+   *
+   * One setImmediate is enough: the runner dispatches each event synchronously (a state's entry
+   * before its handler is called), and the log reaches the watch, a Map iteration's through its
+   * forwarding too, by promises alone; Node drains every microtask before a setImmediate runs, so
+   * the count the guard reads holds every event before this Task's own scheduling
+   * (test/history-count.test.ts, "lets no handler of a wide Map run before the count has its own scheduling").
    */
   guard<I, O>(name: string, handler: (input: I) => Promise<O> | O): (input: I) => Promise<O> {
     const lambda = this.history.invokesLambda(name);

@@ -24,6 +24,7 @@ import { recordHistory } from './history-record.ts';
 import { checkEventEntry } from '../functions/shared/events.ts';
 import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
 import { localFeedbackWait } from './feedback-wait.ts';
+import { TEST_HOOK_VARS } from '../functions/shared/test-hold.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
 import { markEnded, markRunning } from './search-process.ts';
 
@@ -149,6 +150,8 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     // The same tasks as this process: a task folder kept outside tasks/ is found in the child too.
     EUREKA_TASKS_DIR: process.env.EUREKA_TASKS_DIR, EUREKA_TASK_PATH: process.env.EUREKA_TASK_PATH,
     EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
+    // The kill-and-resume test's hooks (functions/shared/test-hold.ts): unset, they do nothing.
+    ...Object.fromEntries(TEST_HOOK_VARS.map((name) => [name, process.env[name]])),
     ...extraEnv,
   };
   const pool = new TrainSeedPool(caps, childEnv, (progress) => emit({ type: 'seed', progress }));

@@ -1,12 +1,15 @@
-/** The screen as `eureka check-reward` prints it: the verdict in words, then the figures behind them. */
+/**
+ * The screen as `eureka check-reward` prints it: the verdict in words, then the figures behind them.
+ * The verdict is the findings' (screen-words.ts), as the search's skip and repair decide on them.
+ */
 import type { Screen } from '../functions/shared/screen-types.ts';
-import { screenFindings } from '../functions/shared/screen-words.ts';
+import { screenFindings, type ScreenFinding } from '../functions/shared/screen-words.ts';
 
 export function describeScreen(screen: Screen): string[] {
   const { bank } = screen;
   const findings = screenFindings(screen);
   const lines = [
-    `screen: ${screen.prefersFailure ? 'prefers a failure' : 'ranks the successes first'} on ${bank.episodes} episodes of the bank ` +
+    `screen: ${verdict(findings)} on ${bank.episodes} episodes of the bank ` +
       `(${bank.successes} successes, ${bank.failures} failures, ${bank.transitions} steps${bank.stored ? '' : ', made now: no stored bank'}), ` +
       `discounted with gamma ${screen.gamma}, in ${screen.ms.toFixed(0)} ms`,
     `  AUC of the successes above the failures: ${screen.auc === null ? 'n/a' : screen.auc.toFixed(3)}`,
@@ -19,4 +22,10 @@ export function describeScreen(screen: Screen): string[] {
   lines.push(`  scale: ${screen.scale.meanAbsStep.toPrecision(3)} a step (the environment's own about ${screen.scale.environmentStep.toPrecision(3)}), returns spread over ${screen.scale.returnSpread.toPrecision(3)}`);
   for (const f of findings) lines.push(`  ${f.severity === 'fails' ? 'FAILS' : 'note'}: ${f.text}`);
   return lines;
+}
+
+/** "passes", or "FAILS (<the first failing finding>)". */
+function verdict(findings: ScreenFinding[]): string {
+  const failing = findings.find((f) => f.severity === 'fails');
+  return failing === undefined ? 'passes' : `FAILS (${failing.text})`;
 }

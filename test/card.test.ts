@@ -325,9 +325,9 @@ describe('Function: card edge cases', () => {
       { generation: 2, proposal: 'Energy shaping stalled at 60%.', repair: 'The sandbox refused Date.now().' },
     ];
     const md = renderCardMarkdown(data);
-    assert.match(md, /## How the winner's episodes ended\n\nOn the fresh seeds\. How the episodes ended\..*each seed on its own: the seeds disagree/);
-    assert.match(md, /seed 10001:\n  episode length: /);
-    assert.match(md, /- seed 10001: 20 episodes: 0% succeeded, 0% terminated otherwise, 100% cut at the time limit/);
+    assert.match(md, /## How the winner's episodes ended\n\nTraining episodes on the fresh seeds, each seed on its own \(they disagree\)\./);
+    assert.match(md, /\| seed 10001: steps long, on average \| 180 \| 180 \| /);
+    assert.match(md, /- seed 10001: of 20 episodes, 0% succeeded, 0% ended otherwise and 100% ran out of time/);
     assert.match(md, /## What the proposer said[\s\S]*### Generation 2\n\nEnergy shaping stalled at 60%\.\n\nIts repair: The sandbox refused Date\.now\(\)\./);
     const html = renderCardHtml(data);
     assert.match(html, /<section data-section="endings"><h2>How the winner's episodes ended<\/h2>/);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { withLocalStore } from '../local/runtime.ts';
 import { answer, startMessagesApiServer } from './support/messages-api-server.ts';
+import { energyReward } from './support/energy-reward.ts';
 import { eureka } from './support/eureka-cli.ts';
 
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
@@ -180,6 +181,10 @@ describe('CLI: eureka', () => {
     assert.equal(ran.code, 2);
     assert.match(ran.stderr, /^eureka: Invalid search input: "steps" 10,000,000 in chunks of 2,048 \("chunkSteps"\) is 4,882 TrainSeed invocations a seed-run, 34,178 history events .* "chunkSteps" of at least 4,096 fit these steps/);
     assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
+    const day = await eureka(['search', '--task', 'LunarLander-v3', '--generations', '8', '--candidates', '16', '--seeds', '10', '--steps', '10000000', '--data-dir', dataDir, '--search-id', 'too-slow']);
+    assert.equal(day.code, 2);
+    assert.match(day.stderr, /^eureka: Invalid search input: the search's worst case is about \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 10 .* more than the execution's 24 h: "maxConcurrency" of at least \d+, or at most \d+ "generations" would fit\n$/);
+    assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
     const smoke = ['search', '--smoke', '--seeds', '1', '--steps', '4096', '--generations', '1', '--no-hostile', '--data-dir', dataDir, '--search-id', 'once'];
     assert.equal((await eureka(smoke)).code, 0);
     const twice = await eureka(smoke);
@@ -190,12 +195,7 @@ describe('CLI: eureka', () => {
   it('runs a smoke search with --proposer anthropic end to end, and a resume makes no new request', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'eureka-claude-'));
     dirs.push(dataDir);
-    const code = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
-  const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
-  const shaping = ${scale} * (0.99 * energy(nextObs) - energy(obs));
-  const goal = terminated ? 10 : 0;
-  return [shaping + goal - 1, { shaping, goal, step: -1 }];
-}`;
+    const code = energyReward;
     const reply = (g: number) => answer(JSON.stringify({ candidates: [1, 2, 3].map((i) => ({ name: `g${g}-energy-${i}`, idea: `energy shaping at scale ${i * 200}`, code: code(i * 200 * 400) })) }));
     const server = await startMessagesApiServer([reply(1), reply(2)]);
     try {

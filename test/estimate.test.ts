@@ -8,14 +8,19 @@ import assert from 'node:assert/strict';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { estimateSearch, LOCAL_CONCURRENT_SPEED } from '../functions/shared/estimate.ts';
 import { FUNCTION_CAPS } from '../infra/config.ts';
 import { parseSearchInput } from '../functions/shared/search-input.ts';
 import type { SearchSettings } from '../functions/shared/contracts.ts';
-import { worstCaseCostUsd } from '../functions/propose/model-answer.ts';
-import { firstPrompt, firstPromptChars } from '../local/commands/estimate.ts';
+import { firstPromptChars } from '../local/commands/estimate.ts';
 import { MODEL_MAX_TOKENS } from '../functions/shared/worst-case.ts';
+import { createAnthropicProposer } from '../functions/propose/anthropic.ts';
+import { spentUsd } from '../functions/propose/budget.ts';
+import { propose } from '../functions/propose/propose.ts';
+import { initSearch } from '../functions/reflect/init.ts';
+import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { realStore } from './support/real-store.ts';
 import { getTask } from '../tasks/registry.ts';
 import type { Task } from '../tasks/contract.ts';
 import { eureka } from './support/eureka-cli.ts';
@@ -41,6 +46,15 @@ describe('estimate: the search before it starts', () => {
     assert.equal(human.seedRuns.candidates, 125, 'a human reward trains with generation 1');
   });
 
+  it('runs here at most maxConcurrency seed-runs at once, as the local runtime does: maxConcurrency 1 on 2 cores is one core\'s time', () => {
+    const task = getTask('MountainCar-v0');
+    const one = estimateSearch(settings({ maxConcurrency: 1 }), task, HERE).local!;
+    const twoCores = estimateSearch(settings({}), task, HERE).local!;
+    assert.deepEqual(one, estimateSearch(settings({}), task, { ...HERE, cores: 1 }).local);
+    assert.equal(one.cores, 1);
+    assert.ok(one.seconds > 1.5 * twoCores.seconds, `${one.seconds} s against ${twoCores.seconds} s`);
+  });
+
   it('races as the definition does: with no race, or a task whose every candidate stays in, every step; the top third only, the 0.45 measured before the evidence rule', () => {
     const task = getTask('CartPole-v1');
     const shape = { task: 'CartPole-v1', generations: 3, candidates: 6, seeds: 3, freshSeeds: 3 };
@@ -55,20 +69,12 @@ describe('estimate: the search before it starts', () => {
     assert.ok(recorded.steps.raced > topThird.steps.raced && recorded.steps.raced < all.steps.raced);
   });
 
-  it('holds the model to what the ceiling reserves: generation 1\'s request at its worst case, and says how many generations a small ceiling covers', () => {
-    const config = settings({ generations: 1, repair: false }, 'anthropic');
-    const e = estimateSearch(config, getTask('MountainCar-v0'), withPrompt(config));
-    assert.equal(e.model!.usd, worstCaseCostUsd({ model: config.model, maxTokens: MODEL_MAX_TOKENS }, firstPrompt(config)));
-    assert.equal(e.model!.requests, 1);
-
+  it('says how many generations a small ceiling covers, and prices nothing for the offline proposer', () => {
     const fourConfig = settings({ maxCostUsd: 3 }, 'anthropic');
     const four = estimateSearch(fourConfig, getTask('MountainCar-v0'), withPrompt(fourConfig)).model!;
     assert.equal(four.requests, 8);
     assert.ok(four.usd! > 3);
     assert.ok(four.generationsCovered! >= 1 && four.generationsCovered! < 4, `covered ${four.generationsCovered}`);
-    const thinkingConfig = settings({ maxCostUsd: 3, thinkingBudget: 8000 }, 'anthropic');
-    const thinking = estimateSearch(thinkingConfig, getTask('MountainCar-v0'), withPrompt(thinkingConfig)).model!;
-    assert.equal(thinking.outputTokens, four.outputTokens + 8 * 2 * 8000, 'thinking tokens are reserved too');
     const offlineConfig = settings({});
     assert.equal(estimateSearch(offlineConfig, getTask('MountainCar-v0'), withPrompt(offlineConfig)).model!.usd, 0);
     assert.equal(estimateSearch(offlineConfig, getTask('MountainCar-v0'), HERE).model, null, 'without the prompt there is no model part');
@@ -125,13 +131,70 @@ describe('estimate: the search before it starts', () => {
     const card = await readFile(join(dir, 'bucket', 'searches', 'est', 'winner', 'card.md'), 'utf8');
     assert.match(card, /Estimated before it started: about [\d,]+ environment steps, .* GB-seconds of seed-runs \(this machine, \d+ at once\); it trained [\d,]+ in /);
     // Issue 22: the card tells how the winner's episodes ended and what the proposer wrote first.
-    assert.match(card, /## How the winner's episodes ended\n\nOn the fresh seeds\. How the episodes ended\. Training episodes, at the same 10 checkpoints/);
-    assert.match(card, /cut at the time limit: /);
-    assert.match(card, /- seed 10000: 20 episodes: \d+% succeeded/);
+    assert.match(card, /## How the winner's episodes ended\n\nTraining episodes on the fresh seeds, seed 10000\. Succeeded: they did reach the flag; /);
+    assert.match(card, /\| ran out of time \| \d+% \| \d+% \| /);
+    assert.match(card, /- seed 10000: of 20 episodes, \d+% succeeded/);
     assert.doesNotMatch(card, /## What the proposer said/, 'the offline proposer writes no analysis');
     const shown = await eureka(['show', 'est', '--data-dir', dir]);
     assert.match(shown.stdout, /estimated before it started: [\d,]+ steps \([\d,]+ without racing\), .*; spent: [\d,]+ steps/);
     const json = JSON.parse((await eureka(['show', 'est', '--json', '--data-dir', dir])).stdout);
     assert.equal(json.estimate.steps.fullBudget, summary.stepsFullBudget);
+  });
+});
+
+/** Every character of text a request sent (system and messages), as the server received it. */
+function sentChars(body: Record<string, unknown>): number {
+  const count = (x: unknown): number => (typeof x === 'string' ? x.length : Array.isArray(x) ? x.reduce((n: number, y) => n + count(y), 0)
+    : x !== null && typeof x === 'object' ? Object.entries(x).reduce((n, [k, v]) => n + (k === 'text' || k === 'content' || k === 'system' ? count(v) : 0), 0) : 0);
+  return count(body.system) + count(body.messages);
+}
+
+describe('estimate: the model\'s worst case against the budget that reserves it (the real SDK on a loopback server, a real table)', () => {
+  const storeOf = realStore('eureka-estimate-model-').store;
+  let server: MessagesApiServer;
+  before(async () => { server = await startMessagesApiServer(); });
+  after(() => server.close());
+  const shape = { proposer: 'anthropic', model: 'claude-sonnet-5-5', generations: 1, repair: false, candidates: 3, includeHostile: false };
+  const modelUsd = (input: object) => {
+    const config = settings({ ...shape, ...input }, 'anthropic');
+    return estimateSearch(config, getTask(config.task), withPrompt(config)).model!.usd!;
+  };
+  const start = async (searchId: string, input: object) =>
+    initSearch(storeOf(), { kind: 'init', executionName: searchId, input: { ...shape, ...input } }, 'anthropic');
+  const anthropic = async (config: SearchSettings) => createAnthropicProposer({
+    apiKey: 'sk-ant-test-estimate', model: config.model, baseURL: server.url, maxRetries: 0,
+    ...(config.thinkingBudget === undefined ? {} : { thinkingBudget: config.thinkingBudget }),
+  });
+  const code = 'function computeReward(obs, action, nextObs, terminated) {\n  return [nextObs[0] - obs[0], { progress: nextObs[0] - obs[0] }];\n}\n';
+  const three = JSON.stringify({ candidates: ['a', 'b', 'c'].map((name) => ({ name, idea: `idea ${name}`, code })) });
+
+  it('lets generation 1\'s request through at the estimate\'s worst case, thinking included, and refuses it at the worst case without thinking', async () => {
+    const withThinking = modelUsd({ thinkingBudget: 8000 });
+    const without = modelUsd({});
+    assert.ok(withThinking > without);
+    server.requests.length = 0;
+    server.script = [answer(three)];
+    await start('at-worst', { thinkingBudget: 8000, maxCostUsd: withThinking * (1 + 1e-9) });
+    const sent = await propose(storeOf(), { searchId: 'at-worst', generation: 1 }, anthropic);
+    assert.equal(sent.checks.length, 3);
+    assert.equal(server.requests.length, 1);
+    await start('below', { thinkingBudget: 8000, maxCostUsd: without * (1 + 1e-9) });
+    await assert.rejects(propose(storeOf(), { searchId: 'below', generation: 1 }, anthropic), /does not cover the first request/);
+    assert.equal(server.requests.length, 1, 'nothing sent');
+  });
+
+  it('bounds what the worst request bills: an answer at the output cap that breaks the schema, and its repair at the cap, counted at the server', async () => {
+    // About 3 characters a token, the densest the worst case assumes, for the prompts and the answer alike.
+    const atCap = JSON.stringify({ candidates: [{ name: 'x', idea: 'y'.repeat(MODEL_MAX_TOKENS * 3 - 40) }] });
+    const counted = { usageOf: (body: Record<string, unknown>) => ({ input_tokens: Math.ceil(sentChars(body) / 3), output_tokens: MODEL_MAX_TOKENS }) };
+    server.requests.length = 0;
+    server.script = [answer(atCap, counted), answer(atCap, counted)];
+    await start('worst', {});
+    await assert.rejects(propose(storeOf(), { searchId: 'worst', generation: 1 }, anthropic), /did not match the schema, also after a repair request/);
+    assert.equal(server.requests.length, 2, 'one request and its one repair');
+    const billed = (await spentUsd(storeOf(), 'worst'))!;
+    const worst = modelUsd({});
+    assert.ok(billed <= worst, `billed $${billed} against a worst case of $${worst}`);
+    assert.ok(billed >= 0.9 * worst, `the worst case is close to the worst bill: $${billed} against $${worst}`);
   });
 });

@@ -136,4 +136,29 @@ describe('Local: the 25,000-event quota, as AWS applies it', () => {
     assert.ok((events.get(PARENT) ?? 0) < 10, 'the search\'s own history holds the Map Run only');
     assert.ok(calls < chunks, 'nothing ran after the child passed its quota');
   });
+
+  it('lets no handler of a wide Map run before the count has its own scheduling: none runs past the quota (issue 32, defect 8)', async () => {
+    // 40 iterations at once, each handler answering after a varying number of turns of the event loop, so that they interleave.
+    const seen: number[] = [];
+    const watch = new QuotaWatch({ StartAt: 'MapState', States: { MapState: { Type: 'Map', ItemsPath: '$.items', MaxConcurrency: 40,
+      ItemProcessor: { StartAt: 'Work', States: { Work: { Type: 'Task', Resource: LAMBDA, End: true } } }, End: true } } } as never, { keepHistoryTypes: true });
+    const definition = { StartAt: 'MapState', States: { MapState: { Type: 'Map', ItemsPath: '$.items', MaxConcurrency: 40,
+      ItemProcessor: { StartAt: 'Work', States: { Work: { Type: 'Task', Resource: LAMBDA, End: true } } }, End: true } } };
+    const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+    let turn = 0;
+    const work = watch.guard('Work', async () => {
+      seen.push(watch.history.events.get(PARENT) ?? 0);
+      for (let i = turn++ % 5; i > 0; i--) await new Promise((r) => setImmediate(r));
+      return {};
+    });
+    const items = Array.from({ length: 4000 }, () => ({}));
+    const execution = machine.run({ items } as never, { overrides: { taskResourceLocalHandlers: { Work: work } as never } });
+    await assert.rejects(watch.run(execution), (error: Error) => error.name === 'States.Runtime');
+    const types = watch.history.types.get(PARENT) ?? [];
+    const scheduled = types.flatMap((t, i) => (t === 'LambdaFunctionScheduled' ? [i + 1] : []));
+    assert.ok(seen.length > 3000 && seen.length < items.length, `${seen.length} handlers ran`);
+    // The j-th handler to run is the j-th scheduled: the count it was let through on already held its own scheduling.
+    seen.forEach((count, j) => assert.ok(scheduled[j] <= count, `handler ${j + 1} ran at a count of ${count}, its scheduling is event ${scheduled[j]}`));
+    assert.ok(Math.max(...seen) <= HISTORY_EVENT_LIMIT);
+  });
 });

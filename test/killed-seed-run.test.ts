@@ -95,11 +95,11 @@ describe('Local: seed-runs killed for memory and for time during training', () =
       const meta = await store.meta('killed');
       assert.equal(meta.status, 'finished');
       const records = await store.candidates('killed', 1);
-      assert.equal(output.winner.candidateId, records.find((r) => r.origin === 'proposer')?.candidateId, 'ranked above the hoarder by id on a tie');
+      assert.equal(output.winner?.candidateId, records.find((r) => r.origin === 'proposer')?.candidateId, 'ranked above the hoarder by id on a tie');
       const baselines = await store.candidates('killed', 0);
       assert.deepEqual(baselines.map((b) => b.outcome), ['timeout', 'timeout']);
       for (const b of baselines) assert.equal(killed.get(b.candidateId)?.[0]?.message, `seed-run killed after its ${CAPS.timeoutSeconds} s time cap`, b.candidateId);
     });
-    assert.equal(output.winner.freshSuccess, 0);
+    assert.equal(output.winner?.freshSuccess, 0);
   });
 });

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -83,6 +83,7 @@ describe('Search: --proposer files:DIR', () => {
   before(async () => {
     dir = await tempDir();
     answers = join(dir, 'answers');
+    await mkdir(answers);
     const writer = spawn(process.execPath, [join(FIXTURES, 'files-writer.mjs'), answers], { stdio: 'ignore' });
     try {
       ran = await eureka(['search', ...SMALL, '--proposer', `files:${answers}`, '--feedback-timeout', '5', '--search-id', 'by-files', '--data-dir', dir, '--json'], NO_KEY);
@@ -114,5 +115,17 @@ describe('Search: --proposer files:DIR', () => {
     const again = await eureka(['search', '--resume', 'by-files', '--data-dir', dir, '--json'], NO_KEY);
     assert.equal(again.code, 0, again.stderr);
     assert.equal((await readdir(answers)).length, 6, 'no new request');
+  });
+});
+
+describe('Search: --proposer files:DIR with a directory that does not exist', () => {
+  it('is refused at its start with exit 2 and one line, creating nothing and training nothing (issue 35)', async () => {
+    const dir = await tempDir();
+    const mistyped = join(dir, 'answrs');
+    const ran = await eureka(['search', ...SMALL, '--proposer', `files:${mistyped}`, '--feedback-timeout', '0.05', '--data-dir', join(dir, 'data')], NO_KEY);
+    assert.equal(ran.code, 2, ran.stderr);
+    assert.match(ran.stderr, /^eureka: Invalid search input: "proposer" "files:.*answrs": the directory .*answrs does not exist: create it, or give the one the answers are written in\n$/);
+    await assert.rejects(access(mistyped), 'the directory was not created');
+    await assert.rejects(access(join(dir, 'data', 'bucket', 'searches')), 'nothing trained');
   });
 });

@@ -5,7 +5,7 @@
  * timeout. End to end in a search: local-answerers-search.test.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -27,6 +27,19 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** Shell that waits until the background process has written its pid. */
+const until = (file: string) => `until [ -s ${file} ]; do sleep 0.02; done;`;
+
+/** The process is no longer running (gone, or a zombie left for its parent to reap): polled, never timed. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (stat === null || / Z /.test(stat)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
+}
 
 const request = (text: string, step = 1) => ({ text, step, promptHash: 'hash' });
 
@@ -130,6 +143,28 @@ describe('Proposer: command:CMD', () => {
     assert.deepEqual(await readdir(dir), [], 'the sleeping child was killed with its shell');
   });
 
+  it('answers once its shell exits, killing what it left in the background holding its output', async () => {
+    const dir = await tempDir();
+    const pid = join(dir, 'pid');
+    const text = await commandAnswerer(`sh -c 'echo $$ > ${pid}; exec sleep 60' & ${until(pid)} echo '{"candidates": []}'`, { timeoutSeconds: 10 }).ask(request('x'));
+    assert.equal(text.trim(), '{"candidates": []}');
+    assert.equal(await gone(Number(await readFile(pid, 'utf8'))), true, 'the background sleep was killed');
+  });
+
+  it('kills a grandchild that left its process group (setsid), at the answer and at the time cap', async () => {
+    const dir = await tempDir();
+    const answered = join(dir, 'answered');
+    const text = await commandAnswerer(`setsid sh -c 'echo $$ > ${answered}; exec sleep 30' & ${until(answered)} echo done`, { timeoutSeconds: 10 }).ask(request('x'));
+    assert.equal(text.trim(), 'done');
+    assert.equal(await gone(Number(await readFile(answered, 'utf8'))), true);
+    const capped = join(dir, 'capped');
+    const marker = join(dir, 'outlived');
+    await assert.rejects(commandAnswerer(`setsid sh -c 'echo $$ > ${capped}; sleep 8; touch ${marker}' & ${until(capped)} sleep 8`, { timeoutSeconds: 1 }).ask(request('x')),
+      /did not answer within 1 s \(Propose's time cap\)/);
+    assert.equal(await gone(Number(await readFile(capped, 'utf8'))), true, 'the setsid grandchild was killed at the cap');
+    assert.ok(!(await readdir(dir)).includes('outlived'));
+  });
+
   it('has Propose\'s time cap less a minute, so its Lambda stops first', () => {
     assert.equal(ANSWER_WAIT_SLICE_SECONDS, FUNCTION_CAPS.propose.timeoutSeconds - 60);
     assert.ok(ANSWER_WAIT_SLICE_SECONDS < taskTimeoutSeconds('propose'));
@@ -210,6 +245,15 @@ describe('Proposer: files:DIR', () => {
       /^ProposerError: No answer: .*answer-1\.json was not written within 0\.005 min of .*request-1\.md \(feedbackTimeoutMinutes\)$/);
   });
 
+  it('takes an answer already written after the pause\'s deadline passed (a search resumed after the hour, a folder reused)', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'request-1.md'), 'asked long ago');
+    await writeFile(join(dir, 'answer-1.json'), 'written meanwhile');
+    const hourAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(join(dir, 'request-1.md'), hourAgo, hourAgo);
+    assert.equal(await filesAnswerer(dir, { timeoutMinutes: 60, pollMs: 20 }).ask(request('asked long ago')), 'written meanwhile');
+  });
+
   it('is awaited past Propose\'s timeout: the definition retries Propose and Repair on AnswerPending for the whole execution', () => {
     const asl = definitionAsl();
     for (const name of [STATE.propose, STATE.repair]) {
@@ -230,8 +274,8 @@ describe('Input: proposer command:CMD and files:DIR', () => {
   it('runs them locally, the command line or the directory (made absolute) as the search\'s model', () => {
     const command = parseSearchInput({ proposer: 'command:ollama run qwen2.5-coder:7b' }, local);
     assert.deepEqual([command.proposer, command.model], ['command', 'ollama run qwen2.5-coder:7b']);
-    const files = parseSearchInput({ proposer: 'files:answers/here' }, local);
-    assert.deepEqual([files.proposer, files.model], ['files', resolve('answers/here')]);
+    const files = parseSearchInput({ proposer: 'files:test/fixtures' }, local);
+    assert.deepEqual([files.proposer, files.model], ['files', resolve('test/fixtures')]);
   });
 
   it('refuses them on AWS, saying where they run', () => {

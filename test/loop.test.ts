@@ -14,6 +14,7 @@ import { withLocalStore } from '../local/runtime.ts';
 import { FRESH_SEED_OFFSET, type CandidateRecord } from '../functions/shared/records.ts';
 import { seedResultKey } from '../functions/shared/keys.ts';
 import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
+import { energyReward } from './support/energy-reward.ts';
 import { eureka, start } from './support/eureka-cli.ts';
 
 const MODEL = 'claude-sonnet-5-5';
@@ -21,12 +22,7 @@ const MODEL = 'claude-sonnet-5-5';
 /** Small and not raced: these tests count which candidates trained, to the budget. */
 const SMALL = ['--seeds', '1', '--steps', '4096', '--no-racing'];
 
-const energy = (scale: number) => `function computeReward(obs, action, nextObs, terminated) {
-  const energy = (o) => 0.5 * o[1] * o[1] + 0.0025 / 3 * Math.sin(3 * o[0]);
-  const shaping = ${scale} * (0.99 * energy(nextObs) - energy(obs));
-  const goal = terminated ? 10 : 0;
-  return [shaping + goal - 1, { shaping, goal, step: -1 }];
-}`;
+const energy = energyReward;
 
 /** What a weaker model writes: a syntax error, an undefined name, a wrong return shape. */
 const BROKEN = {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { constantSites, returnedTermNames, skeleton } from '../functions/propose/code-constants.ts';
-import { readDerived } from '../functions/propose/derived-reward.ts';
+import { readDerived, renderDerived } from '../functions/propose/derived-reward.ts';
 import { tokenize } from '../functions/propose/js-tokens.ts';
 import { proposeOffline, type OfflineBest } from '../functions/propose/offline.ts';
 import { grammarFor } from '../functions/propose/offline-grammar.ts';
@@ -131,4 +131,22 @@ describe('Function: every reward the offline proposer emits passes the sandbox c
       }
     });
   }
+});
+
+describe('Function: renderDerived keeps the parent\'s terms, whatever their names (issue 32, defect 8)', () => {
+  it('passes a term named __proto__ through the wrapper that drops another', async () => {
+    const task = getTask('MountainCar-v0');
+    const parent = `function computeReward(obs, action, nextObs, terminated) {
+  const progress = nextObs[0] - obs[0];
+  const step = -1;
+  return [progress + step, { ['__proto__']: progress, step }];
+}`;
+    assert.deepEqual(Object.keys((await checkReward(task, parent)).terms).sort(), ['__proto__', 'step'], 'the parent reports it');
+    const g = grammarFor(task);
+    const derived = readDerived(g, 'parent', parent);
+    const code = renderDerived(g, { ...derived, spec: { ...derived.spec, drop: ['step'] } }, 'the parent without its step cost');
+    const checked = await checkReward(task, code);
+    assert.equal(checked.verdict, 'ok', checked.reason);
+    assert.deepEqual(Object.keys(checked.terms), ['__proto__']);
+  });
 });

@@ -140,14 +140,16 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const history = { search: 812, seedRunExecutions: 40, largestSeedRun: 31, limit: 25_000 };
     await store.updateMeta(SEARCH, { history });
     const published = await publish(store, { searchId: SEARCH, freshResults });
+    assert.ok(published.winner);
     assert.equal(published.winner.candidateId, winnerId);
     assert.ok(Math.abs(published.winner.freshSuccess - 0.7) < 1e-12, 'the mean of its fresh seeds');
     assert.equal(published.winner.searchSuccess, 0.9);
     const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.schema, SUMMARY_SCHEMA);
     assert.equal(summary.task, 'MountainCar-v0');
-    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'config', 'estimate', 'finishedAt', 'history', 'proposer', 'schema',
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'config', 'estimate', 'finishedAt', 'history', 'nothingTrained', 'proposer', 'schema',
       'searchId', 'seedRunSeconds', 'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'versusBestBaseline', 'winner']);
+    assert.equal(summary.nothingTrained, null);
     assert.deepEqual(summary.history, history);
     // Every seed-run here trained to its budget: nothing was saved, and the count says so.
     assert.ok(summary.stepsTrained > 0 && summary.stepsTrained === summary.stepsFullBudget, `${summary.stepsTrained} of ${summary.stepsFullBudget}`);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
 import type { Screen } from '../functions/shared/screen-types.ts';
-import { screenFindings } from '../functions/shared/screen-words.ts';
+import { sameOnBank, screenFindings } from '../functions/shared/screen-words.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { failing, missing, wrongRewards } from './support/wrong-rewards.ts';
@@ -67,6 +67,23 @@ describe('Function: the screen\'s AUC', () => {
     assert.ok(Math.abs(flipped.scale.returnSpread - own.scale.returnSpread) <= 1e-9 * own.scale.returnSpread);
     assert.ok(flipped.returns.every((r, i) => Math.abs(r + own.returns[i]) <= 1e-9 * Math.max(1, Math.abs(r))));
     assert.deepEqual(failing(flipped), ['sign']);
+  });
+
+  it('ranks a reward of huge finite values (1e307 a step) as its unscaled self: finite returns, the same AUC, stored as screened, no twin of another', async () => {
+    const task = getTask('MountainCar-v0');
+    const huge = (code: string) => `${code}
+      const __own = computeReward;
+      computeReward = function (o, a, n, t) { const [total, terms] = __own(o, a, n, t); const out = {}; for (const k of Object.keys(terms)) out[k] = terms[k] * 1e307; return [total * 1e307, out]; };`;
+    const person = await screenOf(task, task.baselines.human.code);
+    const hugePerson = await screenOf(task, huge(task.baselines.human.code));
+    assert.equal(hugePerson.auc, person.auc);
+    assert.deepEqual(failing(hugePerson), failing(person), screenFindings(hugePerson).map((f) => f.text).join('; '));
+    assert.ok(hugePerson.returns.every(Number.isFinite));
+    assert.deepEqual(JSON.parse(JSON.stringify(hugePerson)), hugePerson, 'check.json holds the screen the check made');
+    const hugeEnvironment = await screenOf(task, huge(task.baselines.environment.code));
+    assert.equal(sameOnBank(hugePerson, hugeEnvironment), false);
+    assert.equal(sameOnBank(hugePerson, person), false);
+    assert.equal(sameOnBank(hugePerson, hugePerson), true);
   });
 
   it('a bonus for every step pays for waiting out the clock; the goal alone does not', async () => {

@@ -11,6 +11,8 @@ import {
 import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { getTask, TASK_IDS } from '../tasks/registry.ts';
 import { historyBound, historyProblem } from '../functions/shared/history-bound.ts';
+import { worstCaseSeconds } from '../functions/shared/time-bound.ts';
+import { estimateSearch } from '../functions/shared/estimate.ts';
 import { HISTORY_EVENT_BUDGET } from '../infra/history-events.ts';
 import { HOSTILE_CANDIDATE_COUNT } from '../infra/config.ts';
 import { HOSTILE_CANDIDATES } from '../functions/propose/hostile.ts';
@@ -267,7 +269,7 @@ describe('Function: parseSearchInput', () => {
 });
 
 describe('Function: parseSearchInput, against the 25,000-event execution history', () => {
-  const largest = { task: 'MountainCar-v0', generations: 20, candidates: 16, seeds: 10, racing: false,
+  const largest = { task: 'MountainCar-v0', generations: 20, candidates: 16, seeds: 10, racing: false, maxConcurrency: 320,
     humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}`, code: 'function computeReward() { return [0, {}]; }' })) };
 
   it('refuses issue 23\'s seed-run of 34,178 events, naming the quota and what would fit', () => {
@@ -279,9 +281,12 @@ describe('Function: parseSearchInput, against the 25,000-event execution history
 
   it('accepts what it says fits, and refuses a rollout less', () => {
     for (const [steps, chunkSteps] of [[10_000_000, 4096], [6_582_271, 2048]]) {
-      const settings = parseSearchInput({ ...largest, steps, chunkSteps }, OFFLINE);
+      const settings = { ...parseSearchInput({ ...largest, generations: 1, steps: 100_000 }, OFFLINE), generations: 20, steps, chunkSteps };
       const bound = historyBound(settings, getTask('MountainCar-v0'));
       assert.ok(bound.seedRun <= HISTORY_EVENT_BUDGET && bound.search <= HISTORY_EVENT_BUDGET, `${steps} in ${chunkSteps}: ${JSON.stringify(bound)}`);
+      assert.equal(historyProblem(settings, getTask('MountainCar-v0')), null);
+      // 20 generations of so many seed-runs of these steps pass the execution's 24 hours instead (what "Start the search" says).
+      assert.match(rejection({ ...largest, steps, chunkSteps }), /more than the execution's 24 h: at most \d+ "generations" would fit$/);
     }
     assert.match(rejection({ ...largest, steps: 10_000_000, chunkSteps: 4095 }), /4,882 TrainSeed invocations/);
     assert.match(rejection({ ...largest, steps: 6_582_272, chunkSteps: 2048 }), /3,214 TrainSeed invocations a seed-run, 22,502 history events/);
@@ -295,16 +300,54 @@ describe('Function: parseSearchInput, against the 25,000-event execution history
   });
 
   it('keeps the search\'s own history within its share at the largest input (20 generations, 34 checks, 5 rungs, every pause)', () => {
-    const settings = parseSearchInput({ ...largest, steps: 10_000_000, chunkSteps: 4096, racing: { eta: 2, rungs: 5 }, feedback: 'wait', feedbackTimeoutMinutes: 1 }, OFFLINE);
+    // The shape alone: so many seed-runs of 10,000,000 steps pass the execution's 24 hours (the test above).
+    const settings = { ...parseSearchInput({ ...largest, generations: 1, steps: 100_000 }, OFFLINE),
+      generations: 20, steps: 10_000_000, chunkSteps: 4096, racing: { eta: 2, rungs: 5 }, feedback: 'wait' as const, feedbackTimeoutMinutes: 1 };
     const bound = historyBound(settings, getTask('MountainCar-v0'));
     assert.ok(bound.search <= HISTORY_EVENT_BUDGET, `${bound.search}`);
     // Past the schema's 20 generations it would not: the same check, with what would fit.
     assert.match(historyProblem({ ...settings, generations: 60 }, getTask('MountainCar-v0')) ?? '',
-      /^the search's worst case is 24,501 history events in its own execution, over the 22,500 .* at most 55 "generations" fit/);
+      /^the search's worst case is 36,409 history events in its own execution, over the 22,500 .* at most 36 "generations" fit/);
   });
 
   it('counts the hostile candidates the history bound assumes', () => {
     assert.equal(HOSTILE_CANDIDATES.length, HOSTILE_CANDIDATE_COUNT);
+  });
+});
+
+describe('Function: parseSearchInput, against the execution\'s 24 hours', () => {
+  // LunarLander-v3, 8 generations of 16 candidates on 10 seeds of 10,000,000 steps: about 56 hours of seed-runs at the default concurrency.
+  const long = { task: 'LunarLander-v3', generations: 8, candidates: 16, seeds: 10, steps: 10_000_000 };
+  const task = getTask('LunarLander-v3');
+
+  it('refuses an input whose worst case cannot finish inside them, naming the estimate and what would fit', () => {
+    const message = rejection(long);
+    assert.match(message, /^Invalid search input: the search's worst case is about (\d+) h \d+ min of seed-runs on AWS at "maxConcurrency" 10 \(the estimate, every candidate trained to the budget\), more than the execution's 24 h: "maxConcurrency" of at least (\d+), or at most (\d+) "generations" would fit$/);
+    const [, hours, concurrency, generations] = /about (\d+) h .* at least (\d+), or at most (\d+)/.exec(message) ?? [];
+    assert.ok(Number(hours) >= 24, hours);
+    // What it says fits, fits, by the estimate it names; one less does not.
+    for (const fitting of [{ ...long, maxConcurrency: Number(concurrency) }, { ...long, generations: Number(generations) }]) {
+      const settings = parseSearchInput(fitting, OFFLINE);
+      const worst = worstCaseSeconds(settings, task);
+      assert.ok(worst.seedRuns <= SEARCH_TIMEOUT_SECONDS, JSON.stringify(fitting));
+    }
+    assert.throws(() => parseSearchInput({ ...long, maxConcurrency: Number(concurrency) - 1 }, OFFLINE), InvalidSearchInput);
+    assert.throws(() => parseSearchInput({ ...long, generations: Number(generations) + 1 }, OFFLINE), InvalidSearchInput);
+  });
+
+  it('decides on the estimate\'s AWS wall time at the input\'s concurrency, not the raced expectation', () => {
+    const settings = parseSearchInput({ ...long, maxConcurrency: 320 }, OFFLINE);
+    const raced = estimateSearch(settings, task, { cores: null, region: 'us-east-1', firstPromptChars: null }).aws.seconds;
+    assert.ok(worstCaseSeconds(settings, task).seedRuns >= raced);
+    assert.equal(worstCaseSeconds(settings, task).seedRuns, estimateSearch(settings, { ...task, budget: { ...task.budget, raceSurvival: 1 } }, { cores: null, region: 'us-east-1', firstPromptChars: null }).aws.seconds);
+  });
+
+  it('counts the pauses for feedback in the worst case', () => {
+    // 4 generations at 20 at once: about 15 hours of seed-runs, which 3 pauses of 4 hours (the most the pauses may take) pass.
+    const paused = { ...long, generations: 4, maxConcurrency: 20, feedback: 'wait' };
+    const seedRuns = worstCaseSeconds(parseSearchInput({ ...paused, feedbackTimeoutMinutes: 1 }, OFFLINE), task).seedRuns;
+    assert.ok(seedRuns > 12 * 3600 && seedRuns < 24 * 3600 - 180, `${seedRuns} s`);
+    assert.match(rejection({ ...paused, feedbackTimeoutMinutes: 240 }), /every candidate trained to the budget\) and 12 h 0 min of pauses for feedback, more than the execution's 24 h/);
   });
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verdictLine, type ShownVerdict } from '../local/commands/show-verdict.ts';
 
-const verdict = (beatsBaselines: boolean, winner: number, baseline: number, decidedBy: ShownVerdict['versus']['decidedBy']): ShownVerdict => ({
+const verdict = (beatsBaselines: boolean, winner: number, baseline: number, decidedBy: Extract<ShownVerdict, { versus: unknown }>['versus']['decidedBy']): ShownVerdict => ({
   beatsBaselines, winner: 'g1-energy-2',
   versus: { candidateId: 'human_shaping', name: 'human_shaping', baselineFreshSuccess: baseline, winnerFreshSuccess: winner, decidedBy },
 });

@@ -649,9 +649,12 @@ describe('Workflow: behaviour, run locally', () => {
   });
 
   it('fits the 25,000-event history at the largest accepted input: the most steps, the fewest steps a chunk, every seed-run looping', async (t) => {
-    // At 10,000,000 steps the fewest steps a chunk accepted (search-input.test.ts): 2,441 chunks a seed-run.
-    const input = { ...LARGEST_INPUT, racing: false, chunkSteps: 4096 };
+    // At 10,000,000 steps the fewest steps a chunk accepted (search-input.test.ts): 2,441 chunks a seed-run. Without a
+    // race, 11 generations of these seed-runs are the most the execution's 24 hours take (time-bound.ts; 20 would take 39 h).
+    const generations = 11;
+    const input = { ...LARGEST_INPUT, generations, racing: false, chunkSteps: 4096 };
     const config = parseSearchInput(input, { proposer: 'anthropic' });
+    assert.throws(() => parseSearchInput({ ...input, generations: generations + 1 }, { proposer: 'anthropic' }), /more than the execution's 24 h/);
     const lander = getTask(input.task);
     const bound = historyBound(config, lander);
     // One seed-run of every generation, one baseline, and the winner and a baseline on a fresh seed train every chunk to the
@@ -659,14 +662,14 @@ describe('Workflow: behaviour, run locally', () => {
     const full = (task: SeedTask) => task.seed % 10_000 === 0 && (task.candidateId.startsWith('01-') || task.candidateId === 'environment_reward');
     const stub = largestSearchStubs('r'.repeat(SUMMARY_REASON_CHARS), input, full);
     const run = await runLocally<PublishResult>(stub, 'a'.repeat(80), input);
-    assert.equal(run.calls.propose.length, 20);
+    assert.equal(run.calls.propose.length, generations);
     assert.equal(bound.seedRunChunks, 2_441);
-    assert.equal([...run.calls.chunks.values()].filter((n) => n === bound.seedRunChunks).length, 20 + 1 + 2,
+    assert.equal([...run.calls.chunks.values()].filter((n) => n === bound.seedRunChunks).length, generations + 1 + 2,
       'a seed-run of every generation, a baseline, the winner and a baseline on a fresh seed: every chunk, one invocation each');
     t.diagnostic(`history: ${run.history.search} events in the search's execution (bound ${bound.search}), ${run.history.children} seed-run executions, the largest ${run.history.largestChild} (bound ${bound.seedRun})`);
     assert.equal(run.history.largestChild, bound.seedRun, 'a seed-run to the budget costs its bound, exactly');
     assert.ok(run.history.search <= bound.search && bound.search <= HISTORY_EVENT_BUDGET, `the search's own history is ${run.history.search} events`);
-    assert.equal(run.history.children, 32 * 10 + 19 * 16 * 10 + 2 * 10 + 3 * 10, 'every seed-run a child execution: the generations\', the baselines\', the fresh seeds\'');
+    assert.equal(run.history.children, 32 * 10 + (generations - 1) * 16 * 10 + 2 * 10 + 3 * 10, 'every seed-run a child execution: the generations\', the baselines\', the fresh seeds\'');
   });
 
   it('keeps the chunk loops out of the search\'s own history, the baselines\' and the fresh seeds\' too', async () => {

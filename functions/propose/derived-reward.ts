@@ -126,7 +126,8 @@ function wrapper(g: Grammar, spec: DerivedSpec, taken: string[]): string {
     '  const terms = {};',
     '  for (const name of Object.keys(parentTerms)) {',
     '    if (DROPPED.includes(name)) total -= parentTerms[name];',
-    '    else terms[name] = parentTerms[name];',
+    // Defined, not assigned: a term named __proto__ would set the object's prototype and vanish.
+    '    else Object.defineProperty(terms, name, { value: parentTerms[name], enumerable: true, writable: true, configurable: true });',
     '  }',
     ...lines,
     ...names.map((n, k) => `  total += ${n};\n  terms[${JSON.stringify(keys[k])}] = ${n};`),

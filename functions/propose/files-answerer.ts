@@ -63,10 +63,11 @@ async function answerIn(dir: string, request: TextRequest, options: FilesOptions
     if (seen !== null && seen === last) return readFile(answer, 'utf8');
     last = seen;
     const now = Date.now();
-    if (now >= deadline) {
+    // Past the deadline an answer already there still gets its second look: only a missing one is late.
+    if (now >= deadline && seen === null) {
       throw new ProposerError(`No answer: ${answer} was not written within ${options.timeoutMinutes} min of ${join(dir, `request-${n}.md`)} (feedbackTimeoutMinutes)`);
     }
     if (now >= sliceEnd) throw new AnswerPending(`still waiting for ${answer} (until ${new Date(deadline).toISOString()})`);
-    await pause(Math.min(pollMs, Math.max(1, deadline - now)));
+    await pause(seen === null ? Math.min(pollMs, Math.max(1, deadline - now)) : pollMs);
   }
 }

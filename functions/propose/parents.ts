@@ -22,7 +22,9 @@ export function peopleOf(config: MetaRecord['config']): Candidate[] {
 export async function loadParents(store: SearchStore, searchId: string, generation: number): Promise<ParentReward[]> {
   const records = (await Promise.all(Array.from({ length: generation + 1 }, (_, g) => store.candidates(searchId, g)))).flat();
   const ranked = records
-    .filter((r) => r.outcome === 'trained' && r.origin !== 'hostile')
+    // A twin (the same reward on the whole bank, trained once as its partner) carries its partner's
+    // scores and outcome: it is the same parent, not another one.
+    .filter((r) => r.outcome === 'trained' && r.origin !== 'hostile' && r.twinOf === undefined)
     .sort((a, b) => b.success - a.success || (b.meanReturn ?? -Infinity) - (a.meanReturn ?? -Infinity))
     .slice(0, PARENTS);
   return Promise.all(ranked.map(async (r: CandidateRecord) => ({

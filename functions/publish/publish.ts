@@ -10,46 +10,63 @@ import type { SearchStore } from '../shared/search-store.ts';
 import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
 import type { SeedSummary } from '../shared/types.ts';
 import { assembleCard } from '../shared/card/assemble-card.ts';
-import type { CardData } from '../shared/card/card-data.ts';
+import type { AnyCardData } from '../shared/card/card-data.ts';
 import { renderCardHtml } from '../shared/card/card-html.ts';
 import { renderCardMarkdown } from '../shared/card/card-md.ts';
+import { renderNoWinnerHtml, renderNoWinnerMarkdown } from '../shared/card/card-no-winner.ts';
 import { buildSummary, type SearchSummary } from './summary.ts';
+import { testMoment } from '../shared/test-hold.ts';
 
 export async function publish(store: SearchStore, event: PublishEvent): Promise<PublishResult> {
   const { searchId } = event;
   const finishedAt = new Date().toISOString();
-  const { card, winnerRecord } = await assembleCard(store, searchId, event.freshResults, finishedAt);
-  const { winner, baselines } = card;
+  const assembled = await assembleCard(store, searchId, event.freshResults, finishedAt);
   const prefix = winnerPrefix(searchId);
-  const policySeed = await copyPolicy(store, searchId, winnerRecord, event.freshResults, `${prefix}/policy`);
-
-  const keys = { reward: `${prefix}/reward.js`, cardHtml: `${prefix}/card.html`, cardMd: `${prefix}/card.md`, summary: `${prefix}/summary.json`, policy: `${prefix}/policy/` };
+  const pages = { cardHtml: `${prefix}/card.html`, cardMd: `${prefix}/card.md`, summary: `${prefix}/summary.json` };
+  let keys: SearchSummary['artifacts'];
+  let policySeed: number | null = null;
+  if (assembled.winnerRecord === null) {
+    // No candidate trained: the card and summary say why; there is no reward or policy to copy.
+    keys = { ...pages, reward: null, policy: null };
+    await store.blobs.put(keys.cardMd, renderNoWinnerMarkdown(assembled.card), 'text/markdown');
+    await store.blobs.put(keys.cardHtml, renderNoWinnerHtml(assembled.card), 'text/html');
+  } else {
+    const { card, winnerRecord } = assembled;
+    keys = { ...pages, reward: `${prefix}/reward.js`, policy: `${prefix}/policy/` };
+    policySeed = await copyPolicy(store, searchId, winnerRecord, event.freshResults, `${prefix}/policy`);
+    await store.blobs.put(`${prefix}/reward.js`, card.winner.code, 'text/javascript');
+    await store.blobs.put(keys.cardMd, renderCardMarkdown(card), 'text/markdown');
+    await store.blobs.put(keys.cardHtml, renderCardHtml(card), 'text/html');
+  }
+  const { card } = assembled;
+  // The kill-and-resume test's moment (test-hold.ts): the card written, summary.json and the WINNER record not yet.
+  testMoment('publish', searchId);
   // The local runtime records the execution history's count in META before Publish runs.
   const summary: SearchSummary = buildSummary(card, keys, policySeed, (await store.meta(searchId)).history ?? null);
-  await store.blobs.put(keys.reward, winner.code, 'text/javascript');
   await store.blobs.put(keys.summary, JSON.stringify(summary, null, 2), 'application/json');
-  await store.blobs.put(keys.cardMd, renderCardMarkdown(card), 'text/markdown');
-  await store.blobs.put(keys.cardHtml, renderCardHtml(card), 'text/html');
   await store.putWinner(searchId, { winner: summary.winner, baselines: summary.baselines, keys, finishedAt });
   await store.updateMeta(searchId, { status: 'finished' });
   recordWinner(card, finishedAt);
 
+  const { winner, baselines } = card;
   return {
     searchId,
-    winner: { generation: winner.generation, candidateId: winner.candidateId, name: winner.name, searchSuccess: winner.searchSuccess, freshSuccess: winner.freshSuccess ?? 0 },
+    winner: winner === null ? null
+      : { generation: winner.generation, candidateId: winner.candidateId, name: winner.name, searchSuccess: winner.searchSuccess, freshSuccess: winner.freshSuccess ?? 0 },
     baselines: baselines.map((b) => ({ candidateId: b.candidateId, searchSuccess: b.searchSuccess, freshSuccess: b.freshSuccess ?? 0 })),
     cardKey: keys.cardHtml,
   };
 }
 
 /** The winner's line, its fresh score and the search's duration as metrics. */
-function recordWinner(card: CardData, finishedAt: string): void {
+function recordWinner(card: AnyCardData, finishedAt: string): void {
   const seconds = (Date.parse(finishedAt) - Date.parse(card.startedAt)) / 1000;
-  logger.info('winner published', {
-    task: card.task, winner: card.winner.candidateId, generation: card.winner.generation, searchSuccess: card.winner.searchSuccess,
-    freshSuccess: card.winner.freshSuccess, durationSeconds: seconds, costUsd: card.proposer.costUsd, stoppedBy: card.stopped?.reason ?? null,
+  logger.info(card.winner === null ? 'published: no candidate trained' : 'winner published', {
+    task: card.task, winner: card.winner?.candidateId ?? null, generation: card.winner?.generation ?? null, searchSuccess: card.winner?.searchSuccess ?? null,
+    freshSuccess: card.winner?.freshSuccess ?? null, durationSeconds: seconds, costUsd: card.proposer.costUsd, stoppedBy: card.stopped?.reason ?? null,
+    ...(card.winner === null ? { nothingTrained: card.nothingTrained } : {}),
   });
-  if (card.winner.freshSuccess !== null) metrics.addMetric('WinnerFreshSuccess', MetricUnit.NoUnit, card.winner.freshSuccess);
+  if (card.winner !== null && card.winner.freshSuccess !== null) metrics.addMetric('WinnerFreshSuccess', MetricUnit.NoUnit, card.winner.freshSuccess);
   if (Number.isFinite(seconds)) metrics.addMetric('SearchDurationSeconds', MetricUnit.Seconds, seconds);
 }
 

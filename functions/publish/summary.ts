@@ -3,12 +3,12 @@
  * the README documents each field. Success values are shares in [0, 1].
  */
 import type { SearchEstimate } from '../shared/estimate.ts';
-import type { CardData, CardReward } from '../shared/card/card-data.ts';
+import type { AnyCardData, CardData, CardReward } from '../shared/card/card-data.ts';
 import type { HistoryRecord } from '../shared/records.ts';
 import { baselineVerdict, type BaselineVerdict } from '../shared/card/card-verdict.ts';
 import { getTask } from '../../tasks/registry.ts';
 
-export const SUMMARY_SCHEMA = 'eureka-serverless/summary@3';
+export const SUMMARY_SCHEMA = 'eureka-serverless/summary@4';
 
 export interface RewardSummary {
   candidateId: string;
@@ -40,13 +40,16 @@ export interface SearchSummary {
   finishedAt: string;
   config: CardData['config'];
   proposer: CardData['proposer'];
-  winner: RewardSummary & {
+  /** null when no candidate trained: nothingTrained says why (schema 4). */
+  winner: (RewardSummary & {
     /** Bucket key of the winner's reward.js. */
     rewardKey: string;
     /** Bucket prefix of the policy (model.json + weights.bin), from the fresh seed below. */
     policyPrefix: string;
     policySeed: number | null;
-  };
+  }) | null;
+  /** Why no candidate trained ("no candidate trained: 3 were skipped by the screen ..."), or null when one did. */
+  nothingTrained: string | null;
   baselines: RewardSummary[];
   /**
    * Whether the winner ranks above the best baseline on the fresh seeds (success, then the task's
@@ -77,12 +80,12 @@ export interface SearchSummary {
    * largest seed-run child's, as the local runtime counted them; null on AWS (the console has them).
    */
   history: HistoryRecord | null;
-  /** Bucket keys of the artifacts. */
-  artifacts: { reward: string; cardHtml: string; cardMd: string; summary: string; policy: string };
+  /** Bucket keys of the artifacts; the winner's reward and policy are null when no candidate trained. */
+  artifacts: { reward: string | null; cardHtml: string; cardMd: string; summary: string; policy: string | null };
 }
 
 export function buildSummary(
-  card: CardData,
+  card: AnyCardData,
   artifacts: SearchSummary['artifacts'],
   policySeed: number | null,
   history: HistoryRecord | null = null,
@@ -95,9 +98,11 @@ export function buildSummary(
     finishedAt: card.finishedAt,
     config: card.config,
     proposer: card.proposer,
-    winner: { ...rewardSummary(card.winner), rewardKey: artifacts.reward, policyPrefix: artifacts.policy, policySeed },
+    winner: card.winner === null ? null
+      : { ...rewardSummary(card.winner), rewardKey: artifacts.reward ?? '', policyPrefix: artifacts.policy ?? '', policySeed },
+    nothingTrained: card.winner === null ? card.nothingTrained : null,
     baselines: card.baselines.map(rewardSummary),
-    ...verdictOf(card),
+    ...(card.winner === null ? { beatsBaselines: null, versusBestBaseline: null } : verdictOf(card)),
     bestByGeneration: card.bestByGeneration,
     stepsTrained: card.compute?.stepsTrained ?? 0,
     stepsFullBudget: card.compute?.stepsFullBudget ?? 0,

@@ -1,13 +1,12 @@
 /**
  * "Finish early": the search stops before its last generation, because the next model request
  * could pass maxCostUsd (Propose recorded that) or because a person answered "stop". The best so
- * far goes to the fresh seeds, as after the last generation.
+ * far goes to the fresh seeds, as after the last generation; with none, Publish says why nothing trained.
  */
 import type { FinishEvent, ReflectResult } from '../shared/contracts.ts';
 import { keepFeedback } from '../shared/feedback-copy.ts';
 import type { StopRecord } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import { NoWinner } from '../shared/card/assemble-card.ts';
 import { freshTasks } from './fresh-seeds.ts';
 
 export async function finish(store: SearchStore, event: FinishEvent): Promise<ReflectResult> {
@@ -20,9 +19,9 @@ export async function finish(store: SearchStore, event: FinishEvent): Promise<Re
     stop = await personsStop(store, searchId);
     if (stop !== null) await store.updateMeta(searchId, { stoppedBy: stop });
   }
-  const why = stop === null ? 'it stopped early' : `${stop.reason === 'budget' ? 'the budget stopped it' : 'a person stopped it'} (${stop.detail})`;
-  if (!meta.best) throw new NoWinner(`search ${searchId} has nothing to publish: ${why} before any candidate trained`);
-  const last = (await store.summaries(searchId)).at(-1)?.generation ?? meta.best.generation;
+  const last = (await store.summaries(searchId)).at(-1)?.generation ?? meta.best?.generation ?? 0;
+  // Stopped before any candidate trained: Publish writes the card that says so (nothing-trained.ts), with no fresh seeds to train.
+  if (!meta.best) return { generation: last, nextGeneration: last + 1, more: false, best: { generation: last, candidateId: '', success: 0 }, freshTasks: [] };
   return {
     generation: last,
     nextGeneration: last + 1,

@@ -13,6 +13,7 @@ export async function writeInterimCard(store: SearchStore, searchId: string, gen
   if (!(await store.meta(searchId)).best) return '';
   const key = interimCardKey(searchId, generation);
   const { card } = await assembleCard(store, searchId, [], new Date().toISOString(), waiting);
+  if (card.winner === null) return '';
   await store.blobs.put(key, renderCardHtml(card), 'text/html');
   return key;
 }

@@ -21,6 +21,7 @@ import { freshTasks } from './fresh-seeds.ts';
 import { writeInterimCard } from './interim-card.ts';
 import { trainedResults } from '../shared/trained-results.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
+import { testMoment } from '../shared/test-hold.ts';
 
 export class MissingProposal extends Error {
   override readonly name = 'MissingProposal';
@@ -42,6 +43,8 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const screened = { plan: await loadScreenPlan(store, searchId, generation), notes: await screenNotes(store, searchId, generation, [...checks.keys()]) };
   const ranked = (await recordCandidates(store, searchId, generation, [...proposal.candidates, ...repaired], event.seedResults, checks, race, repairAnswer?.failure, screened))
     .sort((a, b) => compareRecords(a, b, task.tieBreak));
+  // The kill-and-resume test's moment (test-hold.ts): the records written, the summary not yet.
+  testMoment('reflect', `g${generation}`);
 
   // Only a reward the race let run to the budget can be the generation's best: never one it stopped
   // (its score is a partial one) or one that failed its check. One whose every seed faulted there

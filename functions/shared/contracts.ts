@@ -225,7 +225,8 @@ export interface PublishEvent {
 
 export interface PublishResult {
   searchId: string;
-  winner: { generation: number; candidateId: string; name: string; searchSuccess: number; freshSuccess: number };
+  /** null when no candidate trained (summary.json's nothingTrained says why). */
+  winner: { generation: number; candidateId: string; name: string; searchSuccess: number; freshSuccess: number } | null;
   baselines: Array<{ candidateId: string; searchSuccess: number; freshSuccess: number }>;
   cardKey: string;
 }

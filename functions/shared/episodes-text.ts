@@ -26,7 +26,7 @@ export function seedsDisagree(episodes: SeedsEpisodes): boolean {
 }
 
 /** The checkpoint-wise mean over seeds of one figure (a checkpoint no seed measured stays unmeasured). */
-function meanSeries(episodes: SeedsEpisodes, pick: (t: EpisodeEndings) => number | null): Array<number | null> {
+export function meanSeries(episodes: SeedsEpisodes, pick: (t: EpisodeEndings) => number | null): Array<number | null> {
   const length = Math.max(0, ...episodes.map((e) => e.training.length));
   return Array.from({ length }, (_, k) => {
     const known = episodes.map((e) => (e.training[k] ? pick(e.training[k]) : null)).filter((x): x is number => x !== null);

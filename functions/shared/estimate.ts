@@ -65,7 +65,7 @@ export interface SearchEstimate {
   steps: { fullBudget: number; raced: number; raceSurvival: number | null };
   /** TrainSeed's invocations for the seed-runs (one per chunk, each rung at least one). */
   invocations: number;
-  /** This machine, `cores` seed-runs at once; null on AWS. */
+  /** This machine, `cores` seed-runs at once (its cores, or maxConcurrency if fewer); null on AWS. */
   local: { cores: number; seconds: number; gbSeconds: number } | null;
   aws: { concurrency: number; seconds: number; gbSeconds: number; region: string; usd: number | null };
   /** null where generation 1's prompt was not built (the estimate "Start the search" keeps). */
@@ -77,7 +77,9 @@ export interface SearchEstimate {
 /** One Map of seed-runs: `items` of them, each training `steps` more, in as many chunks. */
 interface Wave { items: number; steps: number; chunks: number }
 
-export function estimateSearch(config: SearchSettings, task: Task, where: { cores: number | null; region: string; firstPromptChars: number | null }): SearchEstimate {
+export function estimateSearch(config: SearchSettings, task: Task, machine: { cores: number | null; region: string; firstPromptChars: number | null }): SearchEstimate {
+  // The local runtime runs the Maps at the input's maxConcurrency too, and at most one seed-run a core.
+  const where = { ...machine, cores: machine.cores === null ? null : Math.max(1, Math.min(machine.cores, config.maxConcurrency)) };
   const waves = mapsOf(config, task);
   const full = stepsAtBudget(task, config.steps);
   const baselines = baselinesOf(task).length;

@@ -2,7 +2,7 @@
  * The most history events a search can append, from the definition's structure (infra/workflow.ts,
  * costs in infra/history-events.ts): every state at its costliest (a check caught, a repair that
  * fails and one that succeeds, whichever costs more, every pause timed out), every loop at its
- * longest (each race's every rung, each seed-run's every chunk). Two executions can pass the
+ * longest (each race's every rung and every heir of a faulted finalist, each seed-run's every chunk). Two executions can pass the
  * quota: the search's own (its generations, checks and rungs; no chunk loop, since every seed-run
  * Map is distributed), and a seed-run's child (its chunks). "Start the search" refuses an input
  * whose bound passes HISTORY_EVENT_BUDGET, naming what would fit (search-input.ts).
@@ -41,13 +41,24 @@ export function seedRunChunks(config: Pick<Shape, 'steps' | 'chunkSteps'>, task:
   return Math.ceil(updates / perChunk);
 }
 
+/**
+ * The race's loops in one generation of `racers` candidates at most: one a rung, and one more for
+ * each heir. When every candidate trained to the budget faults there, the stopped one that got
+ * furthest trains on to the budget in its place (race.ts), and so on while heirs fault: at most
+ * every candidate the race stopped, all of them but one. Without racing nobody is stopped: one loop.
+ */
+export function raceLoops(config: Pick<Shape, 'racing'>, racers: number): number {
+  return config.racing === false ? 1 : config.racing.rungs + Math.max(0, racers - 1);
+}
+
 /** Start the search, every generation, the fresh seeds, Publish and Announce. */
 function searchEvents(config: Shape): number {
-  const rungs = config.racing === false ? 1 : config.racing.rungs;
   let events = V.execution + V.task + V.distributedMap + V.task + V.task;
   for (let g = 1; g <= config.generations; g++) {
     const first = g === 1;
     const repairable = config.candidates + (first ? config.humanInit.length : 0);
+    // A repair takes its candidate's place in the race: as many racers as candidates the proposer and people wrote.
+    const rungs = raceLoops(config, repairable);
     const checked = repairable + (first && config.includeHostile ? HOSTILE_CANDIDATE_COUNT : 0);
     const repaired = config.repair ? repairable : 0;
     const pause = config.feedback === 'wait' && g < config.generations;
@@ -55,7 +66,7 @@ function searchEvents(config: Shape): number {
       + inlineMapEvents(checked, CHECK_ITERATION_EVENTS)
       + Math.max(V.task + inlineMapEvents(repaired, CHECK_ITERATION_EVENTS), V.task + V.pass + inlineMapEvents(0, 0))
       + V.task + V.choice + (first ? V.distributedMap : 0) // Plan, Baselines trained?, Train baselines
-      + rungs * (V.distributedMap + V.task + V.choice) // Train rung, Promote, More rungs?
+      + rungs * (V.distributedMap + V.task + V.choice) // Train rung, Promote, More rungs? (each rung, each heir)
       + V.task + V.choice // Reflect on results, Wait for feedback?
       + (pause ? V.pass + V.tokenTask + V.pass + V.choice : 0) // Prepare the pause, Wait for feedback, Feedback timed out, Stop after feedback?
       + V.choice + (g < config.generations ? V.pass : 0); // More generations?, Next generation

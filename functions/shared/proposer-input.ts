@@ -5,6 +5,7 @@
  * back). The two local answerers run only in the local runtime: on AWS there is no shell of the
  * user's and no directory a person writes in, so the input is refused there.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { SearchSettings } from './contracts.ts';
@@ -42,5 +43,13 @@ export function answererProblem(choice: ProposerChoice, input: { model?: string 
       'on AWS use offline, anthropic or bedrock';
   }
   if (input.model !== undefined) return `"model" must not be given with "proposer" ${choice.proposer}:...: the ${choice.proposer === 'command' ? 'command' : 'person or program'} answering is the model`;
+  // A mistyped directory would be made, and waited in for an hour: it must be there already.
+  if (choice.proposer === 'files' && !isDirectory(choice.answerer)) {
+    return `"proposer" ${JSON.stringify(spelled.slice(0, 200))}: the directory ${choice.answerer} does not exist: create it, or give the one the answers are written in`;
+  }
   return null;
+}
+
+function isDirectory(path: string): boolean {
+  try { return statSync(path).isDirectory(); } catch { return false; }
 }

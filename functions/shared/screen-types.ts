@@ -62,7 +62,10 @@ export interface Screen {
   kinds: ScreenKind[];
   /** The failure policy the reward prefers most (the lowest AUC below 0.5), or null. */
   prefers: string | null;
-  /** It does not rank the successes above the failures: the overall AUC is at most 0.5, or it prefers a failure. */
+  /**
+   * The overall AUC is at most 0.5, or it prefers a failure. Not the verdict: the findings
+   * (screen-words.ts `failsScreen`) decide, and at exactly 0.5 with no failing finding a reward passes.
+   */
   prefersFailure: boolean;
   /** The "nothing" policy's episodes (the neutral action), where the bank has them and successes. */
   nothing: ScreenGroup | null;
@@ -96,6 +99,12 @@ export interface Screen {
    * (screen-stats.ts).
    */
   returns: number[];
+  /**
+   * The returns, every meanReturn, byPolicy and returnSpread are in units of 2^returnsExponent: 0
+   * (units of 1) for every ordinary reward; above 0 for one whose values are so large that its
+   * discounted sums would overflow a double (screen-stats.ts). Absent on screens stored before it: 0.
+   */
+  returnsExponent?: number;
   /** Milliseconds the screen took (the sandbox's calls and the statistics). */
   ms: number;
 }

@@ -77,8 +77,12 @@ export function screenLine(screen: Screen): string {
 /** Two rewards that pay the same on every episode of the bank, to 1e-9 of the largest return: one reward. */
 export function sameOnBank(a: Screen, b: Screen): boolean {
   if (a.returns.length !== b.returns.length || a.returns.length === 0) return false;
-  const scale = Math.max(1, ...a.returns.map(Math.abs), ...b.returns.map(Math.abs));
-  return a.returns.every((r, i) => Math.abs(r - b.returns[i]) <= 1e-9 * scale);
+  // Both in the larger of their units (Screen.returnsExponent), so that neither overflows.
+  const [ea, eb] = [a.returnsExponent ?? 0, b.returnsExponent ?? 0];
+  const top = Math.max(ea, eb);
+  const [ra, rb] = [a.returns.map((r) => r * 2 ** (ea - top)), b.returns.map((r) => r * 2 ** (eb - top))];
+  const scale = Math.max(top === 0 ? 1 : 0, ...ra.map(Math.abs), ...rb.map(Math.abs));
+  return ra.every((r, i) => Math.abs(r - rb[i]) <= 1e-9 * scale);
 }
 
 /** The sentences alone, in order. */

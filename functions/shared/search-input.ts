@@ -11,6 +11,7 @@ import {
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
 import type { SearchSettings } from './contracts.ts';
 import { historyProblem } from './history-bound.ts';
+import { timeProblem } from './time-bound.ts';
 import { answererProblem, ProposerField, proposerChoice } from './proposer-input.ts';
 
 /** Defaults of every search; steps and evaluation episodes come from the task's measured budget. */
@@ -164,6 +165,8 @@ export function parseSearchInput(
     answererProblem(chosen, input, defaults.local ?? false), pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null),
     historyProblem(settings, task), screenProblem(settings),
   ].filter((p): p is string => p !== null);
+  // Only an input the rest accepts is estimated (the estimate reads every field as valid).
+  if (problems.length === 0) problems.push(...[timeProblem(settings, task)].filter((p): p is string => p !== null));
   if (problems.length > 0) throw new InvalidSearchInput(problems);
   return settings;
 }

@@ -17,7 +17,18 @@ export interface BankValues {
 /** A term whose every value lies within this of its first (relative above 1) is constant. */
 const CONSTANT_TOLERANCE = 1e-12;
 
-export function summarizeScreen(bank: Bank, values: BankValues): Omit<Screen, 'ms'> {
+/**
+ * Above this |value| a reward's discounted sums could overflow a double (a sum over every step of
+ * an episode, each worth up to 1 / (1 - gamma) steps): its values are screened in units of a power
+ * of two (exact), and the returns kept in those units (Screen.returnsExponent). 2^512 leaves a
+ * factor of 2^400 for episode lengths and horizons, and every ordinary reward in units of 1.
+ */
+const SCALE_ABOVE = 2 ** 512;
+
+export function summarizeScreen(bank: Bank, raw: BankValues): Omit<Screen, 'ms'> {
+  const exponent = returnsExponent(raw);
+  const unit = 2 ** exponent;
+  const values = exponent === 0 ? raw : inUnits(raw, unit);
   const { episodes } = bank;
   const starts = episodeStarts(episodes);
   const returns = discounted(episodes, starts, values.rewards, values.gamma);
@@ -54,17 +65,38 @@ export function summarizeScreen(bank: Bank, values: BankValues): Omit<Screen, 'm
     prefersFailure: (overall !== null && overall <= 0.5) || preferred.length > 0 || (timeLimit !== null && timeLimit.auc < 0.5),
     nothing: group((e) => e.policy === 'nothing'),
     timeLimit,
-    successEnding: successEnding(episodes, starts, values.rewards),
-    terms,
-    constantTerm: constantTerm(episodes, starts, values, terms, returns, successes.length > 0),
-    constantStep: isConstant(values.rewards) ? values.rewards[0] : null,
+    successEnding: perStep(successEnding(episodes, starts, values.rewards), unit),
+    terms: terms.map((t) => ({ ...t, mean: t.mean * unit })),
+    constantTerm: perStep(constantTerm(episodes, starts, values, terms, returns, successes.length > 0), unit),
+    constantStep: isConstant(raw.rewards) ? raw.rewards[0] : null,
     scale: {
-      meanAbsStep: meanAbs(values.rewards),
+      meanAbsStep: meanAbs(values.rewards) * unit,
       environmentStep: episodes.reduce((n, e) => n + Math.abs(e.return), 0) / Math.max(1, values.rewards.length),
       returnSpread: returns.length > 0 ? Math.max(...returns) - Math.min(...returns) : 0,
     },
     returns,
+    returnsExponent: exponent,
   };
+}
+
+/** 0, or the power of two the values are screened in when they are too large to sum (SCALE_ABOVE). */
+function returnsExponent(values: BankValues): number {
+  let largest = 0;
+  for (const column of [values.rewards, ...values.terms.values()]) for (const v of column) largest = Math.max(largest, Math.abs(v));
+  // 2^1023 at most: 2^1024 is no double, and the largest double is below it.
+  return largest > SCALE_ABOVE && Number.isFinite(largest) ? Math.min(1023, Math.ceil(Math.log2(largest))) : 0;
+}
+
+/** The values divided by a power of two (exact but for values that fall below the smallest normal double). */
+function inUnits(values: BankValues, unit: number): BankValues {
+  const scale = (column: Float64Array) => column.map((v) => v / unit);
+  return { rewards: scale(values.rewards), terms: new Map([...values.terms].map(([name, column]) => [name, scale(column)])), gamma: values.gamma };
+}
+
+/** A per-step figure made in units back in the reward's own (finite: no larger than the largest value). */
+function perStep<T extends { lastStep: number; otherSteps: number } | { value: number } | null>(figure: T, unit: number): T {
+  if (figure === null || unit === 1) return figure;
+  return 'value' in figure ? { ...figure, value: figure.value * unit } : { ...figure, lastStep: figure.lastStep * unit, otherSteps: figure.otherSteps * unit };
 }
 
 /** The share of (a, b) pairs with a above b, ties counted half. */

@@ -19,6 +19,7 @@ import { summarize } from './seed-summary.ts';
 import { runSeedChunk, type SeedCheckpoint, type SeedRunInput } from './seed-run.ts';
 import { initBackend } from './backend.ts';
 import { checkpointVersion, encodeCheckpoint, readCheckpoint, type CheckpointVersion } from './checkpoint.ts';
+import { testMoment } from '../shared/test-hold.ts';
 
 export class MissingReward extends Error {
   override readonly name = 'MissingReward';
@@ -56,11 +57,17 @@ export async function trainSeedChunk(
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${candidateId} of generation ${generation}`);
   const ckptKey = checkpointKey(searchId, generation, candidateId, seed);
   const { resume, restarted } = await storedCheckpoint(blobs, ckptKey, checkpointVersion(task, seed, item.budget.steps, await initBackend()));
+  const chunk = `${generation}/${candidateId}/${seed}@${resume?.steps ?? 0}`;
+  let updates = 0;
   const run = await runSeedChunk({
-    task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, onUpdate, limits,
+    task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, limits,
+    // The kill-and-resume test's moment (test-hold.ts): this chunk, training.
+    onUpdate: (stats, update, total) => { if (updates++ === 0) testMoment('chunk', chunk); onUpdate?.(stats, update, total); },
   });
   if (!run.done) {
+    testMoment('checkpoint-write', `${generation}/${candidateId}/${seed}@${run.checkpoint.steps}`);
     await blobs.put(ckptKey, encodeCheckpoint(run.checkpoint), 'application/octet-stream', EXPIRING);
+    testMoment('chunk-stored', chunk);
     return { answer: { done: false, stepsTrained: run.checkpoint.steps, targetSteps: item.targetSteps }, ran: true, restarted };
   }
   if (run.result.outcome !== 'trained') {
@@ -72,9 +79,13 @@ export async function trainSeedChunk(
     await blobs.put(finalKey, JSON.stringify(run.result), 'application/json');
   } else {
     // The checkpoint first: a rung's result means the next rung can go on from it.
-    if (run.checkpoint) await blobs.put(ckptKey, encodeCheckpoint(run.checkpoint), 'application/octet-stream', EXPIRING);
+    if (run.checkpoint) {
+      testMoment('checkpoint-write', `${generation}/${candidateId}/${seed}@${run.checkpoint.steps}`);
+      await blobs.put(ckptKey, encodeCheckpoint(run.checkpoint), 'application/octet-stream', EXPIRING);
+    }
     await blobs.put(resultKey, JSON.stringify(run.result), 'application/json');
   }
+  testMoment('chunk-stored', chunk);
   return { ...graded(run.result, true), restarted };
 }
 

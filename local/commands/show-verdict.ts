@@ -6,24 +6,28 @@ import type { SearchSummary } from '../../functions/publish/summary.ts';
 import { winnerPrefix } from '../../functions/shared/keys.ts';
 import type { SearchStore } from '../../functions/shared/search-store.ts';
 
-export interface ShownVerdict {
+export type ShownVerdict = {
   beatsBaselines: boolean;
   winner: string;
   versus: NonNullable<SearchSummary['versusBestBaseline']>;
-}
+} | {
+  /** No candidate trained: why (summary.json's nothingTrained). */
+  nothingTrained: string;
+};
 
 /** The published verdict; null before Publish, or when summary.json has none (no fresh scores, an older summary). */
 export async function publishedVerdict(store: SearchStore, searchId: string): Promise<ShownVerdict | null> {
   const text = await store.blobs.getText(`${winnerPrefix(searchId)}/summary.json`);
   if (text === undefined) return null;
   const summary = JSON.parse(text) as Partial<SearchSummary>;
+  if (summary.winner === null && typeof summary.nothingTrained === 'string') return { nothingTrained: summary.nothingTrained };
   if (typeof summary.beatsBaselines !== 'boolean' || !summary.versusBestBaseline || !summary.winner) return null;
   return { beatsBaselines: summary.beatsBaselines, winner: summary.winner.name, versus: summary.versusBestBaseline };
 }
 
 const pct = (x: number | null, digits = 0): string => (x === null ? '-' : `${(x * 100).toFixed(digits)}%`);
 
-const DECIDED: Record<ShownVerdict['versus']['decidedBy'], string> = {
+const DECIDED: Record<NonNullable<SearchSummary['versusBestBaseline']>['decidedBy'], string> = {
   success: '', tie: ', a tie', steps: ', the same success in more steps', return: ', the same success with a lower return',
 };
 
@@ -36,6 +40,7 @@ const WON_ON: Record<'steps' | 'return', string> = { steps: 'in fewer steps', re
  * says it was the tie-break, and a tie is no win.
  */
 export function verdictLine(v: ShownVerdict): string {
+  if ('nothingTrained' in v) return v.nothingTrained;
   const { winnerFreshSuccess: won, baselineFreshSuccess: base, decidedBy } = v.versus;
   const digits = decidedBy === 'success' && pct(won) === pct(base) ? 1 : 0;
   const scores = `${pct(won, digits)} against ${pct(base, digits)} on the fresh seeds`;

@@ -28,6 +28,8 @@ export interface ScriptedAnswer {
   stopReason?: string;
   stopDetails?: { type: 'refusal'; category: string | null; explanation: string | null } | null;
   usage?: Partial<Usage>;
+  /** The usage worked out from the request the server received (its own count of what was sent), instead of `usage`. */
+  usageOf?: (body: Record<string, unknown>) => Partial<Usage>;
 }
 
 export interface ScriptedError {
@@ -57,10 +59,15 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
+/** An answer chosen from the request itself; 'hold' keeps the request open, unanswered, until the server closes. */
+export type Responder = (body: Record<string, unknown>) => Scripted | 'hold';
+
 export interface MessagesApiServer {
   url: string;
   /** Responses still to give, in order; push more at any time. */
   script: Scripted[];
+  /** When set, answers every request instead of the script. */
+  respond: Responder | null;
   requests: RecordedRequest[];
   close(): Promise<void>;
 }
@@ -184,6 +191,7 @@ function respond(res: ServerResponse, scripted: Scripted | undefined, path: stri
     setTimeout(() => res.destroy(), 20);
     return;
   }
+  if (scripted.usageOf) scripted = { ...scripted, usage: scripted.usageOf(body) };
   const bedrock = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(path);
   const model = bedrock ? bedrock[1] : String(body.model);
   const streamed = bedrock ? bedrock[2] === 'invoke-with-response-stream' : body.stream === true;
@@ -203,7 +211,7 @@ function respond(res: ServerResponse, scripted: Scripted | undefined, path: stri
 
 export async function startMessagesApiServer(script: Scripted[] = []): Promise<MessagesApiServer> {
   const requests: RecordedRequest[] = [];
-  const state = { script };
+  const state: { script: Scripted[]; respond: Responder | null } = { script, respond: null };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -219,7 +227,8 @@ export async function startMessagesApiServer(script: Scripted[] = []): Promise<M
       const rawPath = (req.url ?? '/').split('?')[0];
       const path = decodeURIComponent(rawPath);
       requests.push({ method: req.method ?? '', rawPath, path, headers: req.headers, body });
-      respond(res, state.script.shift(), path, body);
+      const chosen = state.respond === null ? state.script.shift() : state.respond(body);
+      if (chosen !== 'hold') respond(res, chosen, path, body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -231,6 +240,12 @@ export async function startMessagesApiServer(script: Scripted[] = []): Promise<M
     },
     set script(s: Scripted[]) {
       state.script = s;
+    },
+    get respond() {
+      return state.respond;
+    },
+    set respond(r: Responder | null) {
+      state.respond = r;
     },
     requests,
     close: () => new Promise<void>((resolve) => {

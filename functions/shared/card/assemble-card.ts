@@ -11,9 +11,10 @@ import { trainedResults } from '../trained-results.ts';
 import { baselinesOf } from '../baselines.ts';
 import { stepsAtBudget } from '../chunk-size.ts';
 import { getTask } from '../../../tasks/registry.ts';
-import type { CardData, CardReward } from './card-data.ts';
+import type { CardData, CardReward, NoWinnerCardData } from './card-data.ts';
+import { nothingTrainedReason } from './nothing-trained.ts';
 
-/** The search has no best candidate (nothing trained), so there is no card and no winner to publish. */
+/** The record of the best candidate or of a baseline is missing: the store does not hold what the search pointed at. */
 export class NoWinner extends Error {
   override readonly name = 'NoWinner';
 }
@@ -26,11 +27,19 @@ export class NoWinner extends Error {
  */
 export async function assembleCard(
   store: SearchStore, searchId: string, freshResults: SeedSummary[], finishedAt: string, waiting = false,
-): Promise<{ card: CardData; winnerRecord: CandidateRecord }> {
+): Promise<{ card: CardData; winnerRecord: CandidateRecord } | { card: NoWinnerCardData; winnerRecord: null }> {
   const meta = await store.meta(searchId);
-  if (!meta.best) throw new NoWinner(`search ${searchId} has no best candidate to publish`);
   const records = await allCandidates(store, searchId, meta);
   const find = (generation: number, id: string) => records.find((r) => r.generation === generation && r.candidateId === id);
+  if (!meta.best) {
+    // Nothing trained: the card says why, with what the baselines that trained scored on the search's seeds.
+    const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).flatMap((b) => {
+      const record = find(BASELINE_GENERATION, b.name);
+      return record === undefined ? [] : [cardReward(store, searchId, record, freshResults, true)];
+    }));
+    const rest = await cardRest(store, searchId, meta, records, freshResults, finishedAt, false);
+    return { card: { ...rest, winner: null, baselines, interim: false, nothingTrained: nothingTrainedReason(records, meta.stoppedBy ?? null) }, winnerRecord: null };
+  }
   const winnerRecord = find(meta.best.generation, meta.best.candidateId);
   if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
 
@@ -41,8 +50,16 @@ export async function assembleCard(
     if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
     return cardReward(store, searchId, record, freshResults, interim);
   }));
+  const rest = await cardRest(store, searchId, meta, records, freshResults, finishedAt, interim && waiting);
+  return { card: { ...rest, winner, baselines, interim }, winnerRecord };
+}
+
+/** Everything on a card but its winner and baselines: the search, its candidates, its people, its compute. */
+async function cardRest(
+  store: SearchStore, searchId: string, meta: MetaRecord, records: CandidateRecord[], freshResults: SeedSummary[], finishedAt: string, waiting: boolean,
+): Promise<Omit<CardData, 'winner' | 'baselines' | 'interim'>> {
   const answers = await store.answers(searchId);
-  const card: CardData = {
+  return {
     task: meta.config.task,
     searchId,
     startedAt: meta.startedAt,
@@ -53,8 +70,6 @@ export async function assembleCard(
       model: answers[0]?.model ?? meta.config.model,
       ...proposerUsage(answers, await store.bills(searchId)),
     },
-    winner,
-    baselines,
     bestByGeneration: (await store.summaries(searchId)).map((s) => ({
       generation: s.generation, name: s.bestOfGeneration?.name ?? '-', success: s.bestOfGeneration?.success ?? 0, bestSoFar: s.bestSoFar?.success ?? 0,
     })),
@@ -69,14 +84,12 @@ export async function assembleCard(
     })),
     feedback: (await store.feedbacks(searchId)).flatMap((f) => (f.answer ? [{ generation: f.generation, action: f.answer.action, text: f.answer.text ?? '' }] : [])),
     stopped: meta.stoppedBy ?? null,
-    interim,
-    waiting: interim && waiting,
+    waiting,
     compute: computeOf(records, freshResults, stepsAtBudget(getTask(meta.config.task), meta.config.steps)),
     races: (await store.races(searchId)).filter((race) => race.schedule.length > 1),
     ...(meta.estimate === undefined ? {} : { estimate: meta.estimate }),
     analyses: await analysesOf(store, searchId, meta.config.generations),
   };
-  return { card, winnerRecord };
 }
 
 /**

@@ -112,6 +112,19 @@ export interface CardData {
   waiting?: boolean;
 }
 
+/**
+ * The card of a search in which no candidate trained (every one skipped by the screen, failed its
+ * check or faulted, or the search stopped before one could): no winner, and why.
+ */
+export type NoWinnerCardData = Omit<CardData, 'winner'> & {
+  winner: null;
+  /** "no candidate trained: 3 were skipped by the screen (screen: "skip"), 2 failed their sandbox check". */
+  nothingTrained: string;
+};
+
+/** Either card: Publish writes the one its search has. */
+export type AnyCardData = CardData | NoWinnerCardData;
+
 // ---------------------------------------------------------------- colours, shared by every chart
 
 export const WINNER_COLOR = '#2f5bd3';
@@ -242,8 +255,10 @@ export function learnedSoonerSentence(data: Pick<CardData, 'winner' | 'baselines
   const p = person?.freshLearning;
   if (!w || !p || w.trainSuccessArea === null || p.trainSuccessArea === null) return null;
   const area = `area under its training success curve ${num(w.trainSuccessArea)} against ${num(p.trainSuccessArea)} for the person's shaping`;
-  const half = (x: number | null) => (x === null ? 'never' : `after ${int(x)} steps`);
-  const halfway = `half its training episodes succeeded ${half(w.stepsToHalfSuccess)} (the person's shaping: ${half(p.stepsToHalfSuccess)})`;
+  const theirs = p.stepsToHalfSuccess === null ? 'the person\'s shaping never had half succeed' : `the person's shaping did after ${int(p.stepsToHalfSuccess)} steps`;
+  const halfway = w.stepsToHalfSuccess === null
+    ? `it never had half its training episodes succeed (${theirs})`
+    : `half its training episodes succeeded after ${int(w.stepsToHalfSuccess)} steps (${theirs})`;
   const ratio = w.stepsToHalfSuccess !== null && p.stepsToHalfSuccess !== null && w.stepsToHalfSuccess > 0
     ? p.stepsToHalfSuccess / w.stepsToHalfSuccess : null;
   const verdict = ratio === null

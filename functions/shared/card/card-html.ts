@@ -8,7 +8,7 @@ import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
 import {
   cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd,
   WINNER_COLOR,
-  type CardCandidate, type CardData, type CardReward, type CardSeed,
+  type AnyCardData, type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
 import type { EpisodeRecord } from '../../../tasks/contract.ts';
@@ -19,13 +19,16 @@ import { CARD_CSS } from './card-style.ts';
 import { raceSection } from './card-race.ts';
 import { analysisSection, endingsSection } from './card-story.ts';
 
-const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
+const FAILED_COLOR = '#b42318';
+const STOPPED_COLOR = '#9aa3b2';
+
+export const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; img-src data:';
 
 const kSteps = (v: number): string => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k` : String(v));
 const pctAxis = (v: number): string => `${Math.round(v * 100)}%`;
 
-function rewards(data: CardData): CardReward[] {
-  return [data.winner, ...data.baselines];
+function rewards(data: AnyCardData): CardReward[] {
+  return data.winner === null ? data.baselines : [data.winner, ...data.baselines];
 }
 
 function color(data: CardData, reward: CardReward): string {
@@ -39,7 +42,7 @@ function author(reward: CardReward): string {
 }
 
 /** A coloured chip per seed: its success, or its outcome when it did not train. */
-function seedChips(seeds: CardSeed[]): string {
+export function seedChips(seeds: CardSeed[]): string {
   if (seeds.length === 0) return '<span class="muted">—</span>';
   const first = seeds[0];
   if (seeds.length > 1 && first.outcome !== 'trained' && seeds.every((s) => s.outcome === first.outcome && s.reason === first.reason)) {
@@ -106,11 +109,13 @@ function searchSection(data: CardData): string {
   const index = new Map(gens.map((g, i) => [g.generation, i]));
   const w = data.winner;
   const isWinner = (c: CardCandidate): boolean => c.candidateId === w.candidateId && c.generation === w.generation;
+  // A candidate the race stopped is no failure: its score is the rung's, grey as in the race's chart.
+  const dotColor = (c: CardCandidate) => (isWinner(c) ? WINNER_COLOR : c.outcome === 'stopped' ? STOPPED_COLOR : c.outcome !== 'trained' ? FAILED_COLOR : '#1b1f29');
   const dots = data.candidates.filter((c) => index.has(c.generation)).map((c) => ({
-    bar: index.get(c.generation) ?? 0, value: c.success, ring: isWinner(c),
-    color: isWinner(c) ? WINNER_COLOR : c.outcome !== 'trained' ? '#b42318' : '#1b1f29',
-    tooltip: `${c.name}: ${pct(c.success)} (${c.outcome})`,
+    bar: index.get(c.generation) ?? 0, value: c.success, ring: isWinner(c), color: dotColor(c),
+    tooltip: `${c.name}: ${pct(c.success)} (${c.outcome === 'stopped' ? 'stopped by the race' : c.outcome})`,
   }));
+  const anyStopped = data.candidates.some((c) => c.outcome === 'stopped');
   const chart = barChart({
     chart: 'best-by-generation', title: 'Best success by generation', width: 940, height: 310, y: [0, 1], yFormat: pctAxis,
     xLabel: '', yLabel: 'success on the search\'s seeds',
@@ -123,7 +128,8 @@ function searchSection(data: CardData): string {
     refs: data.baselines.map((b) => ({ axis: 'y' as const, at: b.searchSuccess, label: `${shortLabel(b)} ${pct(b.searchSuccess)}`, color: color(data, b) })),
     legend: [
       { label: 'best of the generation', color: '#b7c6ee', shape: 'bar' }, { label: 'best so far', color: '#1b1f29' },
-      { label: 'a candidate', color: '#1b1f29', shape: 'dot' }, { label: 'a failed candidate', color: '#b42318', shape: 'dot' },
+      { label: 'a candidate', color: '#1b1f29', shape: 'dot' }, { label: 'a failed candidate', color: FAILED_COLOR, shape: 'dot' },
+      ...(anyStopped ? [{ label: 'a candidate the race stopped early', color: STOPPED_COLOR, shape: 'dot' as const }] : []),
       ...data.baselines.map((b) => ({ label: rewardLabel(b), color: color(data, b), dashed: true })),
     ],
   });
@@ -136,11 +142,17 @@ function searchSection(data: CardData): string {
   const outcomes = [...counts].map(([k, n]) => `${n} ${OUTCOME_WORDS[k] ?? k}`).join(', ');
   const first = gens[0];
   const last = gens[gens.length - 1];
-  const rise = first === undefined || last === undefined ? ''
-    : ` The best so far went from ${pct(first.bestSoFar)} in generation ${first.generation} to ${pct(last.bestSoFar)} in generation ${last.generation}.`;
+  const rise = first === undefined || last === undefined ? '' : ` ${bestSoFarSentence(first, last)}`;
   return `<section><h2>How the search got there</h2><p class="lede">${tried.length} candidates in ${gens.length} ` +
     `generation${gens.length === 1 ? '' : 's'}${outcomes === '' ? '' : ` (${h(outcomes)})`}.${rise} ` +
     `The winner (ringed) comes from generation ${w.generation}.</p><figure>${chart}</figure></section>`;
+}
+
+/** How the best so far moved from the first generation to the last, in words that fit what it did. */
+function bestSoFarSentence(first: CardData['bestByGeneration'][number], last: CardData['bestByGeneration'][number]): string {
+  if (first.generation === last.generation) return `The best so far was ${pct(last.bestSoFar)} after generation ${last.generation}.`;
+  if (pct(first.bestSoFar) === pct(last.bestSoFar)) return `The best so far stayed at ${pct(last.bestSoFar)} from generation ${first.generation} to generation ${last.generation}.`;
+  return `The best so far went from ${pct(first.bestSoFar)} in generation ${first.generation} to ${pct(last.bestSoFar)} in generation ${last.generation}.`;
 }
 
 const OUTCOME_WORDS: Record<string, string> = {
@@ -148,7 +160,7 @@ const OUTCOME_WORDS: Record<string, string> = {
 };
 
 /** What a person said between generations, and why the search stopped early: the loop's human side. */
-function loopSection(data: CardData): string {
+export function loopSection(data: AnyCardData): string {
   if (data.feedback.length === 0 && data.stopped === null) return '';
   const said = data.feedback.map((f) => `<li><strong>After generation ${f.generation}</strong> (${f.action === 'stop' ? 'stop' : 'go on'})` +
     `${f.text === '' ? '' : `: <q>${h(f.text)}</q>`}</li>`).join('');
@@ -229,8 +241,8 @@ function outcomeCell(c: CardCandidate): string {
   return `${pill}${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}${screen}`;
 }
 
-function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
-  const isWinner = c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
+function candidateRow(data: AnyCardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
+  const isWinner = data.winner !== null && c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
   const badges = (c.hostile ? ' <span class="badge hostile">hostile</span>' : '') +
     (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '') +
     (c.repairOf === null ? '' : ` <span class="badge repaired" title="${h(`repairs ${c.repairOf}`)}">repaired</span>`);
@@ -240,7 +252,7 @@ function candidateRow(data: CardData, c: CardCandidate, column: ReturnType<typeo
     `<td class="num">${column.value(c)}</td><td class="outcome">${outcomeCell(c)}</td></tr>`;
 }
 
-function candidatesSection(data: CardData): string {
+export function candidatesSection(data: AnyCardData): string {
   const task = cardTask(data);
   const column = tieBreakColumn(task);
   const byGeneration = new Map<number, CardCandidate[]>();
@@ -262,7 +274,7 @@ function kv(table: string, rows: Array<[string, string]>): string {
   return `<table data-table="${table}" class="kv"><tbody>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</tbody></table>`;
 }
 
-function runSection(data: CardData): string {
+export function runSection(data: AnyCardData): string {
   const p = data.proposer;
   const c = data.config;
   const proposer = kv('proposer', [
@@ -275,7 +287,7 @@ function runSection(data: CardData): string {
   const config = kv('config', [
     ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
     ['Steps per seed-run', int(c.steps)], ['Evaluation episodes', int(c.evalEpisodes)],
-    ['Hostile candidates', c.includeHostile ? 'included' : 'not included'], ['Proposer', `${h(c.proposer)} · <span class="mono">${h(c.model)}</span>`],
+    ['Hostile candidates', c.includeHostile ? 'included' : 'not included'], ['Proposer', c.proposer === 'offline' ? h(c.proposer) : `${h(c.proposer)} · <span class="mono">${h(c.model)}</span>`],
     ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
     ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
     ['Started', h(timestamp(data.startedAt))], ['Finished', h(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],

@@ -5,22 +5,16 @@
  */
 import {
   cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd,
-  type CardData, type CardReward, type CardSeed,
+  type AnyCardData, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
 import { mdCode, mdFence, mdText } from '../../../core/escape.ts';
 import { raceMarkdown } from './card-race.ts';
 import { analysisMarkdown, endingsMarkdown } from './card-story.ts';
+import { blocks } from './card-blocks.ts';
 
-const BLOCKS = '▁▂▃▄▅▆▇█';
+export { blocks };
 
-/** A Unicode sparkline: one block per value, scaled to the values' range. */
-export function blocks(values: number[], domain?: [number, number]): string {
-  const v = values.filter(Number.isFinite);
-  if (v.length === 0) return '';
-  const [lo, hi] = domain ?? [Math.min(...v), Math.max(...v)];
-  return v.map((x) => BLOCKS[hi > lo ? Math.round(Math.min(1, Math.max(0, (x - lo) / (hi - lo))) * 7) : 3]).join('');
-}
 
 function table(head: string[], rows: string[][], align: Array<'l' | 'r'>): string {
   const sep = align.map((a) => (a === 'r' ? '---:' : '---'));
@@ -36,8 +30,8 @@ function seedList(seeds: CardSeed[]): string {
   return seeds.map((s) => (s.outcome === 'trained' ? pct(s.success) : mdText(s.outcome))).join(' · ');
 }
 
-function rewards(data: CardData): CardReward[] {
-  return [data.winner, ...data.baselines];
+function rewards(data: AnyCardData): CardReward[] {
+  return data.winner === null ? data.baselines : [data.winner, ...data.baselines];
 }
 
 /** The curve at about n evenly spaced updates, so the table stays short. */
@@ -117,6 +111,15 @@ export function renderCardMarkdown(data: CardData): string {
 
   out.push('## The winner\'s reward', '', `${mdCode(w.name)}: ${mdText(w.idea)}`, '', mdFence(w.code, 'js'), '');
 
+  out.push(...storyMarkdown(data), ...analysisMarkdown(data), ...runMarkdown(data));
+  return out.join('\n');
+}
+
+/** Why it stopped early, what a person said, the checks and the screen, and every candidate: any card's. */
+export function storyMarkdown(data: AnyCardData): string[] {
+  const out: string[] = [];
+  const w = data.winner;
+  const column = tieBreakColumn(cardTask(data));
   if (data.stopped !== null) {
     const st = data.stopped;
     out.push('## Stopped early', '', `${st.reason === 'budget' ? `The budget stopped the search at generation ${st.generation}` : `A person stopped the search after generation ${st.generation}`}: ` +
@@ -138,14 +141,18 @@ export function renderCardMarkdown(data: CardData): string {
   const sorted = [...data.candidates].sort((a, b) => a.generation - b.generation || b.success - a.success);
   out.push(table(['Gen', 'Candidate', 'Idea', 'Per seed', 'Success', column.title, 'Outcome'], sorted.map((c) => [
     String(c.generation),
-    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.repairOf === null ? '' : ' *repaired*'}${c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
+    `${mdCode(c.name)}${c.hostile ? ' **HOSTILE**' : ''}${c.repairOf === null ? '' : ' *repaired*'}${w !== null && c.candidateId === w.candidateId && c.generation === w.generation ? ' **winner**' : ''}`,
     mdText(c.idea), seedList(c.seeds), pct(c.success), column.value(c),
     // A failed check's reason starts with "failed its check".
     (c.reason === '' ? mdText(c.outcome) : c.failedCheck ? mdText(c.reason) : `${mdText(c.outcome)}: ${mdText(c.reason)}`) +
       (c.screen === undefined ? '' : `<br>screen: ${mdText(c.screen.line)}`),
   ]), ['r', 'l', 'l', 'l', 'r', 'r', 'l']), '');
-  out.push(...analysisMarkdown(data));
+  return out;
+}
 
+/** The proposer and the configuration: any card's. */
+export function runMarkdown(data: AnyCardData): string[] {
+  const out: string[] = [];
   const p = data.proposer;
   const c = data.config;
   out.push('## Proposer', '', table(['', ''], [
@@ -157,9 +164,9 @@ export function renderCardMarkdown(data: CardData): string {
   out.push('## Configuration', '', table(['', ''], [
     ['Generations', int(c.generations)], ['Candidates per generation', int(c.candidates)], ['Seeds per candidate', int(c.seeds)],
     ['Steps per seed-run', int(c.steps)], ['Evaluation episodes', int(c.evalEpisodes)], ['Hostile candidates', c.includeHostile ? 'included' : 'not included'],
-    ['Proposer', `${mdText(c.proposer)} · ${mdCode(c.model)}`], ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
+    ['Proposer', c.proposer === 'offline' ? mdText(c.proposer) : `${mdText(c.proposer)} · ${mdCode(c.model)}`], ['Max concurrency', int(c.maxConcurrency)], ['Random seed', String(c.randomSeed)],
     ['Seed-runs trained', int(data.candidates.reduce((n, x) => n + x.seeds.length, 0) + rewards(data).reduce((n, x) => n + x.freshSeeds.length, 0))],
     ['Started', mdText(timestamp(data.startedAt))], ['Finished', mdText(timestamp(data.finishedAt))], ['Duration', duration(data.startedAt, data.finishedAt)],
   ], ['l', 'r']), '');
-  return out.join('\n');
+  return out;
 }

@@ -1,0 +1,32 @@
+/** What `eureka check-reward` prints of the screen: its first line agrees with the findings the search acts on. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { summarizeScreen } from '../functions/train-seed/screen-stats.ts';
+import { failsScreen } from '../functions/shared/screen-words.ts';
+import { describeScreen } from '../local/screen-text.ts';
+import { syntheticBank } from './support/synthetic-bank.ts';
+
+const screenOf = (made: ReturnType<typeof syntheticBank>) => ({ ...summarizeScreen(made.bank, made.values), ms: 0 });
+
+describe('Function: describeScreen', () => {
+  it('at an AUC of exactly 0.5 with no failing finding, says the reward passes, as skip and repair decide', () => {
+    // Successes return 2 and 0, failures 1 and 1: each success wins two pairs and loses two.
+    const screen = screenOf(syntheticBank([
+      { policy: 'good', kind: 'success', rewards: [2, 0, 0] }, { policy: 'good', kind: 'success', rewards: [0, 0, 0] },
+      { policy: 'bad', kind: 'failure', rewards: [1, 0, 0] }, { policy: 'bad', kind: 'failure', rewards: [1, 0, 0] },
+    ]));
+    assert.equal(screen.auc, 0.5);
+    assert.equal(failsScreen(screen), false);
+    const [first] = describeScreen(screen);
+    assert.doesNotMatch(first, /prefers a failure/);
+    assert.match(first, /^screen: passes /);
+  });
+
+  it('says which finding fails a reward that does', () => {
+    const screen = screenOf(syntheticBank([
+      { policy: 'good', kind: 'success', rewards: [0, 0, 0] }, { policy: 'bad', kind: 'failure', rewards: [1, 0, 0] },
+    ]));
+    assert.equal(failsScreen(screen), true);
+    assert.match(describeScreen(screen)[0], /^screen: FAILS \(ranks every failure above succeeding/);
+  });
+});
