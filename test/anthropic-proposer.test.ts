@@ -15,7 +15,7 @@ import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { getTask } from '../tasks/registry.ts';
 import { ProposerError, type ProposeContext } from '../functions/propose/proposer.ts';
-import type { Candidate } from '../functions/shared/reflection.ts';
+import type { Candidate } from '../functions/shared/types.ts';
 import { costUsd, normalizeModelId } from '../functions/shared/pricing.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 import { answer, apiError, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';

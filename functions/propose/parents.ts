@@ -7,7 +7,7 @@
 import { baselinesOf } from '../shared/baselines.ts';
 import { rewardKey } from '../shared/keys.ts';
 import type { CandidateRecord, MetaRecord } from '../shared/records.ts';
-import type { Candidate } from '../shared/reflection.ts';
+import type { Candidate } from '../shared/types.ts';
 import type { SearchStore } from '../shared/search-store.ts';
 import { getTask } from '../../tasks/registry.ts';
 import type { ParentReward } from './proposer.ts';

@@ -10,14 +10,13 @@ import { keepFeedback } from '../shared/feedback-copy.ts';
 import type { MetaRecord, ProposedCandidate } from '../shared/records.ts';
 import { loadReflection } from '../shared/reflection-context.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import type { CheckItem } from '../shared/types.ts';
+import type { Candidate, CheckItem } from '../shared/types.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
 import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';
 import { loadParents, peopleOf } from './parents.ts';
 import type { ProposeContext, Proposer } from './proposer.ts';
-import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, type StoredCandidate } from './stored-answer.ts';
 
 export type ProposerFactory = (settings: SearchSettings) => Promise<Proposer>;

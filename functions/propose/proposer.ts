@@ -4,7 +4,8 @@
  */
 import { ANSWER_PENDING_ERROR } from '../../infra/config.ts';
 import type { TokenUsage } from '../shared/records.ts';
-import type { BaselineScore, Candidate, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
+import type { BaselineScore, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
+import type { Candidate } from '../shared/types.ts';
 
 /** The training budget the prompt states; the search's settings fill it in. */
 export interface PromptBudget {

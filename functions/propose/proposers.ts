@@ -4,7 +4,7 @@ import type { SearchSettings } from '../shared/contracts.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { proposeOffline } from './offline.ts';
 import type { ProposeContext, Proposer, ProposerAnswer } from './proposer.ts';
-import type { Candidate } from '../shared/reflection.ts';
+import type { Candidate } from '../shared/types.ts';
 
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;

@@ -15,7 +15,7 @@ import type { RepairEvent, RepairResult } from '../shared/contracts.ts';
 import { checkKey, rewardKey } from '../shared/keys.ts';
 import type { ProposedCandidate } from '../shared/records.ts';
 import type { SearchStore } from '../shared/search-store.ts';
-import type { CheckRecord, CheckSummary } from '../shared/types.ts';
+import type { Candidate, CheckRecord, CheckSummary } from '../shared/types.ts';
 import { proposedCandidate } from '../shared/proposed-candidate.ts';
 import { failsScreen, screenLine } from '../shared/screen-words.ts';
 import type { Screen } from '../shared/screen-types.ts';
@@ -23,7 +23,6 @@ import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';
 import { ProposeOutOfTime, type FailedWhy, type ProposerAnswer, type RepairContext } from './proposer.ts';
-import type { Candidate } from '../shared/reflection.ts';
 import { materialize, storeAnswer, storeFailure, type StoredCandidate } from './stored-answer.ts';
 
 export const REPAIRED_SUFFIX = '-repaired';

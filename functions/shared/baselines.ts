@@ -4,7 +4,7 @@
  * the task's folder. Their candidate ids are fixed, whatever the task.
  */
 import type { Task } from '../../tasks/contract.ts';
-import type { Candidate } from './reflection.ts';
+import type { Candidate } from './types.ts';
 
 export const ENVIRONMENT_REWARD_ID = 'environment_reward';
 export const HUMAN_SHAPING_ID = 'human_shaping';

@@ -10,7 +10,7 @@ import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from './baselines.ts';
 import { episodesLines, type SeedsEpisodes } from './episodes-text.ts';
 import { formatValue, seriesLine } from './reflection-format.ts';
 import { diagnosticsLines, termDiagnostics } from './term-flags.ts';
-import type { Outcome, TermStats } from './types.ts';
+import type { Candidate, Outcome, TermStats } from './types.ts';
 
 export { formatValue } from './reflection-format.ts';
 export { DIAGNOSTIC_THRESHOLDS, termDiagnostics, type TermDiagnostics } from './term-flags.ts';
@@ -18,12 +18,6 @@ export { DIAGNOSTIC_THRESHOLDS, termDiagnostics, type TermDiagnostics } from './
 /** What the reflection says of a task: its success test and diagnostic in words. */
 export type ReflectionTask = Pick<Task, 'success' | 'diagnostic' | 'tieBreak'>;
 
-/** A candidate reward function: JavaScript source defining computeReward. */
-export interface Candidate {
-  name: string;
-  idea: string;
-  code: string;
-}
 
 /** A reward with its statistics aggregated over seeds (plain data, as stored): the best so far, or the latest generation's best. */
 export interface ReflectionBest {

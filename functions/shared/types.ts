@@ -178,3 +178,10 @@ export interface SeedSummary {
 export type ChunkAnswer =
   | { done: true; summary: SeedSummary }
   | { done: false; stepsTrained: number; targetSteps: number };
+
+/** A candidate reward function: JavaScript source defining computeReward. */
+export interface Candidate {
+  name: string;
+  idea: string;
+  code: string;
+}
