@@ -10,7 +10,7 @@ import { bankFile, loadBank } from '../tasks/bank-file.ts';
 import { TASKS } from '../tasks/registry.ts';
 import type { Task } from '../tasks/contract.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
-import type { Screen } from '../functions/shared/screen-types.ts';
+import type { Screen } from '../functions/shared/search/screen-types.ts';
 import { failing, missing, wrongRewards } from '../test/support/wrong-rewards.ts';
 
 const argv = process.argv.slice(2);

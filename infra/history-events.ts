@@ -4,7 +4,7 @@
  * is below, as AWS records it (GetExecutionHistory of real executions: the recordings localstack's
  * snapshot tests keep, tests/aws/services/stepfunctions/v2/). The local runtime counts with these
  * (local/history-count.ts), and the worst case of an input is bounded with them
- * (functions/shared/history-bound.ts). Plain values only: init reads them in its Lambda.
+ * (functions/shared/cost/history-bound.ts). Plain values only: init reads them in its Lambda.
  */
 
 /** Step Functions' quota; event 25,000 may only be ExecutionSucceeded, else the execution fails. */

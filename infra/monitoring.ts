@@ -3,7 +3,7 @@
  * outcomes; checks and failed candidates; model tokens and cost; each function's errors and
  * throttles) and two alarms, on failed executions and on TrainSeed throttling, sent to an SNS
  * topic with an e-mail subscription when the context sets `alarmEmail`. The search's own metrics
- * are the Powertools EMF metrics of functions/shared/telemetry.ts.
+ * are the Powertools EMF metrics of functions/shared/ops/telemetry.ts.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';

@@ -1,5 +1,5 @@
 /**
- * THE definition of the search (DESIGN §2, functions/shared/contracts.ts): one chained expression
+ * THE definition of the search (DESIGN §2, functions/shared/search/contracts.ts): one chained expression
  * built from the Lambda targets of its Task roles. The CDK stack deploys it; workflow-asl.ts
  * renders the same chain to plain ASL for the local runner. JSONPath only: the local runner
  * ignores JSONata. State names and error lists are in workflow-names.ts, the Task and Map
@@ -19,7 +19,7 @@ import type { Construct } from 'constructs';
 import {
   ANNOUNCE_TIMEOUT_SECONDS, ANSWER_PENDING_ERROR, ANSWER_PENDING_RETRIES, EVENT_SOURCE, FINISHED_DETAIL_TYPE,
 } from './config.ts';
-import { NO_FEEDBACK_YET } from '../functions/shared/feedback-copy.ts';
+import { NO_FEEDBACK_YET } from '../functions/shared/store/feedback-copy.ts';
 import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, OUT_OF_TIME_ERRORS, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
 import { backoff, checkMap, invoke, retryTransients, seedRunMap, type SearchTargets } from './workflow-parts.ts';
 

@@ -186,7 +186,7 @@ try {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   } else if (err instanceof UsageError || (err as Error).name === 'InvalidSearchInput') {
-    // A search refused at its start (functions/shared/search-input.ts) is bad usage too.
+    // A search refused at its start (functions/shared/input/search-input.ts) is bad usage too.
     process.stderr.write(`eureka: ${(err as Error).message}\n`);
     process.exitCode = EXIT.usage;
   } else {

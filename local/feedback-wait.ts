@@ -12,9 +12,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { FeedbackAnswer, FeedbackEvent } from '../functions/shared/contracts.ts';
-import type { FeedbackRecord } from '../functions/shared/records.ts';
-import type { SearchStore } from '../functions/shared/search-store.ts';
+import type { FeedbackAnswer, FeedbackEvent } from '../functions/shared/search/contracts.ts';
+import type { FeedbackRecord } from '../functions/shared/store/records.ts';
+import type { SearchStore } from '../functions/shared/store/search-store.ts';
 
 /** Where a running search's pause takes SendTaskSuccess, under its data directory. */
 export const FEEDBACK_ENDPOINT_FILE = 'feedback.endpoint';

@@ -4,8 +4,8 @@
  * history; nothing there writes this field.
  */
 import { HISTORY_EVENT_LIMIT } from '../infra/history-events.ts';
-import type { HistoryRecord } from '../functions/shared/records.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
+import type { HistoryRecord } from '../functions/shared/store/records.ts';
+import { SearchStore } from '../functions/shared/store/search-store.ts';
 import type { HistoryCounter } from './history-count.ts';
 
 /** `ahead`: events the search's history is sure to gain after now (the states after Publish). */

@@ -5,7 +5,7 @@
  */
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3ClientConfig } from '../functions/shared/blob-s3.ts';
+import { s3ClientConfig } from '../functions/shared/store/blob-s3.ts';
 
 export const PRESIGNED_URL_SECONDS = 3600;
 

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { S3BlobStore } from '../functions/shared/blob-s3.ts';
-import { checkKey, rewardKey, seedResultKey } from '../functions/shared/keys.ts';
-import type { Budget, CheckItem, CheckRecord, ChunkAnswer, SeedResult, SeedTask } from '../functions/shared/types.ts';
+import { S3BlobStore } from '../functions/shared/store/blob-s3.ts';
+import { checkKey, rewardKey, seedResultKey } from '../functions/shared/store/keys.ts';
+import type { Budget, CheckItem, CheckRecord, ChunkAnswer, SeedResult, SeedTask } from '../functions/shared/search/types.ts';
 import { explainAws, stackOutputs } from './stack-outputs.ts';
 
 /** The candidate id the uploaded reward gets: one per command run. */

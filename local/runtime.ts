@@ -11,20 +11,20 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { CHILD_PROCESS_CAPS, FUNCTION_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
 import { definitionAsl, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
-import type { InitResult, RaceState, ReflectResult } from '../functions/shared/contracts.ts';
-import type { CheckItem, SeedTask } from '../functions/shared/types.ts';
-import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/records.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
-import type { InvocationContext } from '../functions/shared/telemetry.ts';
-import { InvalidSearchInput, parseSearchInput } from '../functions/shared/search-input.ts';
-import { Table } from '../functions/shared/table.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import type { InitResult, RaceState, ReflectResult } from '../functions/shared/search/contracts.ts';
+import type { CheckItem, SeedTask } from '../functions/shared/search/types.ts';
+import { BASELINE_GENERATION, FRESH_SEED_OFFSET, META_SK, searchPk } from '../functions/shared/store/records.ts';
+import { SearchStore } from '../functions/shared/store/search-store.ts';
+import type { InvocationContext } from '../functions/shared/ops/telemetry.ts';
+import { InvalidSearchInput, parseSearchInput } from '../functions/shared/input/search-input.ts';
+import { Table } from '../functions/shared/store/table.ts';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
 import { QuotaWatch } from './quota-watch.ts';
 import { recordHistory } from './history-record.ts';
-import { checkEventEntry } from '../functions/shared/events.ts';
+import { checkEventEntry } from '../functions/shared/ops/events.ts';
 import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
 import { localFeedbackWait } from './feedback-wait.ts';
-import { TEST_HOOK_VARS } from '../functions/shared/test-hold.ts';
+import { TEST_HOOK_VARS } from '../functions/shared/ops/test-hold.ts';
 import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
 import { markEnded, markRunning } from './search-process.ts';
 
@@ -76,7 +76,7 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     const stored = await new Table(table.tableName).getItem(searchPk(searchId), META_SK);
     if (options.resume && !stored) throw new UnknownSearch(`no search ${searchId} in ${dataDir}`);
     if (!options.resume) refuseAtStart(options.input, stored !== undefined, searchId, dataDir);
-    const { setTelemetrySink, fileSink } = await import('../functions/shared/telemetry.ts');
+    const { setTelemetrySink, fileSink } = await import('../functions/shared/ops/telemetry.ts');
     setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
     const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS, options.trainSeedEnv);
     stopWorkers = () => pool.close();
@@ -150,7 +150,7 @@ async function loadHandlers(dataDir: string, emit: (e: RuntimeEvent) => void, ca
     // The same tasks as this process: a task folder kept outside tasks/ is found in the child too.
     EUREKA_TASKS_DIR: process.env.EUREKA_TASKS_DIR, EUREKA_TASK_PATH: process.env.EUREKA_TASK_PATH,
     EUREKA_LOG_FILE: join(dataDir, LOG_FILE),
-    // The kill-and-resume test's hooks (functions/shared/test-hold.ts): unset, they do nothing.
+    // The kill-and-resume test's hooks (functions/shared/ops/test-hold.ts): unset, they do nothing.
     ...Object.fromEntries(TEST_HOOK_VARS.map((name) => [name, process.env[name]])),
     ...extraEnv,
   };

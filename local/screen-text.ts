@@ -2,8 +2,8 @@
  * The screen as `eureka check-reward` prints it: the verdict in words, then the figures behind them.
  * The verdict is the findings' (screen-words.ts), as the search's skip and repair decide on them.
  */
-import type { Screen } from '../functions/shared/screen-types.ts';
-import { screenFindings, type ScreenFinding } from '../functions/shared/screen-words.ts';
+import type { Screen } from '../functions/shared/search/screen-types.ts';
+import { screenFindings, type ScreenFinding } from '../functions/shared/words/screen-words.ts';
 
 export function describeScreen(screen: Screen): string[] {
   const { bank } = screen;

@@ -5,7 +5,7 @@
  * the user's cost ceiling were given; the commands that take a budget say so when they round.
  */
 import { ppoConfigFor } from '../core/ppo-config.ts';
-import { stepsAtBudget } from '../functions/shared/chunk-size.ts';
+import { stepsAtBudget } from '../functions/shared/search/chunk-size.ts';
 import type { Task } from '../tasks/contract.ts';
 
 const int = (x: number): string => x.toLocaleString('en-US');

@@ -9,7 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { FunctionCaps } from '../infra/config.ts';
-import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/search/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
 /** tsx as this package resolves it: `--import tsx` would look for it from the working directory, which may be anywhere. */

@@ -242,7 +242,7 @@ export interface TaskBudget {
   stepsPerSecond?: number;
   /**
    * The share of a generation's candidates still in the race after a rung (racing's defaults): the
-   * top third, and those not clearly behind them. Read by the estimate (functions/shared/estimate.ts),
+   * top third, and those not clearly behind them. Read by the estimate (functions/shared/cost/estimate.ts),
    * fitted to the task's raced searches (README). @default 1 (the race stops nobody: an upper bound)
    */
   raceSurvival?: number;

@@ -28,7 +28,7 @@ export class InvalidTask extends Error {
 
 export { DEFAULT_TASK_ID } from './default-task.ts';
 
-/** An empty variable counts as unset, as everywhere in the project (functions/shared/env.ts). */
+/** An empty variable counts as unset, as everywhere in the project (functions/shared/ops/env.ts). */
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }

@@ -1,14 +1,14 @@
 /**
- * Ranking (functions/shared/aggregate.ts): a candidate's score is its mean success over seeds (a
+ * Ranking (functions/shared/results/aggregate.ts): a candidate's score is its mean success over seeds (a
  * failed seed counts 0), then the task's tie-breaker; the order is total and deterministic, so the
  * same candidates always rank the same, and elitism keeps the best so far on a tie.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { aggregateCandidate, compareCandidates, compareScores, meanOrNull } from '../functions/shared/aggregate.ts';
+import { aggregateCandidate, compareCandidates, compareScores, meanOrNull } from '../functions/shared/results/aggregate.ts';
 import { better } from '../functions/reflect/reflect.ts';
-import type { BestPointer, ProposedCandidate } from '../functions/shared/records.ts';
-import type { SeedResult, SeedSummary } from '../functions/shared/types.ts';
+import type { BestPointer, ProposedCandidate } from '../functions/shared/store/records.ts';
+import type { SeedResult, SeedSummary } from '../functions/shared/search/types.ts';
 
 const CANDIDATE: ProposedCandidate = { candidateId: '01-x', name: 'x', idea: 'an idea', codeHash: 'abc', origin: 'proposer' };
 

@@ -15,8 +15,8 @@ import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { getTask } from '../tasks/registry.ts';
 import { ProposerError, type ProposeContext } from '../functions/propose/proposer.ts';
-import type { Candidate } from '../functions/shared/types.ts';
-import { costUsd, normalizeModelId } from '../functions/shared/pricing.ts';
+import type { Candidate } from '../functions/shared/search/types.ts';
+import { costUsd, normalizeModelId } from '../functions/shared/cost/pricing.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 import { answer, apiError, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 

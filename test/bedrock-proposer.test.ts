@@ -10,7 +10,7 @@ import { createBedrockProposer, type BedrockProposerOptions } from '../functions
 import { createModelProposer } from '../functions/propose/model-proposer.ts';
 import { buildPrompt, promptHash } from '../functions/propose/prompt.ts';
 import { ProposerError, type ProposeContext } from '../functions/propose/proposer.ts';
-import type { Candidate } from '../functions/shared/types.ts';
+import type { Candidate } from '../functions/shared/search/types.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 import { answer, apiError, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 

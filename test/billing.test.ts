@@ -14,9 +14,9 @@ import { spentUsd } from '../functions/propose/budget.ts';
 import { propose } from '../functions/propose/propose.ts';
 import { createProposer } from '../functions/propose/proposers.ts';
 import { initSearch } from '../functions/reflect/init.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
-import { Table } from '../functions/shared/table.ts';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
+import { SearchStore } from '../functions/shared/store/search-store.ts';
+import { Table } from '../functions/shared/store/table.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 import { answer, cut, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 

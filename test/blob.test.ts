@@ -23,12 +23,12 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { BlobStore } from '../functions/shared/blob.ts';
-import { blobStoreFromEnv } from '../functions/shared/blob-from-env.ts';
-import { InvalidBlobKey } from '../functions/shared/blob-key.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { isNoSuchObject, S3BlobStore, s3ClientConfig } from '../functions/shared/blob-s3.ts';
-import { MissingEnvironment } from '../functions/shared/env.ts';
+import type { BlobStore } from '../functions/shared/store/blob.ts';
+import { blobStoreFromEnv } from '../functions/shared/store/blob-from-env.ts';
+import { InvalidBlobKey } from '../functions/shared/store/blob-key.ts';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
+import { isNoSuchObject, S3BlobStore, s3ClientConfig } from '../functions/shared/store/blob-s3.ts';
+import { MissingEnvironment } from '../functions/shared/ops/env.ts';
 import {
   loopbackClient,
   REGION,
@@ -375,7 +375,7 @@ describe('FsBlobStore: the local bucket', () => {
   it('keeps result.json whole when the writing process is killed mid-write', async () => {
     const root = await tempRoot();
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
-      import { FsBlobStore } from ${JSON.stringify(fileURLToPath(new URL('../functions/shared/blob-fs.ts', import.meta.url)))};
+      import { FsBlobStore } from ${JSON.stringify(fileURLToPath(new URL('../functions/shared/store/blob-fs.ts', import.meta.url)))};
       const store = new FsBlobStore(${JSON.stringify(root)});
       const pad = 'x'.repeat(16 << 20);
       for (let i = 0; ; i++) {

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { checkKey, rewardKey, seedResultKey } from '../functions/shared/keys.ts';
-import { S3BlobStore } from '../functions/shared/blob-s3.ts';
+import { checkKey, rewardKey, seedResultKey } from '../functions/shared/store/keys.ts';
+import { S3BlobStore } from '../functions/shared/store/blob-s3.ts';
 import { REGION, S3RVER_CREDENTIALS, startS3Server } from './support/s3-server.ts';
 
 const run = promisify(execFile);

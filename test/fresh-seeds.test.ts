@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { freshTasks } from '../functions/reflect/fresh-seeds.ts';
-import { FRESH_SEED_OFFSET } from '../functions/shared/records.ts';
-import { InvalidSearchInput, parseSearchInput } from '../functions/shared/search-input.ts';
+import { FRESH_SEED_OFFSET } from '../functions/shared/store/records.ts';
+import { InvalidSearchInput, parseSearchInput } from '../functions/shared/input/search-input.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
 const BEST = { generation: 2, candidateId: '01-winner', name: 'winner', success: 0.5, meanSuccessSteps: null, meanReturn: null };

@@ -25,7 +25,7 @@ import {
   START_DETAIL_TYPE,
 } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
-import { costCeilingUsd, parseSearchInput } from '../functions/shared/search-input.ts';
+import { costCeilingUsd, parseSearchInput } from '../functions/shared/input/search-input.ts';
 import { FEEDBACK_TIMEOUT_PATH, SEED_RUN_STATES, STATE } from '../infra/workflow.ts';
 
 interface Synthesized {

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { initSearch } from '../functions/reflect/init.ts';
-import { META_SK, searchPk } from '../functions/shared/records.ts';
-import { InvalidSearchInput } from '../functions/shared/search-input.ts';
+import { META_SK, searchPk } from '../functions/shared/store/records.ts';
+import { InvalidSearchInput } from '../functions/shared/input/search-input.ts';
 import { realStore } from './support/real-store.ts';
 
 const INPUT = { task: 'MountainCar-v0', generations: 1, candidates: 1, seeds: 1, steps: 4096, includeHostile: false, proposer: 'offline' };

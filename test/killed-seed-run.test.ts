@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { PublishResult } from '../functions/shared/contracts.ts';
+import type { PublishResult } from '../functions/shared/search/contracts.ts';
 import { runLocalSearch, withLocalStore, type RuntimeEvent } from '../local/runtime.ts';
 
 /**

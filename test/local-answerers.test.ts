@@ -16,7 +16,7 @@ import { commandAnswerer } from '../functions/propose/command-answerer.ts';
 import { filesAnswerer } from '../functions/propose/files-answerer.ts';
 import { ProposerError, type BilledReply, type ReplyLedger } from '../functions/propose/proposer.ts';
 import { checkText, textProposer, type TextAnswerer } from '../functions/propose/text-proposer.ts';
-import { parseSearchInput } from '../functions/shared/search-input.ts';
+import { parseSearchInput } from '../functions/shared/input/search-input.ts';
 import { GEN1 } from './support/contexts.ts';
 
 const FIXTURES = new URL('./fixtures/answerers/', import.meta.url).pathname;

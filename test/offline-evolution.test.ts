@@ -11,8 +11,8 @@ import { readDerived, renderDerived } from '../functions/propose/derived-reward.
 import { tokenize } from '../functions/propose/js-tokens.ts';
 import { proposeOffline, type OfflineBest } from '../functions/propose/offline.ts';
 import { grammarFor } from '../functions/propose/offline-grammar.ts';
-import { baselinesOf, ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../functions/shared/baselines.ts';
-import type { Candidate } from '../functions/shared/types.ts';
+import { baselinesOf, ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../functions/shared/search/baselines.ts';
+import type { Candidate } from '../functions/shared/search/types.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { baselinesOf } from '../functions/shared/baselines.ts';
+import { baselinesOf } from '../functions/shared/search/baselines.ts';
 import { HOSTILE_CANDIDATES } from '../functions/propose/hostile.ts';
 import { proposeOffline, type OfflineBest, type OfflineInput } from '../functions/propose/offline.ts';
 import { grammarFor, parseProgram, renderProgram, sampleProgram, type Family, type Program } from '../functions/propose/offline-grammar.ts';
-import type { Candidate, TermStats } from '../functions/shared/types.ts';
+import type { Candidate, TermStats } from '../functions/shared/search/types.ts';
 import { Random } from '../core/random.ts';
 import { RecordingSchema } from '../tasks/conformance.ts';
 import type { Task } from '../tasks/contract.ts';

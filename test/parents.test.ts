@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadParents } from '../functions/propose/parents.ts';
-import { aggregateCandidate } from '../functions/shared/aggregate.ts';
-import { rewardKey } from '../functions/shared/keys.ts';
-import { proposedCandidate } from '../functions/shared/proposed-candidate.ts';
-import type { CandidateRecord } from '../functions/shared/records.ts';
+import { aggregateCandidate } from '../functions/shared/results/aggregate.ts';
+import { rewardKey } from '../functions/shared/store/keys.ts';
+import { proposedCandidate } from '../functions/shared/store/proposed-candidate.ts';
+import type { CandidateRecord } from '../functions/shared/store/records.ts';
 import { realStore } from './support/real-store.ts';
 
 describe('Function: loadParents', () => {

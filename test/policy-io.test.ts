@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
 import { Random } from '../core/random.ts';
 import { initBackend } from '../functions/train-seed/backend.ts';
 import { forwardJs, initialParameters, networkFor, prepareJs, scaleObservations } from '../functions/train-seed/network.ts';

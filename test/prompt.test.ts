@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 import { describe, it } from 'node:test';
 import { buildPrompt, buildRepairPrompt, promptHash, REWARD_SIGNATURE } from '../functions/propose/prompt.ts';
-import { reflectionText } from '../functions/shared/reflection.ts';
+import { reflectionText } from '../functions/shared/words/reflection.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { BEST, GEN1, GEN2 } from './support/contexts.ts';
 

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PromoteEvent } from '../functions/shared/contracts.ts';
-import type { SeedSummary } from '../functions/shared/types.ts';
-import { parseSearchInput } from '../functions/shared/search-input.ts';
-import { compareRecords } from '../functions/shared/aggregate.ts';
+import type { PromoteEvent } from '../functions/shared/search/contracts.ts';
+import type { SeedSummary } from '../functions/shared/search/types.ts';
+import { parseSearchInput } from '../functions/shared/input/search-input.ts';
+import { compareRecords } from '../functions/shared/results/aggregate.ts';
 import { promoteRung } from '../functions/reflect/race.ts';
-import { raceSchedule } from '../functions/shared/race-schedule.ts';
+import { raceSchedule } from '../functions/shared/search/race-schedule.ts';
 import type { UpdateStats } from '../functions/train-seed/ppo.ts';
 import { stepsToHalfSuccess, trainSuccessArea, trainSuccessSeries } from '../functions/train-seed/term-stats.ts';
 import { getTask } from '../tasks/registry.ts';

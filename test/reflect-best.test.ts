@@ -15,12 +15,12 @@ import { createProposer } from '../functions/propose/proposers.ts';
 import { storeAnswer } from '../functions/propose/stored-answer.ts';
 import { initSearch } from '../functions/reflect/init.ts';
 import { reflect } from '../functions/reflect/reflect.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { seedResultKey } from '../functions/shared/keys.ts';
-import { proposedCandidate } from '../functions/shared/proposed-candidate.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
-import { Table } from '../functions/shared/table.ts';
-import type { CheckSummary, SeedResult, SeedSummary } from '../functions/shared/types.ts';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
+import { seedResultKey } from '../functions/shared/store/keys.ts';
+import { proposedCandidate } from '../functions/shared/store/proposed-candidate.ts';
+import { SearchStore } from '../functions/shared/store/search-store.ts';
+import { Table } from '../functions/shared/store/table.ts';
+import type { CheckSummary, SeedResult, SeedSummary } from '../functions/shared/search/types.ts';
 import { summarize } from '../functions/train-seed/seed-summary.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 

@@ -17,12 +17,12 @@ import { publish } from '../functions/publish/publish.ts';
 import { SUMMARY_SCHEMA } from '../functions/publish/summary.ts';
 import { initSearch } from '../functions/reflect/init.ts';
 import { reflect } from '../functions/reflect/reflect.ts';
-import { FsBlobStore } from '../functions/shared/blob-fs.ts';
-import { interimCardKey, seedResultKey } from '../functions/shared/keys.ts';
-import { SearchStore } from '../functions/shared/search-store.ts';
-import { Table } from '../functions/shared/table.ts';
-import type { ReflectResult } from '../functions/shared/contracts.ts';
-import type { CheckSummary, SeedResult, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
+import { interimCardKey, seedResultKey } from '../functions/shared/store/keys.ts';
+import { SearchStore } from '../functions/shared/store/search-store.ts';
+import { Table } from '../functions/shared/store/table.ts';
+import type { ReflectResult } from '../functions/shared/search/contracts.ts';
+import type { CheckSummary, SeedResult, SeedSummary, SeedTask } from '../functions/shared/search/types.ts';
 import { plan } from '../functions/reflect/plan.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   formatValue, reflectionText, termDiagnostics, type GenerationBest, type ScoreboardEntry,
-} from '../functions/shared/reflection.ts';
-import type { TermStats } from '../functions/shared/types.ts';
+} from '../functions/shared/words/reflection.ts';
+import type { TermStats } from '../functions/shared/search/types.ts';
 import { getTask } from '../tasks/registry.ts';
 import { BEST } from './support/contexts.ts';
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FUNCTION_CAPS, STACK_OUTPUT_KEYS } from '../infra/config.ts';
-import type { CheckItem, SeedResult, SeedTask } from '../functions/shared/types.ts';
+import type { CheckItem, SeedResult, SeedTask } from '../functions/shared/search/types.ts';
 import { TrainSeedPool } from '../local/train-seed-pool.ts';
 import { startAwsApiServer, type AwsApiServer } from './support/aws-api-server.ts';
 import { REGION, S3RVER_CREDENTIALS, startS3Server, type LoopbackS3 } from './support/s3-server.ts';

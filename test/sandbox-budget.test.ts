@@ -13,7 +13,7 @@ import { sampleTransitions } from '../functions/train-seed/check-reward.ts';
 import { operations } from '../functions/train-seed/sandbox-report.ts';
 import { DEFAULT_SANDBOX_LIMITS, layoutOf, OPERATIONS_PER_TICK, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import { runSeed, runSeedChunk, sandboxOperationsFor, type SeedCheckpoint } from '../functions/train-seed/seed-run.ts';
-import type { SeedResult } from '../functions/shared/types.ts';
+import type { SeedResult } from '../functions/shared/search/types.ts';
 import { getTask } from '../tasks/registry.ts';
 
 const MOUNTAIN_CAR = getTask('MountainCar-v0');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
-import type { Screen } from '../functions/shared/screen-types.ts';
+import type { Screen } from '../functions/shared/search/screen-types.ts';
 import { decide } from '../functions/reflect/screen-plan.ts';
 import { getTask } from '../tasks/registry.ts';
 import { eureka } from './support/eureka-cli.ts';

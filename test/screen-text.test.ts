@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { summarizeScreen } from '../functions/train-seed/screen-stats.ts';
-import { failsScreen } from '../functions/shared/screen-words.ts';
+import { failsScreen } from '../functions/shared/words/screen-words.ts';
 import { describeScreen } from '../local/screen-text.ts';
 import { syntheticBank } from './support/synthetic-bank.ts';
 

@@ -7,12 +7,12 @@ import {
   parseSearchInput,
   SEARCH_DEFAULTS,
   type SearchInput,
-} from '../functions/shared/search-input.ts';
+} from '../functions/shared/input/search-input.ts';
 import { DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { getTask, TASK_IDS } from '../tasks/registry.ts';
-import { historyBound, historyProblem } from '../functions/shared/history-bound.ts';
-import { worstCaseSeconds } from '../functions/shared/time-bound.ts';
-import { estimateSearch } from '../functions/shared/estimate.ts';
+import { historyBound, historyProblem } from '../functions/shared/cost/history-bound.ts';
+import { worstCaseSeconds } from '../functions/shared/cost/time-bound.ts';
+import { estimateSearch } from '../functions/shared/cost/estimate.ts';
 import { HISTORY_EVENT_BUDGET } from '../infra/history-events.ts';
 import { HOSTILE_CANDIDATE_COUNT } from '../infra/config.ts';
 import { HOSTILE_CANDIDATES } from '../functions/propose/hostile.ts';

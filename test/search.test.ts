@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { pct } from '../functions/shared/card/card-data.ts';
 import { withLocalStore } from '../local/runtime.ts';
-import { historyBound } from '../functions/shared/history-bound.ts';
+import { historyBound } from '../functions/shared/cost/history-bound.ts';
 import { getTask } from '../tasks/registry.ts';
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import { marshallItem, type Table, tableFromEnv } from '../functions/shared/table.ts';
+import { marshallItem, type Table, tableFromEnv } from '../functions/shared/store/table.ts';
 import { type LocalTable, localAwsEnv, startLocalTable } from '../local/dynalite.ts';
 import { DYNAMODB_ITEM_LIMIT_BYTES } from '../infra/aws-quotas.ts';
 

@@ -9,9 +9,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { rewardKey } from '../functions/shared/keys.ts';
-import { setTelemetrySink } from '../functions/shared/telemetry.ts';
-import type { SeedResult } from '../functions/shared/types.ts';
+import { rewardKey } from '../functions/shared/store/keys.ts';
+import { setTelemetrySink } from '../functions/shared/ops/telemetry.ts';
+import type { SeedResult } from '../functions/shared/search/types.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../local/dynalite.ts';
 import { answer, startMessagesApiServer, type MessagesApiServer } from './support/messages-api-server.ts';
 

@@ -10,8 +10,8 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { rewardKey, seedResultKey } from '../functions/shared/keys.ts';
-import type { ChunkAnswer, SeedTask } from '../functions/shared/types.ts';
+import { rewardKey, seedResultKey } from '../functions/shared/store/keys.ts';
+import type { ChunkAnswer, SeedTask } from '../functions/shared/search/types.ts';
 import type { FunctionCaps } from '../infra/config.ts';
 import { TrainSeedPool, type SeedProgress } from '../local/train-seed-pool.ts';
 

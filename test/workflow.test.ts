@@ -11,8 +11,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type {
   FinishEvent, InitEvent, InitResult, PlanEvent, PromoteEvent, ProposeEvent, ProposeResult, PublishEvent, PublishResult,
   RaceState, ReflectEvent, ReflectResult, RepairEvent, RepairResult,
-} from '../functions/shared/contracts.ts';
-import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/types.ts';
+} from '../functions/shared/search/contracts.ts';
+import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/search/types.ts';
 import { FUNCTION_CAPS, TASK_FUNCTION, type TaskRole, taskTimeoutSeconds } from '../infra/config.ts';
 import { EurekaStack } from '../infra/stack.ts';
 import { type AslDefinition, definitionAsl, type JsonObject, LOCAL_FUNCTION_ARNS, localRoleOfResource } from '../infra/workflow-asl.ts';
@@ -25,12 +25,12 @@ import { DataLimitExceeded } from '../local/data-limit.ts';
 import { QuotaWatch } from '../local/quota-watch.ts';
 import { seedTasks } from '../functions/reflect/init.ts';
 import { firstRung, promoteRung } from '../functions/reflect/race.ts';
-import { raceSchedule } from '../functions/shared/race-schedule.ts';
+import { raceSchedule } from '../functions/shared/search/race-schedule.ts';
 import { getTask } from '../tasks/registry.ts';
 import { MAX_RUNGS } from '../infra/config.ts';
-import { parseSearchInput } from '../functions/shared/search-input.ts';
+import { parseSearchInput } from '../functions/shared/input/search-input.ts';
 import { SUMMARY_REASON_CHARS } from '../functions/train-seed/seed-summary.ts';
-import { historyBound } from '../functions/shared/history-bound.ts';
+import { historyBound } from '../functions/shared/cost/history-bound.ts';
 import { HISTORY_EVENT_BUDGET, seedRunChildEvents } from '../infra/history-events.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 

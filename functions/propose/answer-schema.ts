@@ -10,7 +10,7 @@ import type { JSONOutputFormat } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import { REWARD_RULES, REWARD_SIGNATURE } from './prompt.ts';
 import { ProposerError } from './proposer.ts';
-import type { Candidate } from '../shared/types.ts';
+import type { Candidate } from '../shared/search/types.ts';
 
 /**
  * The answer: its analysis first, so that a model writing the object in order reasons before it

@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { modelProposer, parseEffort } from './model-answer.ts';
 import { thinkingOptions } from './thinking.ts';
 import type { Proposer } from './proposer.ts';
-import { MODEL_MAX_TOKENS } from '../shared/worst-case.ts';
+import { MODEL_MAX_TOKENS } from '../shared/cost/worst-case.ts';
 
 export interface AnthropicProposerOptions {
   apiKey: string;

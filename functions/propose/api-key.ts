@@ -6,7 +6,7 @@
  */
 import { GetParameterError } from '@aws-lambda-powertools/parameters/errors';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { optionalEnv } from '../shared/env.ts';
+import { optionalEnv } from '../shared/ops/env.ts';
 import { ProposerError } from './proposer.ts';
 
 /** How long a warm Propose keeps the secret: a rotated key is picked up within this. */

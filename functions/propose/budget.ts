@@ -9,11 +9,11 @@
  * ceiling in one conditional write on the search's BUDGET item (commitSpending) before it is sent:
  * of two, only one can pass the bound. No transactions (dynalite has none): one item, one update.
  */
-import type { SearchSettings } from '../shared/contracts.ts';
-import { BUDGET_SK, proposerUsage, searchPk, type AnswerKind, type StopRecord } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import { addWithin } from '../shared/table.ts';
-import { logger } from '../shared/telemetry.ts';
+import type { SearchSettings } from '../shared/search/contracts.ts';
+import { BUDGET_SK, proposerUsage, searchPk, type AnswerKind, type StopRecord } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import { addWithin } from '../shared/store/table.ts';
+import { logger } from '../shared/ops/telemetry.ts';
 import { ProposerError } from './proposer.ts';
 
 /** A request step whose worst case the ceiling no longer covers: it was not sent. */
@@ -79,7 +79,7 @@ export async function checkBudget(
   if (ceiling === null) return null;
   const spent = await spentBeside(store, searchId, generation, request === 'propose' ? 'proposal' : 'repair');
   if (worstCaseUsd === null || spent === null) {
-    throw new ProposerError(`maxCostUsd is set but model "${config.model}" has no price in the price table (functions/shared/pricing.ts), so its cost cannot be capped`);
+    throw new ProposerError(`maxCostUsd is set but model "${config.model}" has no price in the price table (functions/shared/cost/pricing.ts), so its cost cannot be capped`);
   }
   if (spent + worstCaseUsd <= ceiling) return null;
   if (generation === 1 && request === 'propose') {

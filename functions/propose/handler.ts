@@ -3,11 +3,11 @@
  * those that failed their check ("Repair rewards", kind 'repair'); each asked for once and cached.
  */
 import { z } from 'zod';
-import type { ProposeResult, RepairResult } from '../shared/contracts.ts';
-import { FeedbackAnswerSchema } from '../shared/feedback-copy.ts';
-import { CheckSummarySchema } from '../shared/schemas.ts';
-import { SearchStore } from '../shared/search-store.ts';
-import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
+import type { ProposeResult, RepairResult } from '../shared/search/contracts.ts';
+import { FeedbackAnswerSchema } from '../shared/store/feedback-copy.ts';
+import { CheckSummarySchema } from '../shared/search/schemas.ts';
+import { SearchStore } from '../shared/store/search-store.ts';
+import { eventKeys, withTelemetry, type InvocationContext } from '../shared/ops/telemetry.ts';
 import { propose } from './propose.ts';
 import { createProposer } from './proposers.ts';
 import { repair } from './repair.ts';

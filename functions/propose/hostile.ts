@@ -2,7 +2,7 @@
  * The two hostile candidates the search adds to generation 1 (the reference tutorial's): the
  * sandbox must end the first with a timeout and the second with an error, and the search goes on.
  */
-import type { Candidate } from '../shared/types.ts';
+import type { Candidate } from '../shared/search/types.ts';
 
 export const HOSTILE_NEVER_RETURNS_ID = 'hostile_never_returns';
 export const HOSTILE_EXFILTRATE_ID = 'hostile_exfiltrate';

@@ -7,10 +7,10 @@
  * resumed request replays the replies it was billed for instead of asking again.
  */
 import { randomUUID } from 'node:crypto';
-import { searchPrefix } from '../shared/keys.ts';
-import type { AnswerKind, BillRecord } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import { metrics, MetricUnit } from '../shared/telemetry.ts';
+import { searchPrefix } from '../shared/store/keys.ts';
+import type { AnswerKind, BillRecord } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import { metrics, MetricUnit } from '../shared/ops/telemetry.ts';
 import { BudgetRefused, commitSpending } from './budget.ts';
 import type { BilledReply, ReplyLedger, Reservation } from './proposer.ts';
 

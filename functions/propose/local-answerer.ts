@@ -2,7 +2,7 @@
  * The local answerers' factory (`command:CMD`, `files:DIR`): the search's `model` is the command
  * line or the directory, and a person in a directory has the pause's timeout to answer.
  */
-import type { SearchSettings } from '../shared/contracts.ts';
+import type { SearchSettings } from '../shared/search/contracts.ts';
 import { commandAnswerer } from './command-answerer.ts';
 import { filesAnswerer } from './files-answerer.ts';
 import type { Proposer } from './proposer.ts';

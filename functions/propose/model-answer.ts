@@ -8,15 +8,15 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { Message, MessageParam, Messages, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
-import { costUsd, priceOf } from '../shared/pricing.ts';
-import { worstCaseTokens } from '../shared/worst-case.ts';
+import { costUsd, priceOf } from '../shared/cost/pricing.ts';
+import { worstCaseTokens } from '../shared/cost/worst-case.ts';
 import { ANSWER_FORMAT, checkAnswer, readAnswer, type Checked } from './answer-schema.ts';
 import { buildPrompt, buildRepairPrompt, promptHash, type Prompt } from './prompt.ts';
 import { MODEL_STREAM_MARGIN_SECONDS, MODEL_STREAM_TOKENS_PER_SECOND } from '../../infra/config.ts';
 import {
   NO_LEDGER, ProposeOutOfTime, ProposerError, type BilledReply, type Proposer, type ProposerAnswer, type RepairContext, type ReplyLedger,
 } from './proposer.ts';
-import type { TokenUsage } from '../shared/records.ts';
+import type { TokenUsage } from '../shared/store/records.ts';
 import type { ThinkingPlan } from './thinking.ts';
 
 // The answer's schema and its reading moved to answer-schema.ts; these names stay importable here.

@@ -3,7 +3,7 @@
  * the Anthropic API with the key from api-key.ts, or Bedrock in AWS_REGION with the function's
  * role. Tests point them at loopback servers with ANTHROPIC_BASE_URL / EUREKA_BEDROCK_BASE_URL.
  */
-import { optionalEnv } from '../shared/env.ts';
+import { optionalEnv } from '../shared/ops/env.ts';
 import { createAnthropicProposer } from './anthropic.ts';
 import { anthropicApiKey } from './api-key.ts';
 import { createBedrockProposer } from './bedrock.ts';

@@ -6,8 +6,8 @@
  */
 import type { Random } from '../../core/random.ts';
 import { defaultCoef, familyOfTerm, normalize, roundCoef, sampleCoef, type Family, type Grammar, type Program } from './offline-grammar.ts';
-import { termDiagnostics, type ReflectionBest } from '../shared/reflection.ts';
-import type { Candidate } from '../shared/types.ts';
+import { termDiagnostics, type ReflectionBest } from '../shared/words/reflection.ts';
+import type { Candidate } from '../shared/search/types.ts';
 
 /** What the offline proposer needs of a parent (the best so far, or another of the best): a ReflectionBest fits. */
 export interface OfflineBest {

@@ -17,8 +17,8 @@ import {
 import { mutateCode, recombineCode, withIdea, type CodeChild } from './offline-evolution.ts';
 import { crossover, guidedMutation, OFFLINE_SETTINGS, randomMutation, type Mutation, type OfflineBest } from './offline-mutation.ts';
 import { readDerived } from './derived-reward.ts';
-import type { ScoreboardEntry } from '../shared/reflection.ts';
-import type { Candidate } from '../shared/types.ts';
+import type { ScoreboardEntry } from '../shared/words/reflection.ts';
+import type { Candidate } from '../shared/search/types.ts';
 
 export { OFFLINE_SETTINGS, type OfflineBest } from './offline-mutation.ts';
 

@@ -4,11 +4,11 @@
  * never compete for the best so far but are good parents), each with its code, score and term
  * statistics, rebuilt from the store like the rest of the proposer's context.
  */
-import { baselinesOf } from '../shared/baselines.ts';
-import { rewardKey } from '../shared/keys.ts';
-import type { CandidateRecord, MetaRecord } from '../shared/records.ts';
-import type { Candidate } from '../shared/types.ts';
-import type { SearchStore } from '../shared/search-store.ts';
+import { baselinesOf } from '../shared/search/baselines.ts';
+import { rewardKey } from '../shared/store/keys.ts';
+import type { CandidateRecord, MetaRecord } from '../shared/store/records.ts';
+import type { Candidate } from '../shared/search/types.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
 import { getTask } from '../../tasks/registry.ts';
 import type { ParentReward } from './proposer.ts';
 import { PARENTS } from './offline.ts';

@@ -5,7 +5,7 @@
  * episodes end early, what a steady per-step term is worth under the task's discount.
  */
 import type { Task, Termination } from '../../tasks/contract.ts';
-import { formatValue } from '../shared/reflection-format.ts';
+import { formatValue } from '../shared/words/reflection-format.ts';
 
 const range = (low: number, high: number): string =>
   Number.isFinite(low) && Number.isFinite(high) ? `[${formatValue(low)}, ${formatValue(high)}]` : `unbounded (${low}, ${high})`;

@@ -12,8 +12,8 @@ import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { PromptBudget, ProposeContext, RepairContext } from './proposer.ts';
-import { reflectionText } from '../shared/reflection.ts';
-import { MAX_CODE_BYTES } from '../shared/worst-case.ts';
+import { reflectionText } from '../shared/words/reflection.ts';
+import { MAX_CODE_BYTES } from '../shared/cost/worst-case.ts';
 import { discountSection, judgeText, observationSection } from './prompt-facts.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */

@@ -5,13 +5,13 @@
  * new request the budget is checked (budget.ts): a request that could pass maxCostUsd is not sent,
  * and the search finishes early with what it has.
  */
-import type { ProposeEvent, ProposeResult, SearchSettings } from '../shared/contracts.ts';
-import { keepFeedback } from '../shared/feedback-copy.ts';
-import type { MetaRecord, ProposedCandidate } from '../shared/records.ts';
-import { loadReflection } from '../shared/reflection-context.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import type { Candidate, CheckItem } from '../shared/types.ts';
-import { proposedCandidate } from '../shared/proposed-candidate.ts';
+import type { ProposeEvent, ProposeResult, SearchSettings } from '../shared/search/contracts.ts';
+import { keepFeedback } from '../shared/store/feedback-copy.ts';
+import type { MetaRecord, ProposedCandidate } from '../shared/store/records.ts';
+import { loadReflection } from '../shared/words/reflection-context.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import type { Candidate, CheckItem } from '../shared/search/types.ts';
+import { proposedCandidate } from '../shared/store/proposed-candidate.ts';
 import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';

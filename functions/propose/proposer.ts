@@ -3,9 +3,9 @@
  * plain data rebuilt from the table, so a retried Propose asks the same question.
  */
 import { ANSWER_PENDING_ERROR } from '../../infra/config.ts';
-import type { TokenUsage } from '../shared/records.ts';
-import type { BaselineScore, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/reflection.ts';
-import type { Candidate } from '../shared/types.ts';
+import type { TokenUsage } from '../shared/store/records.ts';
+import type { BaselineScore, GenerationBest, ReflectionBest, ScoreboardEntry } from '../shared/words/reflection.ts';
+import type { Candidate } from '../shared/search/types.ts';
 
 /** The training budget the prompt states; the search's settings fill it in. */
 export interface PromptBudget {

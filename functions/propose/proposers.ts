@@ -1,10 +1,10 @@
 /** Picks the proposer a search asked for. The model proposers and the local answerers load only when asked for. */
 import { createHash } from 'node:crypto';
-import type { SearchSettings } from '../shared/contracts.ts';
+import type { SearchSettings } from '../shared/search/contracts.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { proposeOffline } from './offline.ts';
 import type { ProposeContext, Proposer, ProposerAnswer } from './proposer.ts';
-import type { Candidate } from '../shared/types.ts';
+import type { Candidate } from '../shared/search/types.ts';
 
 export async function createProposer(settings: SearchSettings): Promise<Proposer> {
   if (settings.proposer === 'offline') return offlineProposer;

@@ -11,14 +11,14 @@
  * their reason. Only failures the code caused go back to the model (the sandbox's verdict, or the
  * check's process running out of memory), never a check that failed for an infrastructure reason.
  */
-import type { RepairEvent, RepairResult } from '../shared/contracts.ts';
-import { checkKey, rewardKey } from '../shared/keys.ts';
-import type { ProposedCandidate } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import type { Candidate, CheckRecord, CheckSummary } from '../shared/types.ts';
-import { proposedCandidate } from '../shared/proposed-candidate.ts';
-import { failsScreen, screenLine } from '../shared/screen-words.ts';
-import type { Screen } from '../shared/screen-types.ts';
+import type { RepairEvent, RepairResult } from '../shared/search/contracts.ts';
+import { checkKey, rewardKey } from '../shared/store/keys.ts';
+import type { ProposedCandidate } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import type { Candidate, CheckRecord, CheckSummary } from '../shared/search/types.ts';
+import { proposedCandidate } from '../shared/store/proposed-candidate.ts';
+import { failsScreen, screenLine } from '../shared/words/screen-words.ts';
+import type { Screen } from '../shared/search/screen-types.ts';
 import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { checkItems, proposeContext, type ProposerFactory } from './propose.ts';

@@ -4,10 +4,10 @@
  * (or for its repair request) wins and a retried, redriven or resumed search never pays twice.
  */
 import { randomUUID } from 'node:crypto';
-import { rewardKey, searchPrefix } from '../shared/keys.ts';
-import type { AnswerKind, ProposalRecord, ProposedCandidate, RequestFailure } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import { logger } from '../shared/telemetry.ts';
+import { rewardKey, searchPrefix } from '../shared/store/keys.ts';
+import type { AnswerKind, ProposalRecord, ProposedCandidate, RequestFailure } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import { logger } from '../shared/ops/telemetry.ts';
 import type { ProposerAnswer } from './proposer.ts';
 
 export type StoredCandidate = ProposedCandidate & { code: string };

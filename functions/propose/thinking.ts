@@ -10,7 +10,7 @@
  * the worst case a request reserves (model-answer.ts) counts both.
  */
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
-import { normalizeModelId } from '../shared/pricing.ts';
+import { normalizeModelId } from '../shared/cost/pricing.ts';
 
 /** Models (as the price table names them) that take only the budget form. */
 const BUDGET_ONLY = new Set([

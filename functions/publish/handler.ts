@@ -1,9 +1,9 @@
 /** Publish: the winner's reward, policy, summary.json and card, from what the search stored. */
 import { z } from 'zod';
-import type { PublishResult } from '../shared/contracts.ts';
-import { SeedSummarySchema } from '../shared/schemas.ts';
-import { SearchStore } from '../shared/search-store.ts';
-import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
+import type { PublishResult } from '../shared/search/contracts.ts';
+import { SeedSummarySchema } from '../shared/search/schemas.ts';
+import { SearchStore } from '../shared/store/search-store.ts';
+import { eventKeys, withTelemetry, type InvocationContext } from '../shared/ops/telemetry.ts';
 import { publish } from './publish.ts';
 
 const store = SearchStore.fromEnv();

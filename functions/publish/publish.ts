@@ -3,19 +3,19 @@
  * the search score is the best of many and biased upward), copy the winner's reward and policy,
  * and write summary.json and the card. A pure function of what is stored: safe to retry.
  */
-import type { PublishEvent, PublishResult } from '../shared/contracts.ts';
-import { seedPolicyPrefix, winnerPrefix } from '../shared/keys.ts';
-import type { CandidateRecord } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
-import type { SeedSummary } from '../shared/types.ts';
+import type { PublishEvent, PublishResult } from '../shared/search/contracts.ts';
+import { seedPolicyPrefix, winnerPrefix } from '../shared/store/keys.ts';
+import type { CandidateRecord } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import { logger, metrics, MetricUnit } from '../shared/ops/telemetry.ts';
+import type { SeedSummary } from '../shared/search/types.ts';
 import { assembleCard } from '../shared/card/assemble-card.ts';
 import type { AnyCardData } from '../shared/card/card-data.ts';
 import { renderCardHtml } from '../shared/card/card-html.ts';
 import { renderCardMarkdown } from '../shared/card/card-md.ts';
 import { renderNoWinnerHtml, renderNoWinnerMarkdown } from '../shared/card/card-no-winner.ts';
 import { buildSummary, type SearchSummary } from './summary.ts';
-import { testMoment } from '../shared/test-hold.ts';
+import { testMoment } from '../shared/ops/test-hold.ts';
 
 export async function publish(store: SearchStore, event: PublishEvent): Promise<PublishResult> {
   const { searchId } = event;

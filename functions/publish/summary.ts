@@ -2,9 +2,9 @@
  * winner/summary.json: the search's result for machines. The schema is versioned by `schema`;
  * the README documents each field. Success values are shares in [0, 1].
  */
-import type { SearchEstimate } from '../shared/estimate.ts';
+import type { SearchEstimate } from '../shared/cost/estimate.ts';
 import type { AnyCardData, CardData, CardReward } from '../shared/card/card-data.ts';
-import type { HistoryRecord } from '../shared/records.ts';
+import type { HistoryRecord } from '../shared/store/records.ts';
 import { baselineVerdict, type BaselineVerdict } from '../shared/card/card-verdict.ts';
 import { getTask } from '../../tasks/registry.ts';
 

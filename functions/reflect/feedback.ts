@@ -6,10 +6,10 @@
  * answers with SendTaskSuccess (on AWS, and locally to local/feedback-wait.ts); the answer is the
  * Task's output, carried by the execution to Propose.
  */
-import type { FeedbackEvent } from '../shared/contracts.ts';
-import { putEvent } from '../shared/events.ts';
-import type { FeedbackRecord } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
+import type { FeedbackEvent } from '../shared/search/contracts.ts';
+import { putEvent } from '../shared/ops/events.ts';
+import type { FeedbackRecord } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
 import { WAITING_DETAIL_TYPE } from '../../infra/config.ts';
 import { writeInterimCard } from './interim-card.ts';
 

@@ -3,10 +3,10 @@
  * could pass maxCostUsd (Propose recorded that) or because a person answered "stop". The best so
  * far goes to the fresh seeds, as after the last generation; with none, Publish says why nothing trained.
  */
-import type { FinishEvent, ReflectResult } from '../shared/contracts.ts';
-import { keepFeedback } from '../shared/feedback-copy.ts';
-import type { StopRecord } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
+import type { FinishEvent, ReflectResult } from '../shared/search/contracts.ts';
+import { keepFeedback } from '../shared/store/feedback-copy.ts';
+import type { StopRecord } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
 import { freshTasks } from './fresh-seeds.ts';
 
 export async function finish(store: SearchStore, event: FinishEvent): Promise<ReflectResult> {

@@ -1,9 +1,9 @@
 /** The re-check that ends every search: the best so far and the baselines on seeds it never used. */
-import type { SearchSettings } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer } from '../shared/records.ts';
-import type { SeedTask } from '../shared/types.ts';
+import type { SearchSettings } from '../shared/search/contracts.ts';
+import { BASELINE_GENERATION, FRESH_SEED_OFFSET, type BestPointer } from '../shared/store/records.ts';
+import type { SeedTask } from '../shared/search/types.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { baselinesOf } from '../shared/baselines.ts';
+import { baselinesOf } from '../shared/search/baselines.ts';
 import { seedTasks } from './init.ts';
 
 export function freshTasks(searchId: string, best: BestPointer, config: SearchSettings): SeedTask[] {

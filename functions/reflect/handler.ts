@@ -5,14 +5,14 @@
  * "Finish early" ('finish').
  */
 import { z } from 'zod';
-import type { InitResult, RaceState, ReflectResult, SearchSettings } from '../shared/contracts.ts';
-import { optionalEnv } from '../shared/env.ts';
-import { FeedbackAnswerSchema } from '../shared/feedback-copy.ts';
-import { CheckSummarySchema, SeedSummarySchema } from '../shared/schemas.ts';
-import { costCeilingUsd } from '../shared/search-input.ts';
+import type { InitResult, RaceState, ReflectResult, SearchSettings } from '../shared/search/contracts.ts';
+import { optionalEnv } from '../shared/ops/env.ts';
+import { FeedbackAnswerSchema } from '../shared/store/feedback-copy.ts';
+import { CheckSummarySchema, SeedSummarySchema } from '../shared/search/schemas.ts';
+import { costCeilingUsd } from '../shared/input/search-input.ts';
 import { ENV_VARS } from '../../infra/config.ts';
-import { SearchStore } from '../shared/search-store.ts';
-import { eventKeys, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
+import { SearchStore } from '../shared/store/search-store.ts';
+import { eventKeys, withTelemetry, type InvocationContext } from '../shared/ops/telemetry.ts';
 import { askForFeedback } from './feedback.ts';
 import { finish } from './finish.ts';
 import { initSearch } from './init.ts';

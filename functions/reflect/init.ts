@@ -3,15 +3,15 @@
  * resume finds it recorded and keeps its configuration), and stage the two baselines.
  */
 import { availableParallelism } from 'node:os';
-import { estimateSearch } from '../shared/estimate.ts';
-import type { InitEvent, InitResult, SearchSettings } from '../shared/contracts.ts';
-import { rewardKey } from '../shared/keys.ts';
-import { BASELINE_GENERATION } from '../shared/records.ts';
-import { InvalidSearchInput, parseSearchInput } from '../shared/search-input.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import type { SeedTask } from '../shared/types.ts';
+import { estimateSearch } from '../shared/cost/estimate.ts';
+import type { InitEvent, InitResult, SearchSettings } from '../shared/search/contracts.ts';
+import { rewardKey } from '../shared/store/keys.ts';
+import { BASELINE_GENERATION } from '../shared/store/records.ts';
+import { InvalidSearchInput, parseSearchInput } from '../shared/input/search-input.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import type { SeedTask } from '../shared/search/types.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { baselinesOf } from '../shared/baselines.ts';
+import { baselinesOf } from '../shared/search/baselines.ts';
 import { chunkStepsOf } from './race.ts';
 
 /**

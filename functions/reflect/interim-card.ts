@@ -3,8 +3,8 @@
  * running search) and again when it pauses for feedback. The best so far is shown as the final card
  * shows the winner, from the search's own seeds: its greedy episode, its curves, its terms.
  */
-import { interimCardKey } from '../shared/keys.ts';
-import type { SearchStore } from '../shared/search-store.ts';
+import { interimCardKey } from '../shared/store/keys.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
 import { renderCardHtml } from '../shared/card/card-html.ts';
 import { assembleCard } from '../shared/card/assemble-card.ts';
 

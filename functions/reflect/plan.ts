@@ -3,12 +3,12 @@
  * and the repaired ones that passed, as the screen orders and sorts them (screen-plan.ts), each on
  * the search's seeds, to the race's first rung (the budget, without racing).
  */
-import type { PlanEvent, PlanResult } from '../shared/contracts.ts';
-import type { SearchStore } from '../shared/search-store.ts';
+import type { PlanEvent, PlanResult } from '../shared/search/contracts.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { seedTasks } from './init.ts';
 import { firstRung } from './race.ts';
-import { raceSchedule } from '../shared/race-schedule.ts';
+import { raceSchedule } from '../shared/search/race-schedule.ts';
 import { screenPlan } from './screen-plan.ts';
 
 export async function plan(store: SearchStore, event: PlanEvent): Promise<PlanResult> {

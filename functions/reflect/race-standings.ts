@@ -7,9 +7,9 @@
  * beyond its seeds' spread. Ties, and differences inside the noise, go on: the race never cuts on
  * the order the candidates came in.
  */
-import type { SeedSummary } from '../shared/types.ts';
+import type { SeedSummary } from '../shared/search/types.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
-import { compareCandidates, mean, meanOrNull, type Score } from '../shared/aggregate.ts';
+import { compareCandidates, mean, meanOrNull, type Score } from '../shared/results/aggregate.ts';
 
 /** How many standard errors apart two candidates must be for the race to cut the one behind. */
 export const EVIDENCE_Z = 2;

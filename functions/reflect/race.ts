@@ -10,16 +10,16 @@
  * best is always a fully trained reward. Without racing there is one rung, the budget, and Promote
  * only hands every seed-run on.
  */
-import type { PromoteEvent, RaceState, SearchSettings } from '../shared/contracts.ts';
-import { defaultChunkSteps } from '../shared/chunk-size.ts';
-import type { RaceRecord } from '../shared/records.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import type { SeedSummary, SeedTask } from '../shared/types.ts';
+import type { PromoteEvent, RaceState, SearchSettings } from '../shared/search/contracts.ts';
+import { defaultChunkSteps } from '../shared/search/chunk-size.ts';
+import type { RaceRecord } from '../shared/store/records.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import type { SeedSummary, SeedTask } from '../shared/search/types.ts';
 import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { goingOn, rank } from './race-standings.ts';
 
-import { raceSchedule } from '../shared/race-schedule.ts';
+import { raceSchedule } from '../shared/search/race-schedule.ts';
 
 /** The first rung's seed-runs: every candidate that passed its check, on the search's seeds. */
 export function firstRung(generation: number, tasks: SeedTask[], schedule: number[]): RaceState {

@@ -3,25 +3,25 @@
  * so far (elitist: a worse generation never replaces it), write the scoreboard and the reflection
  * the next proposer reads, and say whether to go on or re-check the winner on fresh seeds.
  */
-import type { ReflectEvent, ReflectResult } from '../shared/contracts.ts';
-import { BASELINE_GENERATION, FAILED_CHECK, SCREEN_KEPT, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure, type ScreenNote } from '../shared/records.ts';
-import { loadBaselines, loadReflection, toReflectionBest } from '../shared/reflection-context.ts';
-import { rewardKey } from '../shared/keys.ts';
-import { failsScreen, screenLine } from '../shared/screen-words.ts';
+import type { ReflectEvent, ReflectResult } from '../shared/search/contracts.ts';
+import { BASELINE_GENERATION, FAILED_CHECK, SCREEN_KEPT, type BestPointer, type CandidateRecord, type ProposedCandidate, type RaceRecord, type RequestFailure, type ScreenNote } from '../shared/store/records.ts';
+import { loadBaselines, loadReflection, toReflectionBest } from '../shared/words/reflection-context.ts';
+import { rewardKey } from '../shared/store/keys.ts';
+import { failsScreen, screenLine } from '../shared/words/screen-words.ts';
 import { loadScreenPlan, storedScreen, type ScreenPlan } from './screen-plan.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import { logger, metrics, MetricUnit } from '../shared/telemetry.ts';
-import type { CheckSummary, SeedSummary } from '../shared/types.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import { logger, metrics, MetricUnit } from '../shared/ops/telemetry.ts';
+import type { CheckSummary, SeedSummary } from '../shared/search/types.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { baselinesOf } from '../shared/baselines.ts';
-import { reflectionText } from '../shared/reflection.ts';
+import { baselinesOf } from '../shared/search/baselines.ts';
+import { reflectionText } from '../shared/words/reflection.ts';
 import type { TieBreak } from '../../tasks/contract.ts';
-import { aggregateCandidate, compareRecords, compareScores, pointerOf, stageOf } from '../shared/aggregate.ts';
+import { aggregateCandidate, compareRecords, compareScores, pointerOf, stageOf } from '../shared/results/aggregate.ts';
 import { freshTasks } from './fresh-seeds.ts';
 import { writeInterimCard } from './interim-card.ts';
-import { trainedResults } from '../shared/trained-results.ts';
-import { proposedCandidate } from '../shared/proposed-candidate.ts';
-import { testMoment } from '../shared/test-hold.ts';
+import { trainedResults } from '../shared/results/trained-results.ts';
+import { proposedCandidate } from '../shared/store/proposed-candidate.ts';
+import { testMoment } from '../shared/ops/test-hold.ts';
 
 export class MissingProposal extends Error {
   override readonly name = 'MissingProposal';

@@ -7,12 +7,12 @@
  * - two that pay the same on the whole bank (to 1e-9) are one: the first trains, the other is its twin.
  * Stored as screen-plan.json, so Reflect shows why each one it did not train did not.
  */
-import type { ScreenMode } from '../shared/contracts.ts';
-import { checkKey, screenPlanKey } from '../shared/keys.ts';
-import type { SearchStore } from '../shared/search-store.ts';
-import type { Screen } from '../shared/screen-types.ts';
-import { failsScreen, sameOnBank, screenLine } from '../shared/screen-words.ts';
-import type { CheckRecord } from '../shared/types.ts';
+import type { ScreenMode } from '../shared/search/contracts.ts';
+import { checkKey, screenPlanKey } from '../shared/store/keys.ts';
+import type { SearchStore } from '../shared/store/search-store.ts';
+import type { Screen } from '../shared/search/screen-types.ts';
+import { failsScreen, sameOnBank, screenLine } from '../shared/words/screen-words.ts';
+import type { CheckRecord } from '../shared/search/types.ts';
 
 export interface ScreenPlan {
   /** The candidates that train, in order. */

@@ -6,7 +6,7 @@
  * Every seed result records the backend that ran.
  */
 import * as tf from '@tensorflow/tfjs-core';
-import { optionalEnv } from '../shared/env.ts';
+import { optionalEnv } from '../shared/ops/env.ts';
 
 export const BACKENDS = ['wasm', 'tfjs-node'] as const;
 export type BackendChoice = (typeof BACKENDS)[number];

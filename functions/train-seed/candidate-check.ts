@@ -5,9 +5,9 @@
  * Propose, which holds the API key. A reward that passes is screened on the task's bank too, and
  * the screen is stored with the check. Idempotent: a stored check.json is returned as it is.
  */
-import type { BlobStore } from '../shared/blob.ts';
-import { checkKey, rewardKey } from '../shared/keys.ts';
-import type { CheckItem, CheckRecord, CheckSummary } from '../shared/types.ts';
+import type { BlobStore } from '../shared/store/blob.ts';
+import { checkKey, rewardKey } from '../shared/store/keys.ts';
+import type { CheckItem, CheckRecord, CheckSummary } from '../shared/search/types.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from './check-reward.ts';
 import { MissingReward } from './seed-task.ts';

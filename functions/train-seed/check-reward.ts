@@ -9,7 +9,7 @@ import type { Task } from '../../tasks/contract.ts';
 import type { Bank } from '../../tasks/bank.ts';
 import { loadBank } from '../../tasks/bank-file.ts';
 import { Random } from '../../core/random.ts';
-import type { Screen } from '../shared/screen-types.ts';
+import type { Screen } from '../shared/search/screen-types.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from './sandbox.ts';
 import type { FaultOutcome, RewardSandbox, SandboxLimits, TransitionBatch } from './sandbox.ts';
 import { faultOnBank, screenOf, transitionsOf } from './screen.ts';

@@ -7,7 +7,7 @@
  * the time limit, a pole that falls early, a car that never reaches the flag.
  */
 import type { Episode } from '../../tasks/contract.ts';
-import type { EpisodeEndings } from '../shared/types.ts';
+import type { EpisodeEndings } from '../shared/search/types.ts';
 import { CHECKPOINTS } from './term-stats.ts';
 
 /** A rollout's ended training episodes beyond what UpdateStats already counts (ended, succeeded, mean length). */

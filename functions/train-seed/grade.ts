@@ -4,7 +4,7 @@
  * task's own success test on each episode. The candidate's reward is never called here.
  */
 import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
-import type { EpisodeEndings } from '../shared/types.ts';
+import type { EpisodeEndings } from '../shared/search/types.ts';
 import { evaluationEndings } from './episode-stats.ts';
 import { EpisodeTracker } from './episodes.ts';
 import { forwardJs, prepareJs, scaleObservations, type Network } from './network.ts';

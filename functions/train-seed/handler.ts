@@ -11,13 +11,13 @@
  * No retired container is ever left warm for another candidate to land on.
  */
 import { z } from 'zod';
-import { blobStoreFromEnv } from '../shared/blob-from-env.ts';
-import { optionalEnv } from '../shared/env.ts';
-import { defaultChunkSteps } from '../shared/chunk-size.ts';
+import { blobStoreFromEnv } from '../shared/store/blob-from-env.ts';
+import { optionalEnv } from '../shared/ops/env.ts';
+import { defaultChunkSteps } from '../shared/search/chunk-size.ts';
 import { MAX_SEED_RUN_STEPS } from '../../infra/config.ts';
 import { getTask } from '../../tasks/registry.ts';
-import { eventKeys, logger, metrics, MetricUnit, withTelemetry, type InvocationContext } from '../shared/telemetry.ts';
-import type { CheckSummary, ChunkAnswer, SeedResult, SeedSummary } from '../shared/types.ts';
+import { eventKeys, logger, metrics, MetricUnit, withTelemetry, type InvocationContext } from '../shared/ops/telemetry.ts';
+import type { CheckSummary, ChunkAnswer, SeedResult, SeedSummary } from '../shared/search/types.ts';
 import { checkCandidate, checkSummary } from './candidate-check.ts';
 import { trainSeedChunk } from './seed-task.ts';
 
@@ -42,7 +42,7 @@ export const SeedTaskSchema = z.object({
   }),
   /** Absent: the budget (a caller outside the state machine, `eureka train --remote`). */
   targetSteps: z.number().int().min(1).max(MAX_SEED_RUN_STEPS).optional(),
-  /** Absent: the task's own (functions/shared/chunk-size.ts). */
+  /** Absent: the task's own (functions/shared/search/chunk-size.ts). */
   chunkSteps: z.number().int().min(1).max(MAX_SEED_RUN_STEPS).optional(),
 }).refine((t) => t.targetSteps === undefined || t.targetSteps <= t.budget.steps, { error: 'targetSteps must not pass budget.steps', path: ['targetSteps'] });
 

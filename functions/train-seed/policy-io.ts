@@ -7,7 +7,7 @@
  */
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
-import type { BlobStore } from '../shared/blob.ts';
+import type { BlobStore } from '../shared/store/blob.ts';
 import type { Network } from './network.ts';
 
 export const MODEL_JSON = 'model.json';

@@ -10,7 +10,7 @@
  * the sampled ones. The hyperparameters are in core/ppo-config.ts (the prompt states them).
  */
 import { Random } from '../../core/random.ts';
-import type { CurvePoint } from '../shared/types.ts';
+import type { CurvePoint } from '../shared/search/types.ts';
 import type { EnvSnapshot, Task, VecEnv } from '../../tasks/contract.ts';
 import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
 import { EndingCounter, type RolloutEndings } from './episode-stats.ts';

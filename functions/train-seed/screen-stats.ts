@@ -5,7 +5,7 @@
  * the time limit as groups; each term's share of the total; the reward's scale.
  */
 import type { Bank, BankEpisode } from '../../tasks/bank.ts';
-import type { Screen, ScreenGroup, ScreenKind, ScreenTerm } from '../shared/screen-types.ts';
+import type { Screen, ScreenGroup, ScreenKind, ScreenTerm } from '../shared/search/screen-types.ts';
 
 export interface BankValues {
   /** One reward per transition of the bank, episode after episode. */

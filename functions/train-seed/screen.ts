@@ -11,7 +11,7 @@
 import type { Task } from '../../tasks/contract.ts';
 import type { Bank } from '../../tasks/bank.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { Screen } from '../shared/screen-types.ts';
+import type { Screen } from '../shared/search/screen-types.ts';
 import { RewardFault, type TransitionBatch } from './sandbox.ts';
 import { summarizeScreen, type BankValues } from './screen-stats.ts';
 

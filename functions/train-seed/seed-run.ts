@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Task } from '../../tasks/contract.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { Budget, SeedResult } from '../shared/types.ts';
+import type { Budget, SeedResult } from '../shared/search/types.ts';
 import { initBackend } from './backend.ts';
 import { checkpointVersion, type CheckpointVersion } from './checkpoint.ts';
 import { grade } from './grade.ts';

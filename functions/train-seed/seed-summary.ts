@@ -1,5 +1,5 @@
 /** What TrainSeed returns to the state machine for a seed-run: its result.json, made small. */
-import type { SeedResult, SeedSummary } from '../shared/types.ts';
+import type { SeedResult, SeedSummary } from '../shared/search/types.ts';
 
 /**
  * The reason in a summary is clipped: up to 320 summaries of a generation travel together through

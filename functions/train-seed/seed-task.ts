@@ -9,9 +9,9 @@
  * or a storage error throws. A checkpoint this trainer cannot go on from (another trainer's, or a
  * corrupt one) is not resumed: the seed-run starts over from scratch, and says why (checkpoint.ts).
  */
-import type { BlobStore } from '../shared/blob.ts';
-import { checkpointKey, rewardKey, rungResultKey, seedPolicyPrefix, seedResultKey } from '../shared/keys.ts';
-import type { ChunkAnswer, SeedResult, SeedTask } from '../shared/types.ts';
+import type { BlobStore } from '../shared/store/blob.ts';
+import { checkpointKey, rewardKey, rungResultKey, seedPolicyPrefix, seedResultKey } from '../shared/store/keys.ts';
+import type { ChunkAnswer, SeedResult, SeedTask } from '../shared/search/types.ts';
 import { SEED_POLICY_TAG } from '../../infra/config.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { savePolicy } from './policy-io.ts';
@@ -19,7 +19,7 @@ import { summarize } from './seed-summary.ts';
 import { runSeedChunk, type SeedCheckpoint, type SeedRunInput } from './seed-run.ts';
 import { initBackend } from './backend.ts';
 import { checkpointVersion, encodeCheckpoint, readCheckpoint, type CheckpointVersion } from './checkpoint.ts';
-import { testMoment } from '../shared/test-hold.ts';
+import { testMoment } from '../shared/ops/test-hold.ts';
 
 export class MissingReward extends Error {
   override readonly name = 'MissingReward';

@@ -3,7 +3,7 @@
  * and late (last 10%), and its trajectory at 10 checkpoints, the same of its absolute value, plus
  * the training success series.
  */
-import type { TermStats } from '../shared/types.ts';
+import type { TermStats } from '../shared/search/types.ts';
 import type { UpdateStats } from './ppo.ts';
 
 export const CHECKPOINTS = 10;

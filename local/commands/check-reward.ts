@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from '../../functions/train-seed/check-reward.ts';
-import { failsScreen, screenFindings } from '../../functions/shared/screen-words.ts';
-import type { Screen } from '../../functions/shared/screen-types.ts';
+import { failsScreen, screenFindings } from '../../functions/shared/words/screen-words.ts';
+import type { Screen } from '../../functions/shared/search/screen-types.ts';
 import { parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';

@@ -3,11 +3,11 @@
  * without training anything or calling AWS. The input is validated as "Start the search" would.
  */
 import { availableParallelism } from 'node:os';
-import type { SearchSettings } from '../../functions/shared/contracts.ts';
+import type { SearchSettings } from '../../functions/shared/search/contracts.ts';
 import { buildPrompt, type Prompt } from '../../functions/propose/prompt.ts';
-import { estimateSearch } from '../../functions/shared/estimate.ts';
-import { estimateLines } from '../../functions/shared/estimate-text.ts';
-import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
+import { estimateSearch } from '../../functions/shared/cost/estimate.ts';
+import { estimateLines } from '../../functions/shared/cost/estimate-text.ts';
+import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/input/search-input.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { UsageError } from '../flags.ts';
 

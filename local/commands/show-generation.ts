@@ -4,7 +4,7 @@
  * proposal and the repair, every candidate with its score, outcome and the screen's words, and
  * the reflection written after it (what the next generation's proposer read).
  */
-import type { SearchStore } from '../../functions/shared/search-store.ts';
+import type { SearchStore } from '../../functions/shared/store/search-store.ts';
 import { UsageError } from '../flags.ts';
 
 export interface GenerationReport {

@@ -7,7 +7,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SearchStore } from '../../functions/shared/search-store.ts';
+import type { SearchStore } from '../../functions/shared/store/search-store.ts';
 import { UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';
 import { localState } from '../search-process.ts';

@@ -3,8 +3,8 @@
  * winner against the best baseline on the fresh seeds, as the published summary.json has it.
  */
 import type { SearchSummary } from '../../functions/publish/summary.ts';
-import { winnerPrefix } from '../../functions/shared/keys.ts';
-import type { SearchStore } from '../../functions/shared/search-store.ts';
+import { winnerPrefix } from '../../functions/shared/store/keys.ts';
+import type { SearchStore } from '../../functions/shared/store/search-store.ts';
 
 export type ShownVerdict = {
   beatsBaselines: boolean;

@@ -5,18 +5,18 @@
  * and the card as a presigned URL. --open opens that card in the browser.
  */
 import { FUNCTION_CAPS } from '../../infra/config.ts';
-import type { SearchEstimate } from '../../functions/shared/estimate.ts';
-import { durationOf } from '../../functions/shared/estimate-text.ts';
+import type { SearchEstimate } from '../../functions/shared/cost/estimate.ts';
+import { durationOf } from '../../functions/shared/cost/estimate-text.ts';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { interimCardKey, winnerPrefix } from '../../functions/shared/keys.ts';
-import { FAILED_CHECK, proposerUsage, type HistoryRecord, type StopRecord } from '../../functions/shared/records.ts';
-import { SearchStore } from '../../functions/shared/search-store.ts';
-import { S3BlobStore } from '../../functions/shared/blob-s3.ts';
-import { Table } from '../../functions/shared/table.ts';
-import type { SearchSettings } from '../../functions/shared/contracts.ts';
+import { interimCardKey, winnerPrefix } from '../../functions/shared/store/keys.ts';
+import { FAILED_CHECK, proposerUsage, type HistoryRecord, type StopRecord } from '../../functions/shared/store/records.ts';
+import { SearchStore } from '../../functions/shared/store/search-store.ts';
+import { S3BlobStore } from '../../functions/shared/store/blob-s3.ts';
+import { Table } from '../../functions/shared/store/table.ts';
+import type { SearchSettings } from '../../functions/shared/search/contracts.ts';
 import { computeOf } from '../../functions/shared/card/assemble-card.ts';
-import { stepsAtBudget } from '../../functions/shared/chunk-size.ts';
+import { stepsAtBudget } from '../../functions/shared/search/chunk-size.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { withLocalStore } from '../runtime.ts';

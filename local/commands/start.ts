@@ -6,7 +6,7 @@ import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
 import { DEFAULT_MAX_COST_USD, DEFAULT_STACK_NAME } from '../../infra/config.ts';
 import { printEstimate } from './estimate.ts';
-import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/search-input.ts';
+import { InvalidSearchInput, parseSearchInput } from '../../functions/shared/input/search-input.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { explainAws, stackOutputs } from '../stack-outputs.ts';
 import { getTask } from '../../tasks/registry.ts';

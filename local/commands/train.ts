@@ -8,7 +8,7 @@ import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { runSeedChunk, type SeedCheckpoint } from '../../functions/train-seed/seed-run.ts';
 import { decodeTyped, encodeTyped } from '../../functions/train-seed/typed-container.ts';
-import type { Budget, SeedResult } from '../../functions/shared/types.ts';
+import type { Budget, SeedResult } from '../../functions/shared/search/types.ts';
 import { DEFAULT_STACK_NAME, MAX_SEED_RUN_STEPS } from '../../infra/config.ts';
 import { trainRemotely } from '../remote-seed-run.ts';
 import { intFlag, parseFlags } from '../flags.ts';

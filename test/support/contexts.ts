@@ -1,8 +1,8 @@
 /** Propose contexts the prompt, proposer and reflection tests ask about. */
 import { getTask } from '../../tasks/registry.ts';
 import type { ProposeContext } from '../../functions/propose/proposer.ts';
-import type { ReflectionBest } from '../../functions/shared/reflection.ts';
-import type { TermStats } from '../../functions/shared/types.ts';
+import type { ReflectionBest } from '../../functions/shared/words/reflection.ts';
+import type { TermStats } from '../../functions/shared/search/types.ts';
 
 const ramp = (a: number, b: number): TermStats => {
   const series = Array.from({ length: 10 }, (_, i) => a + ((b - a) * i) / 9);

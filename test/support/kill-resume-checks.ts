@@ -6,10 +6,10 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { baselinesOf } from '../../functions/shared/baselines.ts';
+import { baselinesOf } from '../../functions/shared/search/baselines.ts';
 import { initBackend } from '../../functions/train-seed/backend.ts';
 import { checkpointVersion, readCheckpoint } from '../../functions/train-seed/checkpoint.ts';
-import { searchPk } from '../../functions/shared/records.ts';
+import { searchPk } from '../../functions/shared/store/records.ts';
 import { withLocalStore } from '../../local/runtime.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { SEARCH_ID, type KilledSearch } from './kill-resume.ts';

@@ -4,7 +4,7 @@
  * and its TrainSeed workers) is SIGKILLed at moments a seeded generator draws from the timeline of
  * an uninterrupted run of the same search: a model request (held open at the server), a chunk
  * training, a checkpoint about to be written, Reflect and Publish halfway (the hooks of
- * functions/shared/test-hold.ts hold the process still there), and a pause for feedback. After each
+ * functions/shared/ops/test-hold.ts hold the process still there), and a pause for feedback. After each
  * kill the search is resumed (`eureka search --resume`); what it did is compared with the
  * uninterrupted run (kill-resume-checks.ts). Used by test/kill-resume.test.ts and scripts/kill-resume.ts.
  */

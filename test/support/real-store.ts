@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { FsBlobStore } from '../../functions/shared/blob-fs.ts';
-import { SearchStore } from '../../functions/shared/search-store.ts';
-import { Table } from '../../functions/shared/table.ts';
+import { FsBlobStore } from '../../functions/shared/store/blob-fs.ts';
+import { SearchStore } from '../../functions/shared/store/search-store.ts';
+import { Table } from '../../functions/shared/store/table.ts';
 import { localAwsEnv, startLocalTable, type LocalTable } from '../../local/dynalite.ts';
 
 export function realStore(prefix: string): { store: () => SearchStore; table: () => Table } {

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
-import { s3ClientConfig } from '../../functions/shared/blob-s3.ts';
+import { s3ClientConfig } from '../../functions/shared/store/blob-s3.ts';
 
 /** One request as the server saw it. */
 export interface ReceivedRequest {

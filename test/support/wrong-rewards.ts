@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Screen } from '../../functions/shared/screen-types.ts';
-import { screenFindings } from '../../functions/shared/screen-words.ts';
+import type { Screen } from '../../functions/shared/search/screen-types.ts';
+import { screenFindings } from '../../functions/shared/words/screen-words.ts';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'wrong-rewards');
 

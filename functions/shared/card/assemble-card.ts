@@ -2,14 +2,14 @@
  * The card's data from what is stored, for the final card (Publish) and the interim one written
  * after every generation (Reflect): the two steps meet here and in the store, never in each other.
  */
-import { rewardKey } from '../keys.ts';
-import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord } from '../records.ts';
-import type { SearchStore } from '../search-store.ts';
-import type { SeedResult, SeedSummary } from '../types.ts';
-import { aggregateCandidate, mean, meanOrNull } from '../aggregate.ts';
-import { trainedResults } from '../trained-results.ts';
-import { baselinesOf } from '../baselines.ts';
-import { stepsAtBudget } from '../chunk-size.ts';
+import { rewardKey } from '../store/keys.ts';
+import { BASELINE_GENERATION, proposerUsage, type CandidateRecord, type MetaRecord } from '../store/records.ts';
+import type { SearchStore } from '../store/search-store.ts';
+import type { SeedResult, SeedSummary } from '../search/types.ts';
+import { aggregateCandidate, mean, meanOrNull } from '../results/aggregate.ts';
+import { trainedResults } from '../results/trained-results.ts';
+import { baselinesOf } from '../search/baselines.ts';
+import { stepsAtBudget } from '../search/chunk-size.ts';
 import { getTask } from '../../../tasks/registry.ts';
 import type { CardData, CardReward, NoWinnerCardData } from './card-data.ts';
 import { nothingTrainedReason } from './nothing-trained.ts';

@@ -6,12 +6,12 @@
  */
 import type { EpisodeRecord, Task } from '../../../tasks/contract.ts';
 import { getTask } from '../../../tasks/registry.ts';
-import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
-import type { RaceRecord, StoppedAt } from '../records.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../search/baselines.ts';
+import type { RaceRecord, StoppedAt } from '../store/records.ts';
 import { FUNCTION_CAPS } from '../../../infra/config.ts';
-import type { SearchEstimate } from '../estimate.ts';
-import type { SeedsEpisodes } from '../episodes-text.ts';
-import { durationOf } from '../estimate-text.ts';
+import type { SearchEstimate } from '../cost/estimate.ts';
+import type { SeedsEpisodes } from '../words/episodes-text.ts';
+import { durationOf } from '../cost/estimate-text.ts';
 
 export interface CardSeed {
   seed: number;

@@ -5,9 +5,9 @@
  * reflection gives the model (episodes-text.ts), which reads them as lists of numbers; a person
  * reads them here. Over the seeds as one mean while they agree, seed by seed when they do not.
  */
-import { meanSeries, seedsDisagree, type SeedsEpisodes } from '../episodes-text.ts';
-import { formatShare, formatValue } from '../reflection-format.ts';
-import type { EpisodeEndings } from '../types.ts';
+import { meanSeries, seedsDisagree, type SeedsEpisodes } from '../words/episodes-text.ts';
+import { formatShare, formatValue } from '../words/reflection-format.ts';
+import type { EpisodeEndings } from '../search/types.ts';
 import { cardTask, type CardData } from './card-data.ts';
 
 export interface EndingRow {

@@ -4,7 +4,7 @@
  * who won and by how much, how honest that number is, how the search got there, how the winner
  * learns and drives, what it is, and every candidate the search tried.
  */
-import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../baselines.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../search/baselines.ts';
 import {
   cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd,
   WINNER_COLOR,
@@ -12,7 +12,7 @@ import {
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
 import type { EpisodeRecord } from '../../../tasks/contract.ts';
-import { compareRecords } from '../aggregate.ts';
+import { compareRecords } from '../results/aggregate.ts';
 import { escapeHtml as h } from '../../../core/escape.ts';
 import { barChart, lineChart, sparkline, type Series } from '../../../core/svg.ts';
 import { CARD_CSS } from './card-style.ts';

@@ -5,7 +5,7 @@
  */
 import { escapeHtml as h } from '../../../core/escape.ts';
 import { r, spreadApart, svgOpen } from '../../../core/svg.ts';
-import type { RaceRecord } from '../records.ts';
+import type { RaceRecord } from '../store/records.ts';
 import { computeSentence, estimateSentence, int, pct, WINNER_COLOR, type CardData } from './card-data.ts';
 
 const WIDTH = 470;

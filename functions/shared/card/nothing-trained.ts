@@ -4,7 +4,7 @@
  * all faulted, a step that failed before its check), and the budget or person that stopped the
  * search, if one did.
  */
-import { FAILED_CHECK, SCREEN_KEPT, type CandidateRecord, type StopRecord } from '../records.ts';
+import { FAILED_CHECK, SCREEN_KEPT, type CandidateRecord, type StopRecord } from '../store/records.ts';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProposedCandidate } from './records.ts';
-import type { Candidate } from './types.ts';
+import type { Candidate } from '../search/types.ts';
 
 export function codeHash(code: string): string {
   return createHash('sha256').update(code).digest('hex').slice(0, 16);

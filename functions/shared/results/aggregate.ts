@@ -3,9 +3,9 @@
  * then the task's tie-breaker (fewer steps in the successful episodes, or a higher return on the
  * environment's own reward). Pure functions: Reflect and Publish both rank with them.
  */
-import type { TieBreak } from '../../tasks/contract.ts';
-import type { Outcome, SeedResult, SeedSummary, TermStats } from './types.ts';
-import type { BestPointer, CandidateRecord, ProposedCandidate, RaceRecord, StoppedAt } from './records.ts';
+import type { TieBreak } from '../../../tasks/contract.ts';
+import type { Outcome, SeedResult, SeedSummary, TermStats } from '../search/types.ts';
+import type { BestPointer, CandidateRecord, ProposedCandidate, RaceRecord, StoppedAt } from '../store/records.ts';
 
 export function aggregateCandidate(
   candidate: ProposedCandidate,

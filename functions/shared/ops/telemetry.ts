@@ -14,7 +14,7 @@ import { appendFileSync } from 'node:fs';
 import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
-import { TELEMETRY } from '../../infra/config.ts';
+import { TELEMETRY } from '../../../infra/config.ts';
 import { optionalEnv } from './env.ts';
 
 export { MetricUnit } from '@aws-lambda-powertools/metrics';

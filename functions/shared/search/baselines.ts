@@ -3,7 +3,7 @@
  * pipeline and on the same seeds: the task's own reward and a person's shaping, both written in
  * the task's folder. Their candidate ids are fixed, whatever the task.
  */
-import type { Task } from '../../tasks/contract.ts';
+import type { Task } from '../../../tasks/contract.ts';
 import type { Candidate } from './types.ts';
 
 export const ENVIRONMENT_REWARD_ID = 'environment_reward';

@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { SearchSettings } from './contracts.ts';
+import type { SearchSettings } from '../search/contracts.ts';
 
 export const PROPOSER_NAMES = ['offline', 'anthropic', 'bedrock'] as const;
 const LOCAL = /^(command|files):([\s\S]*)$/;

@@ -5,12 +5,12 @@
  * Eureka's feedback: each term's mean |value| beside its mean, how the episodes ended, the latest
  * generation's best when it fell short of the best so far, and the baselines as the line to beat.
  */
-import type { Task } from '../../tasks/contract.ts';
-import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from './baselines.ts';
+import type { Task } from '../../../tasks/contract.ts';
+import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../search/baselines.ts';
 import { episodesLines, type SeedsEpisodes } from './episodes-text.ts';
 import { formatValue, seriesLine } from './reflection-format.ts';
 import { diagnosticsLines, termDiagnostics } from './term-flags.ts';
-import type { Candidate, Outcome, TermStats } from './types.ts';
+import type { Candidate, Outcome, TermStats } from '../search/types.ts';
 
 export { formatValue } from './reflection-format.ts';
 export { DIAGNOSTIC_THRESHOLDS, termDiagnostics, type TermDiagnostics } from './term-flags.ts';

@@ -7,11 +7,11 @@ import { z } from 'zod';
 import {
   DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
   RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS, THINKING_BUDGET_LIMITS,
-} from '../../infra/config.ts';
-import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../tasks/registry.ts';
-import type { SearchSettings } from './contracts.ts';
-import { historyProblem } from './history-bound.ts';
-import { timeProblem } from './time-bound.ts';
+} from '../../../infra/config.ts';
+import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../../tasks/registry.ts';
+import type { SearchSettings } from '../search/contracts.ts';
+import { historyProblem } from '../cost/history-bound.ts';
+import { timeProblem } from '../cost/time-bound.ts';
 import { answererProblem, ProposerField, proposerChoice } from './proposer-input.ts';
 
 /** Defaults of every search; steps and evaluation episodes come from the task's measured budget. */

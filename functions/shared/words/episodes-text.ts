@@ -4,7 +4,7 @@
  * endings, per seed. Over the seeds as one mean while they agree; seed by seed when they do not
  * (a 0.9 / 0 / 0.85 run is not a 0.58 run: one seed learned something else).
  */
-import type { EpisodeEndings, SeedEpisodes } from './types.ts';
+import type { EpisodeEndings, SeedEpisodes } from '../search/types.ts';
 import { formatShare, formatValue, seriesLine } from './reflection-format.ts';
 
 export type SeedsEpisodes = Array<{ seed: number } & SeedEpisodes>;

@@ -6,7 +6,7 @@
  * `eureka show`, the card and a resumed search read.
  */
 import { z } from 'zod';
-import type { FeedbackAnswer } from './contracts.ts';
+import type { FeedbackAnswer } from '../search/contracts.ts';
 import type { SearchStore } from './search-store.ts';
 
 export const FeedbackAnswerSchema = z.object({

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BlobStore } from './blob.ts';
 import { FsBlobStore } from './blob-fs.ts';
 import { S3BlobStore } from './blob-s3.ts';
-import { MissingEnvironment, optionalEnv } from './env.ts';
+import { MissingEnvironment, optionalEnv } from '../ops/env.ts';
 
 /**
  * The store the environment names: `EUREKA_BUCKET` (S3, on AWS) wins over `EUREKA_DATA_DIR`

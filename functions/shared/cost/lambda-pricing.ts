@@ -1,5 +1,5 @@
 /**
- * Lambda's on-demand prices, as functions/shared/pricing.ts has the model's: US dollars per
+ * Lambda's on-demand prices, as functions/shared/cost/pricing.ts has the model's: US dollars per
  * GB-second of duration (the first tier, 6 billion GB-seconds a month for x86, 7.5 billion for Arm)
  * and per request, from aws.amazon.com/lambda/pricing. The regions listed share one price; a
  * region not listed has no price here (its cost is null, never a guess). The free tier is left

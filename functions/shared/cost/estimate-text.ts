@@ -1,5 +1,5 @@
 /** The estimate in words: what `--estimate` prints, and what the card and `eureka show` set beside what was spent. */
-import { LAMBDA_VCPU_SLOWDOWN, MODEL_STREAM_TOKENS_PER_SECOND } from '../../infra/config.ts';
+import { LAMBDA_VCPU_SLOWDOWN, MODEL_STREAM_TOKENS_PER_SECOND } from '../../../infra/config.ts';
 import { LOCAL_CONCURRENT_SPEED, type SearchEstimate } from './estimate.ts';
 
 const int = (x: number) => Math.round(x).toLocaleString('en-US');

@@ -7,14 +7,14 @@
  * Map is distributed), and a seed-run's child (its chunks). "Start the search" refuses an input
  * whose bound passes HISTORY_EVENT_BUDGET, naming what would fit (search-input.ts).
  */
-import { HOSTILE_CANDIDATE_COUNT } from '../../infra/config.ts';
+import { HOSTILE_CANDIDATE_COUNT } from '../../../infra/config.ts';
 import {
   CHECK_ITERATION_EVENTS, HISTORY_EVENT_BUDGET, HISTORY_EVENT_LIMIT, inlineMapEvents, seedRunChildEvents, VISIT_EVENTS as V,
-} from '../../infra/history-events.ts';
-import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { Task } from '../../tasks/contract.ts';
-import { defaultChunkSteps } from './chunk-size.ts';
-import type { SearchSettings } from './contracts.ts';
+} from '../../../infra/history-events.ts';
+import { ppoConfigFor } from '../../../core/ppo-config.ts';
+import type { Task } from '../../../tasks/contract.ts';
+import { defaultChunkSteps } from '../search/chunk-size.ts';
+import type { SearchSettings } from '../search/contracts.ts';
 
 type Shape = Pick<SearchSettings, 'generations' | 'candidates' | 'humanInit' | 'includeHostile' | 'repair' | 'racing' | 'feedback' | 'steps' | 'chunkSteps'>;
 type TaskShape = Pick<Task, 'ppo' | 'budget'>;

@@ -1,6 +1,6 @@
 /**
  * The bucket behind one small interface: S3 on AWS, a directory locally (DESIGN §3). Keys follow
- * functions/shared/keys.ts; the key rule is in blob-key.ts,
+ * functions/shared/store/keys.ts; the key rule is in blob-key.ts,
  * and which store a function gets is blob-from-env.ts's choice.
  */
 export interface BlobStore {

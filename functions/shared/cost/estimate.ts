@@ -10,12 +10,12 @@
  * (`budget.stepsPerSecond`) and the overheads measured on the project's machine (README, "What a
  * search will cost").
  */
-import { FUNCTION_CAPS, LAMBDA_ARCHITECTURE, LAMBDA_VCPU_SLOWDOWN } from '../../infra/config.ts';
-import { raceSchedule } from './race-schedule.ts';
-import type { Task } from '../../tasks/contract.ts';
-import { baselinesOf } from './baselines.ts';
-import { DEFAULT_STEPS_PER_SECOND, stepsAtBudget } from './chunk-size.ts';
-import type { SearchSettings } from './contracts.ts';
+import { FUNCTION_CAPS, LAMBDA_ARCHITECTURE, LAMBDA_VCPU_SLOWDOWN } from '../../../infra/config.ts';
+import { raceSchedule } from '../search/race-schedule.ts';
+import type { Task } from '../../../tasks/contract.ts';
+import { baselinesOf } from '../search/baselines.ts';
+import { DEFAULT_STEPS_PER_SECOND, stepsAtBudget } from '../search/chunk-size.ts';
+import type { SearchSettings } from '../search/contracts.ts';
 import { lambdaPriceOf } from './lambda-pricing.ts';
 import { costUsd } from './pricing.ts';
 import { MAX_CODE_BYTES, MODEL_MAX_TOKENS, worstCaseTokens } from './worst-case.ts';

@@ -5,8 +5,8 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { EVENT_ENTRY_ERROR, EVENT_ENTRY_LIMIT_BYTES } from '../../infra/aws-quotas.ts';
-import { EVENT_SOURCE } from '../../infra/config.ts';
+import { EVENT_ENTRY_ERROR, EVENT_ENTRY_LIMIT_BYTES } from '../../../infra/aws-quotas.ts';
+import { EVENT_SOURCE } from '../../../infra/config.ts';
 import { optionalEnv } from './env.ts';
 
 interface EventEntry { Source: string; DetailType: string; Detail: string; Resources?: string[] }

@@ -2,9 +2,9 @@
  * The search's records in the table (DESIGN §3): one partition per search, sort keys by
  * generation. These types are what the handlers write and read back.
  */
-import type { SearchEstimate } from './estimate.ts';
-import type { CheckVerdict, Outcome, SeedEpisodes, SeedSummary, TermStats } from './types.ts';
-import type { SearchSettings } from './contracts.ts';
+import type { SearchEstimate } from '../cost/estimate.ts';
+import type { CheckVerdict, Outcome, SeedEpisodes, SeedSummary, TermStats } from '../search/types.ts';
+import type { SearchSettings } from '../search/contracts.ts';
 
 /** A model reply's tokens, as the Messages API counts them. */
 export interface TokenUsage {

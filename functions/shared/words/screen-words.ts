@@ -6,7 +6,7 @@
  * A finding that 'fails' says the reward does not rank the successes above the failures (the
  * screen's prefersFailure); one that 'warns' says something a person would want to know.
  */
-import type { Screen, ScreenKind } from './screen-types.ts';
+import type { Screen, ScreenKind } from '../search/screen-types.ts';
 
 export type FindingCode = 'flat' | 'sign' | 'prefers' | 'time-limit' | 'no-successes' | 'no-goal' | 'flood' | 'dominant' | 'scale';
 

@@ -4,9 +4,9 @@
  * baselines' scores on the search's seeds, the last generation's scoreboard, the best by generation.
  */
 import type { BaselineScore, GenerationBest, ReflectionBest, ScoreboardEntry } from './reflection.ts';
-import { rewardKey } from './keys.ts';
-import { BASELINE_GENERATION, type BestPointer, type CandidateRecord } from './records.ts';
-import type { SearchStore } from './search-store.ts';
+import { rewardKey } from '../store/keys.ts';
+import { BASELINE_GENERATION, type BestPointer, type CandidateRecord } from '../store/records.ts';
+import type { SearchStore } from '../store/search-store.ts';
 
 export interface ReflectionContext {
   best: ReflectionBest | null;

@@ -5,7 +5,7 @@
  * mean would call it tiny. A constant term is said to be constant and no more: a steady cost (fuel,
  * time) is constant too, and the grading return may charge it, so the model is asked to check.
  */
-import type { TermStats } from './types.ts';
+import type { TermStats } from '../search/types.ts';
 
 export interface TermDiagnostics {
   /** Terms whose mean per step stays nearly the same through training (the all-zero ones included). */

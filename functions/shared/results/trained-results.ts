@@ -2,9 +2,9 @@
  * The stored results of a candidate's seed-runs, read by Reflect (to rank a generation) and by the
  * card (its curves, terms and greedy episode), from the keys their summaries name.
  */
-import { summaryResultKey } from './keys.ts';
-import type { SearchStore } from './search-store.ts';
-import type { SeedResult, SeedSummary } from './types.ts';
+import { summaryResultKey } from '../store/keys.ts';
+import type { SearchStore } from '../store/search-store.ts';
+import type { SeedResult, SeedSummary } from '../search/types.ts';
 
 /** The stored results of the seed-runs that trained (to the budget, or to the rung the race stopped them at). */
 export async function trainedResults(store: SearchStore, searchId: string, generation: number, summaries: SeedSummary[]): Promise<SeedResult[]> {

@@ -1,5 +1,5 @@
 /** Contracts between the state machine and the handlers. Payloads stay small: references, not blobs. */
-import type { EpisodeRecord } from '../../tasks/contract.ts';
+import type { EpisodeRecord } from '../../../tasks/contract.ts';
 import type { Screen } from './screen-types.ts';
 
 /**

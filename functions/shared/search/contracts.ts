@@ -95,7 +95,7 @@ export interface SearchSettings {
    * every candidate that passed its check trains to the full budget (Eureka's way).
    */
   racing: { eta: number; rungs: number } | false;
-  /** Steps per TrainSeed invocation; unset: the task's measured size (functions/shared/chunk-size.ts). */
+  /** Steps per TrainSeed invocation; unset: the task's measured size (functions/shared/search/chunk-size.ts). */
   chunkSteps?: number;
 }
 

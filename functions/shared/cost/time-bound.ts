@@ -5,9 +5,9 @@
  * for feedback timed out. Not the sum of every Task's timeout, which no search comes near. "Start the
  * search" refuses an input that cannot finish, naming the estimate and what would fit (search-input.ts).
  */
-import { MAX_MAP_CONCURRENCY, SEARCH_TIMEOUT_SECONDS } from '../../infra/config.ts';
-import type { Task } from '../../tasks/contract.ts';
-import type { SearchSettings } from './contracts.ts';
+import { MAX_MAP_CONCURRENCY, SEARCH_TIMEOUT_SECONDS } from '../../../infra/config.ts';
+import type { Task } from '../../../tasks/contract.ts';
+import type { SearchSettings } from '../search/contracts.ts';
 import { estimateSearch } from './estimate.ts';
 import { durationOf } from './estimate-text.ts';
 

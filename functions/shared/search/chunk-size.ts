@@ -3,9 +3,9 @@
  * in CHUNK_SECONDS on a Lambda vCPU, in whole rollouts. One place, read by "Start the search" (the
  * Map items carry it) and by TrainSeed for a caller that gives none.
  */
-import { CHUNK_SECONDS, LAMBDA_VCPU_SLOWDOWN } from '../../infra/config.ts';
-import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { Task } from '../../tasks/contract.ts';
+import { CHUNK_SECONDS, LAMBDA_VCPU_SLOWDOWN } from '../../../infra/config.ts';
+import { ppoConfigFor } from '../../../core/ppo-config.ts';
+import type { Task } from '../../../tasks/contract.ts';
 
 /** A task that measured no speed is taken to train this many steps per second on one core. */
 export const DEFAULT_STEPS_PER_SECOND = 2_000;

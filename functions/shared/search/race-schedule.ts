@@ -1,7 +1,7 @@
 /** The race's rungs (functions/reflect/race.ts runs them; the estimate plays them): steps per seed-run at each. */
 import type { SearchSettings } from './contracts.ts';
-import { ppoConfigFor } from '../../core/ppo-config.ts';
-import type { Task } from '../../tasks/contract.ts';
+import { ppoConfigFor } from '../../../core/ppo-config.ts';
+import type { Task } from '../../../tasks/contract.ts';
 
 /** Steps per seed-run at each rung: budget / eta^(rungs - r), in whole rollouts, the last the budget. */
 export function raceSchedule(config: Pick<SearchSettings, 'racing' | 'steps'>, task: Pick<Task, 'ppo'>): number[] {

@@ -10,7 +10,7 @@ import {
   type StoredAnswerRecord, type SummaryRecord,
 } from './records.ts';
 import { Table, tableFromEnv, type Item } from './table.ts';
-import type { SeedResult } from './types.ts';
+import type { SeedResult } from '../search/types.ts';
 
 export class SearchNotFound extends Error {
   override readonly name = 'SearchNotFound';

@@ -15,7 +15,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { requireEnv } from './env.ts';
+import { requireEnv } from '../ops/env.ts';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [field: string]: JsonValue };
 
