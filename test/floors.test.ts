@@ -4,7 +4,8 @@
  * with only the folders beneath it. Beside that, two rooms on one floor never import each other:
  * a task folder (one with a task.ts) never another task's folder, and a state machine's step
  * (functions/propose, train-seed, reflect, publish) never another step: steps meet only through
- * the store and what functions/shared holds for both.
+ * the store and what functions/shared holds for both. functions/shared is itself in rooms by
+ * subject, one floor each, from ops/ at the bottom to card/ at the top (SHARED_ROOMS).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -24,6 +25,16 @@ const FORBIDDEN: Record<string, string[]> = {
 const EXAMPLE_TASKS = 'examples/tasks';
 
 const STEPS = ['propose', 'train-seed', 'reflect', 'publish'];
+
+/**
+ * functions/shared's rooms, lowest first: a room imports only rooms before it (and itself). ops:
+ * a handler's surroundings (environment, logs and metrics, events, test hooks); search: what a
+ * search is (its types, the steps' contracts, the baselines, its schedule); cost: prices, the
+ * estimate and the quotas' bounds; input: the execution input, validated; store: the table, the
+ * bucket and the records in them; results: from seed-runs to scores; words: what the proposer
+ * and a person read (the reflection, the screen's words); card: the published card.
+ */
+const SHARED_ROOMS = ['ops', 'search', 'cost', 'input', 'store', 'results', 'words', 'card'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -56,6 +67,17 @@ function taskDirs(): { tasks: string[]; shared: string[] } {
 }
 
 describe('Floors', () => {
+  it('keeps every file of functions/shared in a room, and each room imports only the rooms beneath it', () => {
+    const shared = join(ROOT, 'functions', 'shared');
+    const loose = readdirSync(shared).filter((name) => name.endsWith('.ts'));
+    assert.deepEqual(loose, [], 'code outside a room');
+    const rooms = readdirSync(shared).filter((name) => statSync(join(shared, name)).isDirectory());
+    assert.deepEqual(rooms.sort(), [...SHARED_ROOMS].sort(), 'the rooms are the ones listed');
+    const upward = SHARED_ROOMS.flatMap((room, floor) =>
+      crossings(`functions/shared/${room}`, SHARED_ROOMS.slice(floor + 1).map((r) => `functions/shared/${r}`)));
+    assert.deepEqual(upward, []);
+  });
+
   for (const [floor, above] of Object.entries(FORBIDDEN)) {
     it(`${floor}/ imports nothing from ${above.join(', ')}`, () => {
       assert.deepEqual(crossings(floor, above), []);
@@ -94,6 +116,6 @@ describe('Floors', () => {
     // The rule above would pass on a regex that matched nothing: it must find this one.
     const file = join(ROOT, 'functions', 'reflect', 'reflect.ts');
     const found = importsOf(file);
-    assert.ok(found.includes('functions/shared/aggregate.ts'), found.join(', '));
+    assert.ok(found.includes('functions/shared/results/aggregate.ts'), found.join(', '));
   });
 });
