@@ -72,6 +72,11 @@ export interface VecEnv {
   snapshot?(): EnvSnapshot | null;
   /** Puts the copies back where a snapshot of an environment of the same shape left them. */
   restore?(snapshot: EnvSnapshot): void;
+  /**
+   * Frees what the copies hold outside the JavaScript heap (a WebAssembly engine's objects), once;
+   * whoever made the environment calls it in a finally. Absent where there is nothing to free.
+   */
+  dispose?(): void;
 }
 
 /** A vectorized environment's saved state: typed arrays only, so it is stored to the last bit. */
@@ -261,6 +266,11 @@ export interface TaskSpec {
   action: ActionSpace;
   /** n copies seeded with `seed` (each copy's resets draw from one generator). */
   makeEnv(n: number, seed: number): VecEnv;
+  /**
+   * Loads what `makeEnv` needs and cannot load synchronously (a WebAssembly engine), once per
+   * process; awaited before the first `makeEnv` (registry.ts `prepareTask`). @default nothing to load
+   */
+  prepare?(): Promise<void>;
   success: SuccessTest;
   tieBreak: TieBreak;
   diagnostic: Diagnostic;

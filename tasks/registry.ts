@@ -10,11 +10,12 @@
  * directories that hold task folders), for tasks kept outside the repository.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ClipActions } from './clip-actions.ts';
 import type { Task, TaskSpec, VecEnv } from './contract.ts';
 import { TaskSpecSchema, describeSpecIssues } from './spec-schema.ts';
+import { BUILT_IN_DIR } from './task-files.ts';
 
 export class UnknownTask extends Error {
   override readonly name = 'UnknownTask';
@@ -26,14 +27,6 @@ export class InvalidTask extends Error {
 
 export { DEFAULT_TASK_ID } from './default-task.ts';
 
-/** An empty variable counts as unset, as everywhere in the project (functions/shared/env.ts). */
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
-}
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** This directory, or in a Lambda bundle (one index.mjs) the tasks/ copied beside it. */
-const BUILT_IN_DIR = nonEmpty(process.env.EUREKA_TASKS_DIR) ?? (existsSync(join(HERE, 'tasks', 'registry.ts')) ? join(HERE, 'tasks') : HERE);
 
 /**
  * Lines from `reward:begin` to `reward:end` (in a line comment, or a ` * ` line of a doc comment)
@@ -101,5 +94,12 @@ export const TASK_IDS: readonly string[] = TASKS.map((t) => t.id);
 export function getTask(id: string): Task {
   const task = TASKS.find((t) => t.id === id);
   if (!task) throw new UnknownTask(`unknown task "${id}": the known tasks are ${TASK_IDS.join(', ')}`);
+  return task;
+}
+
+/** The task, with what its environment needs loaded (a physics engine's WebAssembly): ready for makeEnv. */
+export async function prepareTask(id: string): Promise<Task> {
+  const task = getTask(id);
+  await task.prepare?.();
   return task;
 }
