@@ -58,6 +58,7 @@ export const TaskSpecSchema = z.object({
   }),
   ppo: z.record(z.string(), z.unknown()).optional(),
   replay: fn.optional(),
+  conformance: fn.optional(),
   conformanceTolerance: FieldTolerance.extend({
     replayFrom: z.enum(['start', 'each-step']).optional(),
     afterContact: FieldTolerance.optional(),

@@ -37,6 +37,8 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
   declare readonly info: StepInfo[];
   /** Copies handed out by createState so far. */
   declare private made: number;
+  /** Where the next step of each copy ends, when it is given instead of simulated (conformance's logic check). */
+  declare private given: Map<CopyIndex, { qpos: ArrayLike<number>; qvel: ArrayLike<number> }> | undefined;
 
   constructor(n: number, seed: number) {
     super(n, seed, shapeOf(new.target.prototype as MujocoEnv));
@@ -73,7 +75,21 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
   /** Gymnasium's do_simulation with the float32 action it receives (the action space is float32). */
   protected doSimulation(i: CopyIndex, action: Float64Array): void {
     for (let k = 0; k < action.length; k++) action[k] = Math.fround(action[k]);
-    this.copies.doSimulation(i, action);
+    const given = this.given?.get(i);
+    if (given === undefined) {
+      this.copies.doSimulation(i, action);
+      return;
+    }
+    this.given?.delete(i);
+    this.copies.setState(i, given.qpos, given.qvel);
+  }
+
+  /**
+   * The next step of copy i ends where a recording says, not where our physics would take it: the
+   * environment's own logic (observation, reward terms, termination) is then checked on its own.
+   */
+  giveNextState(i: CopyIndex, qpos: ArrayLike<number>, qvel: ArrayLike<number>): void {
+    (this.given ??= new Map()).set(i, { qpos, qvel });
   }
 
   get dt(): number {
