@@ -10,7 +10,7 @@ import { aggregateCandidate, mean, meanOrNull } from '../aggregate.ts';
 import { trainedResults } from '../trained-results.ts';
 import { baselinesOf } from '../baselines.ts';
 import { stepsAtBudget } from '../chunk-size.ts';
-import { getTask } from '../../../tasks/registry.ts';
+import { prepareTask } from '../../../tasks/registry.ts';
 import type { CardData, CardReward } from './card-data.ts';
 
 /** The search has no best candidate (nothing trained), so there is no card and no winner to publish. */
@@ -35,8 +35,10 @@ export async function assembleCard(
   if (!winnerRecord) throw new NoWinner(`no record of the best candidate ${meta.best.candidateId}`);
 
   const interim = freshResults.length === 0;
+  // The card draws the task's episodes: a robot's from its engine's own geometry, loaded here.
+  const task = await prepareTask(meta.config.task);
   const winner = await cardReward(store, searchId, winnerRecord, freshResults, interim);
-  const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
+  const baselines = await Promise.all(baselinesOf(task).map(async (b) => {
     const record = find(BASELINE_GENERATION, b.name);
     if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
     return cardReward(store, searchId, record, freshResults, interim);
@@ -71,7 +73,7 @@ export async function assembleCard(
     stopped: meta.stoppedBy ?? null,
     interim,
     waiting: interim && waiting,
-    compute: computeOf(records, freshResults, stepsAtBudget(getTask(meta.config.task), meta.config.steps)),
+    compute: computeOf(records, freshResults, stepsAtBudget(task, meta.config.steps)),
     races: (await store.races(searchId)).filter((race) => race.schedule.length > 1),
     ...(meta.estimate === undefined ? {} : { estimate: meta.estimate }),
     analyses: await analysesOf(store, searchId, meta.config.generations),
