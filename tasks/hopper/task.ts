@@ -94,7 +94,7 @@ Summed over an episode: return = 125 * (metres travelled forward) + (healthy ste
         // The recorder's posture controller: a = clip(-(5 (qpos[3:] - init_qpos[3:]) + 0.5 qvel[3:])); init_qpos[3:] is 0.
         pd_posture: (env) => [3, 4, 5].map((k) => Math.fround(Math.min(1, Math.max(-1, -(5 * env.qpos(0)[k] + 0.5 * env.qvel(0)[k]))))),
       },
-      episodes: 100,
+      episodes: 40,
       standardErrors: 3,
     },
   }),
