@@ -10,6 +10,9 @@
  *    beside planck, the engine they ran on before) and one seed-run of the person's shaping at the
  *    task's default budget (skipped with --quick); the LunarLander-v3 seed-run's time as a multiple
  *    of the reference's MountainCar seed-run.
+ * 3b. The MuJoCo tasks: environment steps per CPU-second against native MuJoCo in C on the same
+ *    XML (bench/mujoco-speed.ts; below 0.8 of native, a profile of where the time goes), the
+ *    sandbox's share of their seed-run, and that seed-run as a multiple of the reference's MountainCar one.
  * 4. The trainer's minibatch step on LunarLander-v3's network at 64 and 512 rows
  *    (bench/minibatch.ts compares it with the other ways measured).
  * 5. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, QuickJS's
@@ -35,6 +38,7 @@ import type { Task } from '../tasks/contract.ts';
 import { planckLander } from './lunar-engines/lander-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
+import { mujocoSpeed, mujocoTasks } from './mujoco-speed.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -149,6 +153,7 @@ async function sandboxStartup(source: string): Promise<{ firstMs: number; median
 async function baselineOperations(): Promise<Array<{ task: string; human: number; environment: number }>> {
   const rows = [];
   for (const task of TASKS) {
+    await task.prepare?.();
     const batch = sampleTransitions(task, 2048, seed);
     const per = async (source: string) => {
       const sandbox = await openRewardSandbox(source, layoutOf(task));
@@ -204,6 +209,20 @@ if (lander) {
   log(`  LunarLander-v3's seed-run: ${landerRatio === null ? '-' : `${landerRatio.toFixed(2)}x`} the reference's ${mountainCar.steps.toLocaleString('en')}-step MountainCar seed-run (target <= 4)`);
 }
 
+log('\nMuJoCo: steps per CPU-second against native MuJoCo in C, same XML, same run (goal >= 0.8); the seed-run of the person\'s shaping at the default budget');
+const mujoco = [];
+for (const { task, env } of await mujocoTasks()) {
+  env.dispose?.();
+  const speed = await mujocoSpeed(task, env);
+  const run = tasks.find((t) => t.task === task.id)?.seedRun ?? null;
+  const multiple = run && mountainCar.reference ? run.seconds / mountainCar.reference.train_s : null;
+  mujoco.push({ ...speed, sandboxShare: run?.sandboxShare ?? null, seedRunMultiple: multiple });
+  log(`  ${task.id.padEnd(26)} ours ${speed.ours.toFixed(0)}, native ${speed.native === null ? `- (${speed.reason})` : `${speed.native.toFixed(0)} (MuJoCo ${speed.nativeVersion})`}` +
+    (speed.ratio === null ? '' : `: ${speed.ratio.toFixed(2)}x native`));
+  if (speed.profile) log(`    below the goal; where our time goes (CPU profile): ${Object.entries(speed.profile).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`).join(', ')}`);
+  if (run) log(`    seed-run: sandbox ${(100 * run.sandboxShare).toFixed(1)}% of it (goal < 10%); ${multiple === null ? '-' : `${multiple.toFixed(2)}x`} the reference's MountainCar seed-run`);
+}
+
 const minibatch = minibatchCost();
 log('\ntrainer: one minibatch step (loss, gradient, norm clip, Adam), LunarLander-v3\'s network');
 log(`  64 rows: ${minibatch[64].toFixed(2)} ms, 512 rows: ${minibatch[512].toFixed(2)} ms (least of 7 trials of 40; bench/minibatch.ts for the other ways)`);
@@ -221,5 +240,5 @@ for (const row of operations) log(`    ${row.task.padEnd(26)} the person's shapi
 log(`  never-returns.js stopped after ${neverReturns.ms.toFixed(0)} ms (${neverReturns.outcome}); memory-arrays.js after ${memory.ms.toFixed(0)} ms (${memory.outcome})`);
 
 if (json) {
-  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, minibatchMs: minibatch, sandbox: { perCallMs: perCall, startup, operations, neverReturns, memory } })}\n`);
+  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, mujoco, minibatchMs: minibatch, sandbox: { perCallMs: perCall, startup, operations, neverReturns, memory } })}\n`);
 }

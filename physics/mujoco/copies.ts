@@ -2,8 +2,9 @@
  * N copies of one MuJoCo model: one `MjModel` compiled from an XML string and one `MjData` per copy,
  * stepped with the C API's own names (`mj_resetData`, `mj_forward`, `mj_step`,
  * `mj_rnePostConstraint`, `mj_getState`, `mj_setState`). Large arrays are read as live views into
- * the engine's memory, fetched again on every access: a view taken before the WebAssembly memory
- * grew (another copy, another model) would be detached. `dispose()` frees every object once.
+ * the engine's memory, kept per copy (each fetch through the bindings costs a call) and fetched
+ * again once the WebAssembly memory grew (another copy, another model), which detaches them.
+ * `dispose()` frees every object once.
  */
 import { mujoco, type MjData, type MjModel } from './engine.ts';
 
@@ -30,6 +31,7 @@ export class MujocoCopies {
   private readonly stateSpec: number;
   private readonly rne: boolean;
   private disposed = false;
+  private views: Array<{ qpos: Float64Array; qvel: Float64Array; ctrl: Float64Array }> = [];
 
   constructor(readonly options: CopiesOptions) {
     const mj = mujoco();
@@ -54,11 +56,21 @@ export class MujocoCopies {
   }
 
   qpos(i: number): Float64Array {
-    return this.data[i].qpos as Float64Array;
+    return this.view(i).qpos;
   }
 
   qvel(i: number): Float64Array {
-    return this.data[i].qvel as Float64Array;
+    return this.view(i).qvel;
+  }
+
+  /** Copy i's live arrays; fetched again when the memory grew (a detached view has length 0). */
+  private view(i: number): { qpos: Float64Array; qvel: Float64Array; ctrl: Float64Array } {
+    const cached = this.views[i];
+    if (cached !== undefined && cached.qpos.length === this.nq) return cached;
+    const data = this.data[i];
+    const fresh = { qpos: data.qpos as Float64Array, qvel: data.qvel as Float64Array, ctrl: data.ctrl as Float64Array };
+    this.views[i] = fresh;
+    return fresh;
   }
 
   /** Gymnasium's reset: `mj_resetData`. */
@@ -77,7 +89,7 @@ export class MujocoCopies {
   doSimulation(i: number, ctrl: ArrayLike<number>): void {
     const mj = mujoco();
     const data = this.data[i];
-    (data.ctrl as Float64Array).set(ctrl);
+    this.view(i).ctrl.set(ctrl);
     for (let k = 0; k < this.options.frameSkip; k++) mj.mj_step(this.model, data);
     if (this.rne) mj.mj_rnePostConstraint(this.model, data);
   }
@@ -104,6 +116,7 @@ export class MujocoCopies {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.views = [];
     for (const data of this.data.splice(0)) data.delete();
     this.model.delete();
   }

@@ -93,6 +93,8 @@ const ROBOT: RobotSpec = {
   obsSize: 11,
   actionSize: 3,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  // Its observation reads no contact force: Gymnasium's mj_rnePostConstraint would change nothing.
+  rnePostConstraint: false,
 };
 
 export class HopperEnv extends MujocoEnv {

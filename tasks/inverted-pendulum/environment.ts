@@ -65,6 +65,8 @@ const ROBOT: RobotSpec = {
   obsSize: 4,
   actionSize: 1,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  // Its observation reads no contact force: Gymnasium's mj_rnePostConstraint would change nothing.
+  rnePostConstraint: false,
 };
 
 export class InvertedPendulumEnv extends MujocoEnv {

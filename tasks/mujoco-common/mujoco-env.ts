@@ -22,6 +22,11 @@ export interface RobotSpec {
   obsSize: number;
   actionSize: number;
   maxEpisodeSteps: number;
+  /**
+   * Gymnasium runs mj_rnePostConstraint after every step, for the contact forces some observations
+   * read (Ant's cfrc_ext); it changes no state, so a task whose observation reads none skips it. @default true
+   */
+  rnePostConstraint?: boolean;
 }
 
 /** The reward's terms of the last step, by Gymnasium's v5 `info` names (reward_forward, reward_ctrl, ...). */
@@ -50,7 +55,7 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
   protected createState(): CopyIndex {
     if (this.copies === undefined) {
       const robot = this.robot();
-      this.copies = new MujocoCopies({ xml: robot.xml, copies: this.n, frameSkip: robot.frameSkip });
+      this.copies = new MujocoCopies({ xml: robot.xml, copies: this.n, frameSkip: robot.frameSkip, rnePostConstraint: robot.rnePostConstraint });
       (this as { info: StepInfo[] }).info = Array.from({ length: this.n }, () => ({}));
       finalizer.register(this, this.copies, this);
       this.made = 0;
@@ -94,6 +99,11 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
 
   get dt(): number {
     return this.copies.dt;
+  }
+
+  /** The robot's XML, frame skip and spaces (the benchmark runs native MuJoCo on the same). */
+  get robotSpec(): RobotSpec {
+    return this.robot();
   }
 
   qpos(i: CopyIndex): Float64Array {

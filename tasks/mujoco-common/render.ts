@@ -88,6 +88,6 @@ function animation(o: MujocoRendererOptions, episode: EpisodeRecord, color: stri
   }).join('');
   const follow = hold(xs.map((x) => `${r(WIDTH / 2 - px(x))} 0`)).join(';');
   const camera = `<animateTransform attributeName="transform" type="translate" ${anim} values="${follow}"/>`;
-  const caption = `<text class="tick" x="24" y="${HEIGHT - 8}">${qposes.length - 1} steps, ${Math.round(1 / o.dt)} per second (real time), seen from the side</text>`;
+  const caption = `<text class="tick" x="24" y="20">${qposes.length - 1} steps, ${Math.round(1 / o.dt)} per second (real time), seen from the side</text>`;
   return `${head}<g transform="translate(${r(WIDTH / 2 - px(xs[0]))} 0)">${camera}${floor}${bodies}</g>${caption}</svg>`;
 }
