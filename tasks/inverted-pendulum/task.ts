@@ -81,8 +81,12 @@ function computeReward(obs, action, nextObs, terminated) {
   render: INVERTED_PENDULUM_RENDERER,
   bank: INVERTED_PENDULUM_BANK,
   ppo: MUJOCO_PPO,
-  // Measured (docs/mujoco.md).
-  budget: { steps: 100_352, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 5_000 },
+  // Chosen on the environment's reward, seeds 0-4 (`npm run bench:learning -- --task InvertedPendulum-v5
+  // --steps N`): at 12,288 steps (6 updates of 2,048) it balances in 0, 1, 0, 0, 0 of 20 episodes a seed,
+  // at 16,384 on all ten seeds, at 20,480 and up on all: a budget where the environment's own reward
+  // succeeds on some seeds, not all. Held out, seeds 5-9: 1, 0, 0, 0, 0. (docs/mujoco.md)
+  // stepsPerSecond: a 12,288-step seed-run took 7-11 s on the loaded 2-core machine (grading included).
+  budget: { steps: 12_288, evalEpisodes: 20, smokeSteps: 6_144, stepsPerSecond: 1_500 },
   // No contacts: MuJoCo 3.14 steps as the recordings' 2.2.2 does, to rounding.
   conformance: mujocoConformance({ make: (seed) => new InvertedPendulumEnv(1, seed), physics: { check: 'per-step', tolerance: 1e-14 } }),
 });
