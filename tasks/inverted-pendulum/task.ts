@@ -37,7 +37,6 @@ export default defineTask({
     clause: `balance the pole all ${MAX_EPISODE_STEPS} steps`,
     headline: 'balances the pole to the time limit',
     describe: `An episode succeeds when the pole stays within ${MAX_ANGLE} rad of upright for all ${MAX_EPISODE_STEPS} steps (the time limit ends it, never a fall).`,
-    returnFormula: `The environment's reward of each step, exactly: 1 while the pole is within ${MAX_ANGLE} rad of upright, 0 on the step it leaves (that step ends the episode). The return is the number of steps balanced.`,
     test: (episode) => !episode.terminated && episode.length >= MAX_EPISODE_STEPS,
   },
   tieBreak: 'higher-return',
