@@ -1,6 +1,6 @@
 /** InvertedPendulum-v5: Gymnasium's register() entry, plus what the search needs to know of it. */
 import { defineTask } from '../contract.ts';
-import { loadMujoco } from '../../physics/mujoco/engine.ts';
+import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { mujocoConformance } from '../mujoco-common/conformance.ts';
 import { InvertedPendulumEnv, MAX_ANGLE, MAX_EPISODE_STEPS, MAX_FORCE } from './environment.ts';
@@ -29,9 +29,7 @@ export default defineTask({
   ],
   action: { kind: 'box', names: ['force on the cart'], low: [-MAX_FORCE], high: [MAX_FORCE] },
   makeEnv: (n, seed) => new InvertedPendulumEnv(n, seed),
-  prepare: async () => {
-    await loadMujoco();
-  },
+  prepare: prepareMujoco,
 
   success: {
     clause: `balance the pole all ${MAX_EPISODE_STEPS} steps`,

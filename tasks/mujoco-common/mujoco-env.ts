@@ -9,8 +9,14 @@
  */
 import type { Random } from '../../core/random.ts';
 import { MujocoCopies } from '../../physics/mujoco/copies.ts';
+import { loadMujoco } from '../../physics/mujoco/engine.ts';
 import type { EnvSnapshot } from '../contract.ts';
 import { VectorEnv, type StepOutcome } from '../vector-env.ts';
+
+/** A MuJoCo task's `prepare`: the engine loaded, once per process. */
+export async function prepareMujoco(): Promise<void> {
+  await loadMujoco();
+}
 
 /** What a task says of its robot: Gymnasium's constructor defaults. */
 export interface RobotSpec {
