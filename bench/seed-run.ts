@@ -20,7 +20,8 @@
  *    count per transition against the budget per step, and how long it takes to stop a reward that
  *    never returns and one that eats memory.
  *
- * Flags: --seed N (default 0), --quick, --json (one JSON object on stdout).
+ * Flags: --seed N (default 0), --quick, --task ID (repeatable: only these tasks in 3 and 3b), --json
+ * (one JSON object on stdout).
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -47,6 +48,8 @@ const argv = process.argv.slice(2);
 const seed = Number(argv[argv.indexOf('--seed') + 1] ?? 0) || 0;
 const json = argv.includes('--json');
 const quick = argv.includes('--quick');
+const onlyTasks = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+const chosen = (id: string): boolean => onlyTasks.length === 0 || onlyTasks.includes(id);
 const log = (line: string): void => {
   if (!json) process.stdout.write(`${line}\n`);
 };
@@ -193,7 +196,7 @@ const continuous = await versus(pendulum, pendulum.budget.steps, 0.6);
 
 log('\nenvironments: steps per CPU-second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
 const tasks = [];
-for (const task of TASKS) {
+for (const task of TASKS.filter((t) => chosen(t.id))) {
   const speed = await environmentSpeed(task);
   const envStepsPerSecond = speed.ours;
   const run = quick ? null : await seedRun(task, task.budget.steps);
@@ -213,6 +216,7 @@ log('\nMuJoCo: steps per CPU-second against native MuJoCo in C, same XML, same r
 const mujoco = [];
 for (const { task, env } of await mujocoTasks()) {
   env.dispose?.();
+  if (!chosen(task.id)) continue;
   const speed = await mujocoSpeed(task, env);
   const run = tasks.find((t) => t.task === task.id)?.seedRun ?? null;
   const multiple = run && mountainCar.reference ? run.seconds / mountainCar.reference.train_s : null;
