@@ -126,6 +126,8 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   const first = resume ? resume.update + 1 : 1;
   await task.prepare?.();
   const { envs, tracker } = environments(task, config, d, resume);
+  // The loop below, in a function of its own, so that the copies are freed (an engine's
+  // WebAssembly objects) however it ends.
   try {
     return await trainWith(envs, tracker);
   } finally {
