@@ -6,13 +6,13 @@
  * sites, and the JIT compiled for both would slow each.
  */
 import type { Task, VecEnv } from '../tasks/contract.ts';
-import { getTask } from '../tasks/registry.ts';
+import { prepareTask } from '../tasks/registry.ts';
 import { landerOn, planckLander } from './lunar-engines/lander-env.ts';
 
 const WARM_UP_MS = 2500;
 
 /** Steps per CPU-second over `ms` of this process's CPU time (the wall clock would count other processes' turns). */
-export function stepsPerCpuSecond(task: Task, env: VecEnv, ms: number): number {
+export function stepsPerCpuSecond(task: Task, env: VecEnv, ms: number, episodes = { ended: 0 }): number {
   const actions = new Float64Array(16 * task.actionSize);
   const a = task.action;
   let x = 12345;
@@ -30,6 +30,7 @@ export function stepsPerCpuSecond(task: Task, env: VecEnv, ms: number): number {
       }
       env.step(actions);
       steps += 16;
+      for (let i = 0; i < 16; i++) episodes.ended += env.terminated[i] | env.truncated[i];
     }
   }
   return steps / (cpuMs(started) / 1000);
@@ -53,12 +54,17 @@ async function otherEngine(taskId: string, engine: string): Promise<VecEnv> {
 if (process.argv[1]?.endsWith('env-speed.ts')) {
   const argv = process.argv.slice(2);
   const flag = (name: string): string | undefined => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
-  const task = getTask(flag('task') ?? 'LunarLander-v3');
+  const task = await prepareTask(flag('task') ?? 'LunarLander-v3');
   const engine = flag('engine') ?? 'ours';
   const env = engine === 'ours' ? task.makeEnv(16, 0) : await otherEngine(task.id, engine);
   const ms = Number(flag('ms') ?? 2000);
   // Warm up first (not counted): the JIT takes about 2 s of stepping to reach its steady speed on
   // the LunarLanders (measured 10k, 31-46k, then 62-68k steps in their first three seconds).
   stepsPerCpuSecond(task, env, WARM_UP_MS);
-  process.stdout.write(`${JSON.stringify({ task: task.id, engine, stepsPerSecond: stepsPerCpuSecond(task, env, ms) })}\n`);
+  const episodes = { ended: 0 };
+  const stepsPerSecond = stepsPerCpuSecond(task, env, ms, episodes);
+  // The mean length of the random episodes: the native MuJoCo reference resets as often (bench/mujoco-speed.ts).
+  const meanEpisode = Math.round((stepsPerSecond * ms) / 1000 / Math.max(1, episodes.ended));
+  process.stdout.write(`${JSON.stringify({ task: task.id, engine, stepsPerSecond, meanEpisode })}\n`);
+  env.dispose?.();
 }

@@ -5,7 +5,7 @@
  * Flags: --task ID (repeatable; default every task), --seeds 0,1,2 (default 0-4), --reward human
  * or environment (repeatable; default both: the LunarLanders' two are the same function),
  * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change),
- * --sandbox-operations N (the sandbox's total QuickJS operations per seed-run, over the default
+ * --steps N (a budget other than the task's, to choose one), --sandbox-operations N (the sandbox's total QuickJS operations per seed-run, over the default
  * that grows with the steps: a count, so the same on any machine), --json.
  */
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
@@ -21,6 +21,8 @@ const tasks: Task[] = (values('task').length > 0 ? values('task').map(getTask) :
   .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task));
 const json = argv.includes('--json');
 const sandboxOperations = values('sandbox-operations').map(Number)[0];
+/** --steps N: a budget other than the task's (to choose one). */
+const stepsFlag = values('steps').map(Number)[0];
 const limits = sandboxOperations > 0 ? { totalOperations: sandboxOperations } : undefined;
 const REWARDS = ['human', 'environment'] as const;
 const rewards = values('reward').length > 0 ? values('reward').map((r) => {
@@ -36,9 +38,10 @@ for (const task of tasks) {
   for (const reward of rewards) {
     const source = task.baselines[reward].code;
     for (const seed of seeds) {
-      const { result } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes } });
+      const steps = stepsFlag > 0 ? stepsFlag : task.budget.steps;
+      const { result } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps, evalEpisodes: task.budget.evalEpisodes } });
       if (result.outcome !== 'trained') process.stderr.write(`${task.id} ${reward} seed ${seed}: ${result.outcome}: ${result.reason}\n`);
-      const row = { task: task.id, reward, seed, steps: task.budget.steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
+      const row = { task: task.id, reward, seed, steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
       rows.push(row);
       if (!json) {
         process.stdout.write(`${task.id.padEnd(26)} ${reward.padEnd(12)} seed ${seed}: success ${(row.success * 100).toFixed(0).padStart(3)}%, ` +

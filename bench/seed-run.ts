@@ -10,6 +10,9 @@
  *    beside planck, the engine they ran on before) and one seed-run of the person's shaping at the
  *    task's default budget (skipped with --quick); the LunarLander-v3 seed-run's time as a multiple
  *    of the reference's MountainCar seed-run.
+ * 3b. The MuJoCo tasks: environment steps per CPU-second against native MuJoCo in C on the same
+ *    XML (bench/mujoco-speed.ts; below 0.8 of native, a profile of where the time goes), the
+ *    sandbox's share of their seed-run, and that seed-run as a multiple of the reference's MountainCar one.
  * 4. The trainer's minibatch step on LunarLander-v3's network at 64 and 512 rows
  *    (bench/minibatch.ts compares it with the other ways measured).
  * 5. The sandbox: the cost of one evaluate() of 2,048 transitions, its share of a seed-run, QuickJS's
@@ -17,7 +20,8 @@
  *    count per transition against the budget per step, and how long it takes to stop a reward that
  *    never returns and one that eats memory.
  *
- * Flags: --seed N (default 0), --quick, --json (one JSON object on stdout).
+ * Flags: --seed N (default 0), --quick, --task ID (repeatable: only these tasks in 3 and 3b), --json
+ * (one JSON object on stdout).
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -35,6 +39,7 @@ import type { Task } from '../tasks/contract.ts';
 import { planckLander } from './lunar-engines/lander-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
+import { mujocoSpeed, mujocoTasks } from './mujoco-speed.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -43,6 +48,8 @@ const argv = process.argv.slice(2);
 const seed = Number(argv[argv.indexOf('--seed') + 1] ?? 0) || 0;
 const json = argv.includes('--json');
 const quick = argv.includes('--quick');
+const onlyTasks = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+const chosen = (id: string): boolean => onlyTasks.length === 0 || onlyTasks.includes(id);
 const log = (line: string): void => {
   if (!json) process.stdout.write(`${line}\n`);
 };
@@ -149,6 +156,7 @@ async function sandboxStartup(source: string): Promise<{ firstMs: number; median
 async function baselineOperations(): Promise<Array<{ task: string; human: number; environment: number }>> {
   const rows = [];
   for (const task of TASKS) {
+    await task.prepare?.();
     const batch = sampleTransitions(task, 2048, seed);
     const per = async (source: string) => {
       const sandbox = await openRewardSandbox(source, layoutOf(task));
@@ -188,7 +196,7 @@ const continuous = await versus(pendulum, pendulum.budget.steps, 0.6);
 
 log('\nenvironments: steps per CPU-second, 16 copies, random actions; seed-run of the person\'s shaping at the default budget');
 const tasks = [];
-for (const task of TASKS) {
+for (const task of TASKS.filter((t) => chosen(t.id))) {
   const speed = await environmentSpeed(task);
   const envStepsPerSecond = speed.ours;
   const run = quick ? null : await seedRun(task, task.budget.steps);
@@ -202,6 +210,21 @@ const lander = tasks.find((t) => t.task === 'LunarLander-v3')?.seedRun ?? null;
 const landerRatio = lander && mountainCar.reference ? lander.seconds / mountainCar.reference.train_s : null;
 if (lander) {
   log(`  LunarLander-v3's seed-run: ${landerRatio === null ? '-' : `${landerRatio.toFixed(2)}x`} the reference's ${mountainCar.steps.toLocaleString('en')}-step MountainCar seed-run (target <= 4)`);
+}
+
+log('\nMuJoCo: steps per CPU-second against native MuJoCo in C, same XML, same run (goal >= 0.8); the seed-run of the person\'s shaping at the default budget');
+const mujoco = [];
+for (const { task, env } of await mujocoTasks()) {
+  env.dispose?.();
+  if (!chosen(task.id)) continue;
+  const speed = await mujocoSpeed(task, env);
+  const run = tasks.find((t) => t.task === task.id)?.seedRun ?? null;
+  const multiple = run && mountainCar.reference ? run.seconds / mountainCar.reference.train_s : null;
+  mujoco.push({ ...speed, sandboxShare: run?.sandboxShare ?? null, seedRunMultiple: multiple });
+  log(`  ${task.id.padEnd(26)} ours ${speed.ours.toFixed(0)}, native ${speed.native === null ? `- (${speed.reason})` : `${speed.native.toFixed(0)} (MuJoCo ${speed.nativeVersion})`}` +
+    (speed.ratio === null ? '' : `: ${speed.ratio.toFixed(2)}x native`));
+  if (speed.profile) log(`    below the goal; where our time goes (CPU profile): ${Object.entries(speed.profile).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`).join(', ')}`);
+  if (run) log(`    seed-run: sandbox ${(100 * run.sandboxShare).toFixed(1)}% of it (goal < 10%); ${multiple === null ? '-' : `${multiple.toFixed(2)}x`} the reference's MountainCar seed-run`);
 }
 
 const minibatch = minibatchCost();
@@ -221,5 +244,5 @@ for (const row of operations) log(`    ${row.task.padEnd(26)} the person's shapi
 log(`  never-returns.js stopped after ${neverReturns.ms.toFixed(0)} ms (${neverReturns.outcome}); memory-arrays.js after ${memory.ms.toFixed(0)} ms (${memory.outcome})`);
 
 if (json) {
-  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, minibatchMs: minibatch, sandbox: { perCallMs: perCall, startup, operations, neverReturns, memory } })}\n`);
+  process.stdout.write(`${JSON.stringify({ seed, backend: mountainCar.ours.backend, mountainCar, continuous, tasks, landerRatio, mujoco, minibatchMs: minibatch, sandbox: { perCallMs: perCall, startup, operations, neverReturns, memory } })}\n`);
 }

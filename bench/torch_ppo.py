@@ -37,6 +37,7 @@ class Args:
     adam_epsilon: float = 1e-8  # PyTorch's default, as ours (CleanRL's 1e-5 damps the actor)
     init: str = "orthogonal"    # or "uniform" (nn.Linear's default)
     norm_reward: bool = False   # Gymnasium's NormalizeReward + clip to ±10
+    norm_obs: bool = False      # NormalizeObservation: the MuJoCo tasks' only; the reference runs the classic ones
 
 
 def args_from_config(config: dict) -> Args:
@@ -46,7 +47,10 @@ def args_from_config(config: dict) -> Args:
     unknown = [k for k in config if snake(k) not in names]
     if unknown:
         raise SystemExit(f"unknown config fields: {unknown}")
-    return replace(Args(), **{snake(k): v for k, v in config.items()})
+    args = replace(Args(), **{snake(k): v for k, v in config.items()})
+    if args.norm_obs:
+        raise SystemExit("normObs: the reference has no observation normalization (it runs the classic-control tasks)")
+    return args
 
 
 # ---------------------------------------------------------------------------------------------

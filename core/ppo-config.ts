@@ -54,6 +54,13 @@ export interface PpoConfig {
    * @default false
    */
   normReward: boolean;
+  /**
+   * Scale observations by their running mean and standard deviation and clip them to ±10, as
+   * Gymnasium's NormalizeObservation and TransformObservation in CleanRL's continuous PPO (for
+   * observations with no fixed bounds: MuJoCo's). The statistic is saved in the checkpoint and
+   * folded into the exported policy. @default false
+   */
+  normObs: boolean;
 }
 
 export const DEFAULT_PPO_CONFIG: PpoConfig = {
@@ -74,6 +81,7 @@ export const DEFAULT_PPO_CONFIG: PpoConfig = {
   adamEpsilon: 1e-8,
   init: 'orthogonal',
   normReward: false,
+  normObs: false,
 };
 
 /** What a task may set (tasks/contract.ts `ppo`): everything but what a seed-run decides. */

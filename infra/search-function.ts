@@ -51,15 +51,23 @@ export function handlerEntry(role: FunctionRole): string {
 }
 
 /**
+ * MuJoCo's official WebAssembly build (physics/mujoco/), loaded through
+ * `new URL('mujoco.wasm', import.meta.url)`: beside the code of every function that steps or draws
+ * a robot (TrainSeed trains and grades; Reflect's interim card and Publish's card draw the episode).
+ */
+export const MUJOCO_WASM_FILES = ['node_modules/@mujoco/mujoco/mujoco.wasm'];
+
+/**
  * The wasm files the TrainSeed bundle loads from its own directory: TensorFlow.js's backend
- * (through `__dirname`, defined below as import.meta.dirname) and QuickJS's release-sync variant
- * (through `new URL('emscripten-module.wasm', import.meta.url)`).
+ * (through `__dirname`, defined below as import.meta.dirname), QuickJS's release-sync variant
+ * (through `new URL('emscripten-module.wasm', import.meta.url)`) and MuJoCo's.
  */
 export const TRAIN_SEED_WASM_FILES = [
   'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm',
   'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm',
   'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm',
   'node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm',
+  ...MUJOCO_WASM_FILES,
 ];
 
 /**

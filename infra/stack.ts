@@ -39,7 +39,7 @@ import {
   TASK_FUNCTION,
   type TaskRole,
 } from './config.ts';
-import { SEARCH_OBJECTS, SearchFunction, TRAIN_SEED_WASM_FILES } from './search-function.ts';
+import { MUJOCO_WASM_FILES, SEARCH_OBJECTS, SearchFunction, TRAIN_SEED_WASM_FILES } from './search-function.ts';
 import { SearchMonitoring } from './monitoring.ts';
 import { TrainSeedImageFunction } from './train-seed-image.ts';
 import { buildSearchDefinition, DISTRIBUTED_MAP_LABELS } from './workflow.ts';
@@ -183,12 +183,14 @@ export class EurekaStack extends Stack {
     const reflect = new SearchFunction(this, 'ReflectFunction', {
       role: 'reflect',
       description: 'Start the search and reflect on each generation: validate, rank, summarise',
+      assetFiles: MUJOCO_WASM_FILES,
       environment: { [ENV_VARS.maxCostUsd]: String(this.costCeilingUsd()) },
     }).bindTable(table).bindBucket(bucket);
 
     const publish = new SearchFunction(this, 'PublishFunction', {
       role: 'publish',
       description: 'Publish the winner: reward, card and policy',
+      assetFiles: MUJOCO_WASM_FILES,
     }).bindTable(table).bindBucket(bucket);
     this.functions = { propose, trainSeed, reflect, publish };
 

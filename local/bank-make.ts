@@ -30,6 +30,7 @@ export const HUMAN_POLICY = { name: 'human', kind: 'success', words: 'the person
 
 export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<{ bank: Bank; made: BankMade }> {
   const seeds = opts.seeds ?? [0, 1, 2];
+  await task.prepare?.();
   const starts = opts.starts ?? 4;
   const trained: BankEpisode[] = [];
   for (const seed of seeds) {

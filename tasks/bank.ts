@@ -93,24 +93,28 @@ export function policyEpisodes(task: Task): BankEpisode[] {
 /** One episode of `act` from the reset of `seed`, to its end. */
 export function playEpisode(task: Task, policy: string, kind: 'success' | 'failure', act: Actor, seed: number): BankEpisode {
   const env = task.makeEnv(1, seed);
-  const rng = new Random(seed ^ 0xba4c);
-  const d = task.obsSize;
-  const observations: number[] = Array.from(env.obs.subarray(0, d));
-  const actions: number[] = [];
-  let total = 0;
-  for (let t = 0; ; t++) {
-    const action = act(env.obs.subarray(0, d), t, rng);
-    // Box actions as float32, as a trained policy's are: the bank then stores them to the last bit.
-    env.step(typeof action === 'number' ? [action] : action.map(Math.fround));
-    for (let j = 0; j < task.actionSize; j++) actions.push(env.applied[j]);
-    for (let j = 0; j < d; j++) observations.push(env.finalObs[j]);
-    total += env.reward[0];
-    if (env.terminated[0] === 1 || env.truncated[0] === 1) {
-      return {
-        policy, kind, seed, length: t + 1, observations: Float32Array.from(observations), actions: Float64Array.from(actions),
-        terminated: env.terminated[0] === 1, truncated: env.truncated[0] === 1, return: total,
-      };
+  try {
+    const rng = new Random(seed ^ 0xba4c);
+    const d = task.obsSize;
+    const observations: number[] = Array.from(env.obs.subarray(0, d));
+    const actions: number[] = [];
+    let total = 0;
+    for (let t = 0; ; t++) {
+      const action = act(env.obs.subarray(0, d), t, rng);
+      // Box actions as float32, as a trained policy's are: the bank then stores them to the last bit.
+      env.step(typeof action === 'number' ? [action] : action.map(Math.fround));
+      for (let j = 0; j < task.actionSize; j++) actions.push(env.applied[j]);
+      for (let j = 0; j < d; j++) observations.push(env.finalObs[j]);
+      total += env.reward[0];
+      if (env.terminated[0] === 1 || env.truncated[0] === 1) {
+        return {
+          policy, kind, seed, length: t + 1, observations: Float32Array.from(observations), actions: Float64Array.from(actions),
+          terminated: env.terminated[0] === 1, truncated: env.truncated[0] === 1, return: total,
+        };
+      }
     }
+  } finally {
+    env.dispose?.();
   }
 }
 

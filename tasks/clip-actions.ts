@@ -34,6 +34,10 @@ export class ClipActions implements VecEnv {
     return this.env.episodeInfo?.(i);
   }
 
+  dispose(): void {
+    this.env.dispose?.();
+  }
+
   snapshot(): EnvSnapshot | null {
     return this.env.snapshot?.() ?? null;
   }

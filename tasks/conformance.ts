@@ -33,7 +33,8 @@ export const RecordedEpisodeSchema = z.looseObject({
 
 export const RecordingSchema = z.looseObject({
   task: z.string(),
-  source: z.string().optional(),
+  /** A line naming the original, or (the MuJoCo recordings) the versions it ran. */
+  source: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   max_episode_steps: z.number().optional(),
   episodes: z.array(RecordedEpisodeSchema).min(1),
 });

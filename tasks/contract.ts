@@ -72,6 +72,11 @@ export interface VecEnv {
   snapshot?(): EnvSnapshot | null;
   /** Puts the copies back where a snapshot of an environment of the same shape left them. */
   restore?(snapshot: EnvSnapshot): void;
+  /**
+   * Frees what the copies hold outside the JavaScript heap (a WebAssembly engine's objects), once;
+   * whoever made the environment calls it in a finally. Absent where there is nothing to free.
+   */
+  dispose?(): void;
 }
 
 /** A vectorized environment's saved state: typed arrays only, so it is stored to the last bit. */
@@ -201,6 +206,24 @@ export interface ConformanceTolerance extends FieldTolerance {
   afterContact?: FieldTolerance;
 }
 
+/** One of the checks a task's own conformance ran on a recording, and its verdict. */
+export interface ConformanceCheck {
+  /** 'logic': observation, reward terms and endings computed from each recorded state, exactly;
+   * 'physics per step': each step simulated from the recorded state before it;
+   * 'distribution': the same policies' returns, lengths and endings, as distributions. */
+  check: 'logic' | 'physics per step' | 'distribution';
+  ok: boolean;
+  /** What was compared and the largest deviation, in one or a few lines. */
+  detail: string;
+}
+
+/** What a task's own conformance says of a recording (`eureka conformance`). */
+export interface ConformanceReport {
+  episodes: number;
+  steps: number;
+  checks: ConformanceCheck[];
+}
+
 /**
  * A way to play the task for the screen's bank of episodes (tasks/bank.ts): a trusted policy whose
  * episodes are known successes (a heuristic that solves the task) or known failures of one kind
@@ -261,6 +284,11 @@ export interface TaskSpec {
   action: ActionSpace;
   /** n copies seeded with `seed` (each copy's resets draw from one generator). */
   makeEnv(n: number, seed: number): VecEnv;
+  /**
+   * Loads what `makeEnv` needs and cannot load synchronously (a WebAssembly engine), once per
+   * process; awaited before the first `makeEnv` (registry.ts `prepareTask`). @default nothing to load
+   */
+  prepare?(): Promise<void>;
   success: SuccessTest;
   tieBreak: TieBreak;
   diagnostic: Diagnostic;
@@ -288,6 +316,11 @@ export interface TaskSpec {
    * and to fail. @default random actions and the neutral action only, "succeeding"
    */
   bank?: BankDeclaration;
+  /**
+   * The task's own conformance check of a recording in its own format (a MuJoCo task's: logic
+   * exactly, physics per step or by distribution), in place of the replay and tolerance above.
+   */
+  conformance?: (recording: unknown) => ConformanceReport;
   /** File (in the task's folder) that the model reads. @default 'environment.ts' */
   environmentFile?: string;
 }

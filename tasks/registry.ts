@@ -11,12 +11,13 @@
  * a broken one of those is skipped and reported, not fatal to the others.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ClipActions } from './clip-actions.ts';
 import type { Task, TaskSpec, VecEnv } from './contract.ts';
 import { TaskSpecSchema, describeSpecIssues } from './spec-schema.ts';
 import { firstLine, notAnEsModule, registerEntryHook, reportSkipped, taskPathDirs, type SkippedFolder } from './outside-folders.ts';
+import { BUILT_IN_DIR } from './task-files.ts';
 
 export class UnknownTask extends Error {
   override readonly name = 'UnknownTask';
@@ -28,14 +29,6 @@ export class InvalidTask extends Error {
 
 export { DEFAULT_TASK_ID } from './default-task.ts';
 
-/** An empty variable counts as unset, as everywhere in the project (functions/shared/ops/env.ts). */
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
-}
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** This directory, or in a Lambda bundle (one index.mjs) the tasks/ copied beside it. */
-const BUILT_IN_DIR = nonEmpty(process.env.EUREKA_TASKS_DIR) ?? (existsSync(join(HERE, 'tasks', 'registry.ts')) ? join(HERE, 'tasks') : HERE);
 
 /**
  * Lines from `reward:begin` to `reward:end` (in a line comment, or a ` * ` line of a doc comment)
@@ -140,4 +133,11 @@ export function getTask(id: string): Task {
 export function unknownTaskMessage(id: unknown): string {
   const skipped = SKIPPED_TASK_FOLDERS.length === 0 ? '' : ` (skipped on EUREKA_TASK_PATH: ${SKIPPED_TASK_FOLDERS.map((s) => s.directory).join(', ')})`;
   return `unknown task ${JSON.stringify(id)}: the known tasks are ${TASK_IDS.join(', ')}${skipped}`;
+}
+
+/** The task, with what its environment needs loaded (a physics engine's WebAssembly): ready for makeEnv. */
+export async function prepareTask(id: string): Promise<Task> {
+  const task = getTask(id);
+  await task.prepare?.();
+  return task;
 }

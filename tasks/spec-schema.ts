@@ -37,6 +37,7 @@ export const TaskSpecSchema = z.object({
   observation: z.array(ObservationDimSchema).min(1).max(64),
   action: ActionSpaceSchema,
   makeEnv: fn,
+  prepare: fn.optional(),
   success: z.object({ clause: text, headline: text, describe: text, returnFormula: text.optional(), test: fn }),
   tieBreak: z.enum(['fewer-steps', 'higher-return']),
   diagnostic: z.object({ label: text, measure: fn, format: fn }),
@@ -57,6 +58,7 @@ export const TaskSpecSchema = z.object({
   }),
   ppo: z.record(z.string(), z.unknown()).optional(),
   replay: fn.optional(),
+  conformance: fn.optional(),
   conformanceTolerance: FieldTolerance.extend({
     replayFrom: z.enum(['start', 'each-step']).optional(),
     afterContact: FieldTolerance.optional(),

@@ -33,7 +33,8 @@ describe('The bank of each task', () => {
       }
     });
 
-    it(`${task.id}: every episode replays in the environment from its seed, to the last bit`, () => {
+    it(`${task.id}: every episode replays in the environment from its seed, to the last bit`, async () => {
+      await task.prepare?.();
       const bank = readStoredBank(task);
       assert.ok(bank);
       for (const episode of bank.episodes) assert.equal(replayDiffers(task, episode), null, `${episode.policy} seed ${episode.seed}`);
@@ -71,6 +72,14 @@ describe('Function: readStoredBank', () => {
 /** The first step at which the environment, given the episode's actions from its seed, sees otherwise. */
 function replayDiffers(task: Task, episode: ReturnType<typeof loadBank>['episodes'][number]): string | null {
   const env = task.makeEnv(1, episode.seed);
+  try {
+    return firstDifference(task, env, episode);
+  } finally {
+    env.dispose?.();
+  }
+}
+
+function firstDifference(task: Task, env: ReturnType<Task['makeEnv']>, episode: ReturnType<typeof loadBank>['episodes'][number]): string | null {
   const d = task.obsSize;
   const k = task.actionSize;
   if (!env.obs.subarray(0, d).every((v, j) => Object.is(v, episode.observations[j]) || v === episode.observations[j])) return 'the reset';

@@ -123,6 +123,24 @@ describe('Bundles: the Lambda artifacts', () => {
     }
   });
 
+  it('TrainSeed trains and grades Hopper-v5 from its bundle, MuJoCo\'s mujoco.wasm beside the code; Publish and Reflect carry it too', async () => {
+    for (const role of ['TrainSeed', 'Publish', 'Reflect']) assert.ok((await readdir(bundles[role])).includes('mujoco.wasm'), `${role} has mujoco.wasm`);
+    const dataDir = join(work, 'data-hopper');
+    const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, 'hop'));
+    await mkdir(dirname(reward), { recursive: true });
+    await writeFile(reward, 'function computeReward(obs, action, nextObs, terminated) { const alive = terminated ? 0 : 1; return [alive + nextObs[5], { alive }]; }');
+    const task = { searchId: 'bundle', task: 'Hopper-v5', generation: 1, candidateId: 'hop', seed: 0, budget: { steps: 4096, evalEpisodes: 2 } };
+    const script = `const { handler } = await import(${JSON.stringify(join(bundles.TrainSeed, 'index.mjs'))}); process.stdout.write(JSON.stringify((await handler(${JSON.stringify(task)})).summary));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: work, timeout: 2 * 60_000, env: { PATH: process.env.PATH, EUREKA_DATA_DIR: dataDir, EUREKA_TFJS_BACKEND: 'wasm' },
+    });
+    const summary = JSON.parse(stdout) as { outcome: string; reason: string; stepsTrained: number };
+    assert.equal(summary.outcome, 'trained', summary.reason);
+    assert.equal(summary.stepsTrained, 4096);
+    const stored = JSON.parse(await readFile(join(dataDir, 'bucket', seedResultKey('bundle', 1, 'hop', 0)), 'utf8')) as { episode: { observations: number[][] } };
+    assert.equal(stored.episode.observations[0].length, 11);
+  });
+
   it('TrainSeed ends a process that hosted a sandbox memory fault once its result is stored; the retry returns it, and the next candidate trains', async () => {
     const dataDir = join(work, 'data-memory');
     for (const [id, file] of [['hog', 'hostile/memory-arrays.js'], ['energy', 'energy.js']]) {

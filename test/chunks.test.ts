@@ -1,6 +1,6 @@
 /**
  * A seed-run trained in chunks (one TrainSeed invocation each, a checkpoint in the bucket between
- * them) ends exactly as one trained in one piece on the classic-control tasks: the same parameters
+ * them) ends exactly as one trained in one piece on the classic-control and MuJoCo tasks: the same parameters
  * (thetaSha256), curve and grade. Where the environment cannot save itself (planck's LunarLander)
  * fresh copies start at a chunk, reproducibly. A rung's result stays, and the next rung goes on
  * from its checkpoint.
@@ -20,6 +20,8 @@ import { decodeTyped, encodeTyped, MalformedContainer } from '../functions/train
 import { getTask } from '../tasks/registry.ts';
 
 const CLASSIC = ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
+/** MuJoCo's copies save their whole physics state (warm start included) and the observation normalizer its statistic. */
+const SAVED = [...CLASSIC, 'InvertedPendulum-v5', 'Hopper-v5'];
 const UPDATES = 4;
 
 describe('Function: a seed-run in chunks', () => {
@@ -40,7 +42,7 @@ describe('Function: a seed-run in chunks', () => {
     }
   }
 
-  for (const id of CLASSIC) {
+  for (const id of SAVED) {
     it(`${id}: one update per chunk ends bit for bit as one piece (thetaSha256, curve, grade)`, async () => {
       const task = getTask(id);
       const { numEnvs, numSteps } = ppoConfigFor(task, 0, 0);

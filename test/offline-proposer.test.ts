@@ -4,7 +4,7 @@
  * reflection says. Its grammar is the task's: every task gets terms of its own features.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { baselinesOf } from '../functions/shared/search/baselines.ts';
 import { HOSTILE_CANDIDATES } from '../functions/propose/hostile.ts';
@@ -12,7 +12,7 @@ import { proposeOffline, type OfflineBest, type OfflineInput } from '../function
 import { grammarFor, parseProgram, renderProgram, sampleProgram, type Family, type Program } from '../functions/propose/offline-grammar.ts';
 import type { Candidate, TermStats } from '../functions/shared/search/types.ts';
 import { Random } from '../core/random.ts';
-import { RecordingSchema } from '../tasks/conformance.ts';
+import { RecordingSchema, recordingText } from '../tasks/conformance.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
@@ -26,9 +26,11 @@ function load(code: string): Reward {
 
 interface Transition { obs: number[]; action: number | number[]; nextObs: number[]; terminated: boolean }
 
-/** Real transitions of a task: its golden Gymnasium episodes (random and solving ones, every ending). */
+/** Real transitions of a task: its golden Gymnasium episodes (random and solving ones, every ending; the MuJoCo tasks' from shared/). */
 function transitionsOf(task: Task): Transition[] {
-  const recording = RecordingSchema.parse(JSON.parse(readFileSync(new URL(`./fixtures/golden/${task.id}.json`, import.meta.url), 'utf8')));
+  const fixture = new URL(`./fixtures/golden/${task.id}.json`, import.meta.url);
+  const file = existsSync(fixture) ? fixture : new URL(`../../shared/golden/mujoco/${task.id}.json.gz`, import.meta.url);
+  const recording = RecordingSchema.parse(JSON.parse(recordingText(readFileSync(file))));
   return recording.episodes.flatMap((e) => e.steps.map((step, t) => ({
     obs: t === 0 ? e.initial_obs : e.steps[t - 1].obs,
     action: task.action.kind === 'discrete' ? step.action : (step.action as number[]).map((a, k) =>

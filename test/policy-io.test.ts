@@ -24,10 +24,18 @@ describe('Function: savePolicy', () => {
     ['Pendulum-v1', [[1, 0, 0], [-1, 0, 3.5], [0.6, -0.8, -7]]],
     ['CartPole-v1', [[0, 0, 0, 0], [1.2, -2, 0.1, 1.5]]],
   ];
+  // Hopper's running observation normalization: a statistic, and the ±10 clip (the last row is far outside it).
+  const normalized = (net: ReturnType<typeof networkFor>) => {
+    net.offset.set(net.offset.map((_, k) => 0.1 * k - 0.3));
+    net.scale.set(net.scale.map((_, k) => 0.5 + 0.2 * k));
+    net.clip = 10;
+    return net;
+  };
+  cases.push(['Hopper-v5', [[1.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0.9, 0.1, -1, -0.5, 0.3, 2, -1, 3, 4, -5, 6], [60, -40, 30, -20, 10, -90, 80, 70, -60, 50, -40]]]);
   for (const [id, raw] of cases) {
-    it(`writes a LayersModel that tf.loadLayersModel loads and that takes raw ${id} observations`, async () => {
+    it(`writes a LayersModel that tf.loadLayersModel loads and that takes raw ${id} observations${id === 'Hopper-v5' ? ' (normalized and clipped)' : ''}`, async () => {
       // Prepare: random (non-trivial) parameters, perturbed so biases are not zero.
-      const net = networkFor(getTask(id));
+      const net = id === 'Hopper-v5' ? normalized(networkFor(getTask(id))) : networkFor(getTask(id));
       const theta = initialParameters(net, 'orthogonal', new Random(7)).map((v, i) => v + 0.05 * Math.sin(i));
       const blobs = new FsBlobStore(dir);
 

@@ -5,7 +5,7 @@
  * A reward that passes is then screened in the same sandbox: run over the task's bank of known
  * successes and failures (screen.ts), which says what it pays for before anything trains it.
  */
-import type { Task } from '../../tasks/contract.ts';
+import type { Task, VecEnv } from '../../tasks/contract.ts';
 import type { Bank } from '../../tasks/bank.ts';
 import { loadBank } from '../../tasks/bank-file.ts';
 import { Random } from '../../core/random.ts';
@@ -45,6 +45,7 @@ const SAMPLE_COPIES = 16;
 export async function checkReward(task: Task, source: string, opts: CheckRewardOptions = {}): Promise<CheckRewardResult> {
   const samples = opts.samples ?? 4096;
   const batchSize = opts.batchSize ?? 2048;
+  await task.prepare?.();
   const all = sampleTransitions(task, samples, opts.seed ?? 0);
   let sandbox: RewardSandbox | undefined;
   try {
@@ -102,9 +103,16 @@ function evaluateAll(
  * past their bounds, so the reward also sees what the environment's clipping makes of them).
  */
 export function sampleTransitions(task: Task, count: number, seed: number): TransitionBatch {
-  const { obsSize: d, actionSize: k, action } = task;
-  const rng = new Random(seed ^ 0x5eed);
   const env = task.makeEnv(SAMPLE_COPIES, seed);
+  try {
+    return randomTransitions(task, env, count, new Random(seed ^ 0x5eed));
+  } finally {
+    env.dispose?.();
+  }
+}
+
+function randomTransitions(task: Task, env: VecEnv, count: number, rng: Random): TransitionBatch {
+  const { obsSize: d, actionSize: k, action } = task;
   const batch: TransitionBatch = {
     count,
     obs: new Float32Array(count * d),

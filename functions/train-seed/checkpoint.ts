@@ -16,7 +16,7 @@ import type { SeedCheckpoint } from './seed-run.ts';
 import { decodeTyped, encodeTyped, MalformedContainer, OtherContainerFormat } from './typed-container.ts';
 
 /** The layout of SeedCheckpoint. Bump it with any change to what a checkpoint holds. */
-export const CHECKPOINT_FORMAT = 2;
+export const CHECKPOINT_FORMAT = 3;
 
 /**
  * The trainer's own revision. Bump it with any change to the trainer's arithmetic or state that
@@ -37,7 +37,7 @@ export function checkpointVersion(task: Task, seed: number, steps: number, backe
   const network = networkFor(task);
   const identity = JSON.stringify({
     task: task.id, backend, config: ppoConfigFor(task, seed, steps),
-    network: { ...network, offset: [...network.offset], scale: [...network.scale] },
+    network: { ...network, offset: [...network.offset], scale: [...network.scale], clip: String(network.clip) },
     kernel: KERNEL_SHA256,
   });
   const fingerprint = createHash('sha256').update(identity).digest('hex').slice(0, 16);
@@ -96,6 +96,7 @@ const CheckpointSchema = z.object({
     env: z.record(z.string(), z.union([F64, F32, I32, U32])).nullable(),
     tracker: z.object({ observations: F32, counts: I32, returns: F64, lengths: I32 }).nullable(),
     normalizer: F64.nullable(),
+    obsNormalizer: F64.nullable(),
     updates: z.array(UpdateSchema),
   }),
   steps: count, wallSeconds: z.number().min(0), sandboxSeconds: z.number().min(0), sandboxOperations: count, chunks: count,

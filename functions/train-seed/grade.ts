@@ -3,7 +3,7 @@
  * likely action, or the Gaussian's mean, which the environment clips to its bounds), and the
  * task's own success test on each episode. The candidate's reward is never called here.
  */
-import type { EpisodeRecord, Task } from '../../tasks/contract.ts';
+import type { EpisodeRecord, Task, VecEnv } from '../../tasks/contract.ts';
 import type { EpisodeEndings } from '../shared/search/types.ts';
 import { evaluationEndings } from './episode-stats.ts';
 import { EpisodeTracker } from './episodes.ts';
@@ -30,6 +30,14 @@ export interface Grade {
 /** Runs `episodes` greedy episodes side by side, each to its end, and grades them. */
 export function grade(task: Task, net: Network, theta: Float32Array, seed: number, episodes: number): Grade {
   const envs = task.makeEnv(episodes, EVAL_SEED_OFFSET + seed);
+  try {
+    return gradeWith(task, envs, net, theta, episodes);
+  } finally {
+    envs.dispose?.();
+  }
+}
+
+function gradeWith(task: Task, envs: VecEnv, net: Network, theta: Float32Array, episodes: number): Grade {
   const tracker = new EpisodeTracker(envs, net.obsSize);
   const actor = prepareJs(theta, net.actor);
   const x = new Float32Array(episodes * net.obsSize);

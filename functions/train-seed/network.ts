@@ -31,6 +31,8 @@ export interface Network {
   /** Observations are scaled to about [-1, 1]: (x - offset) / scale, per dimension. */
   offset: Float64Array;
   scale: Float64Array;
+  /** Scaled observations are clipped to ±clip (a running normalization's ±10; Infinity: none). */
+  clip: number;
 }
 
 function layout(shapes: LayerShape[], start: number): { slots: LayerSlot[]; end: number } {
@@ -65,6 +67,7 @@ export function networkFor(task: Pick<Task, 'observation' | 'action'>): Network 
     paramCount: critic.end + (continuous ? actions : 0),
     offset: Float64Array.from(ranges, ([lo, hi]) => (lo + hi) / 2),
     scale: Float64Array.from(ranges, ([lo, hi]) => (hi - lo) / 2),
+    clip: Infinity,
   };
 }
 
@@ -112,8 +115,9 @@ function orthogonal(rows: number, cols: number, gain: number, rng: Random): Floa
 /** Scales `count` raw observations (count x obsSize, from `from`) into out. */
 export function scaleObservations(net: Network, raw: Float32Array, count: number, out: Float32Array): void {
   const d = net.obsSize;
+  const { clip } = net;
   for (let n = 0; n < count; n++) {
-    for (let k = 0; k < d; k++) out[n * d + k] = (raw[n * d + k] - net.offset[k]) / net.scale[k];
+    for (let k = 0; k < d; k++) out[n * d + k] = Math.min(Math.max((raw[n * d + k] - net.offset[k]) / net.scale[k], -clip), clip);
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The trained policy as a TensorFlow.js LayersModel (model.json + weights.bin), so that
- * `tf.loadLayersModel` loads it anywhere. The observation scaling is folded into the first layer:
+ * `tf.loadLayersModel` loads it anywhere. The observation scaling (a running normalization's
+ * statistic, where the task trains with one) is folded into the first layer:
  * the saved model takes the task's raw observation and returns one logit per action (discrete:
  * the greedy action is the argmax) or the Gaussian's mean action (continuous: clip it to the
  * action bounds, as the environment does).
@@ -13,27 +14,70 @@ import type { Network } from './network.ts';
 export const MODEL_JSON = 'model.json';
 export const WEIGHTS_BIN = 'weights.bin';
 
-/** Builds the actor as a Sequential model with the trained weights. */
+/**
+ * Builds the actor as a Sequential model with the trained weights. Where the scaled observation is
+ * clipped (a running normalization's ±10), a first ReLU layer computes relu(z + c) and relu(z - c)
+ * of the scaled observation z, and the first hidden layer takes their difference less c, which is
+ * clip(z, -c, c): the saved model is the policy that was graded, clipping included.
+ */
 export function actorModel(net: Network, theta: Float32Array): tfl.Sequential {
   const model = tfl.sequential();
+  const clipped = Number.isFinite(net.clip);
+  const d = net.obsSize;
+  if (clipped) model.add(tfl.layers.dense({ units: 2 * d, activation: 'relu', inputShape: [d], name: 'normalize' }));
   net.actor.forEach((slot, l) => {
     const last = l === net.actor.length - 1;
     model.add(tfl.layers.dense({
       units: slot.outputs,
       activation: last ? 'linear' : 'tanh',
-      inputShape: l === 0 ? [net.obsSize] : undefined,
+      inputShape: l === 0 && !clipped ? [d] : undefined,
       name: last ? (net.continuous ? 'mean' : 'logits') : `hidden${l + 1}`,
     }));
   });
-  const weights = net.actor.flatMap((slot, l) => {
+  const layers = net.actor.map((slot, l) => {
     const w = theta.slice(slot.w, slot.w + slot.inputs * slot.outputs);
     const b = theta.slice(slot.b, slot.b + slot.outputs);
-    if (l === 0) foldScaling(net, w, b, slot.outputs);
-    return [tf.tensor2d(w, [slot.inputs, slot.outputs]), tf.tensor1d(b)];
+    if (l > 0) return { w, b, rows: slot.inputs, cols: slot.outputs };
+    if (clipped) return clipFirstLayer(net, w, b, slot.outputs);
+    foldScaling(net, w, b, slot.outputs);
+    return { w, b, rows: slot.inputs, cols: slot.outputs };
   });
+  const all = clipped ? [normalizeLayer(net), ...layers] : layers;
+  const weights = all.flatMap(({ w, b, rows, cols }) => [tf.tensor2d(w, [rows, cols]), tf.tensor1d(b)]);
   model.setWeights(weights);
   tf.dispose(weights);
   return model;
+}
+
+interface DenseWeights { w: Float32Array; b: Float32Array; rows: number; cols: number }
+
+/** relu(z + c) in the first d units, relu(z - c) in the next d, z = (x - offset) / scale. */
+function normalizeLayer(net: Network): DenseWeights {
+  const d = net.obsSize;
+  const w = new Float32Array(d * 2 * d);
+  const b = new Float32Array(2 * d);
+  for (let i = 0; i < d; i++) {
+    w[i * 2 * d + i] = 1 / net.scale[i];
+    w[i * 2 * d + d + i] = 1 / net.scale[i];
+    b[i] = -net.offset[i] / net.scale[i] + net.clip;
+    b[d + i] = -net.offset[i] / net.scale[i] - net.clip;
+  }
+  return { w, b, rows: d, cols: 2 * d };
+}
+
+/** W' = [W; -W] and b' = b - c·ΣW: the first hidden layer of clip(z) = relu(z + c) - relu(z - c) - c. */
+function clipFirstLayer(net: Network, w: Float32Array, b: Float32Array, outputs: number): DenseWeights {
+  const d = net.obsSize;
+  const out = new Float32Array(2 * d * outputs);
+  const bias = Float32Array.from(b);
+  for (let i = 0; i < d; i++) {
+    for (let o = 0; o < outputs; o++) {
+      out[i * outputs + o] = w[i * outputs + o];
+      out[(d + i) * outputs + o] = -w[i * outputs + o];
+      bias[o] -= net.clip * w[i * outputs + o];
+    }
+  }
+  return { w: out, b: bias, rows: 2 * d, cols: outputs };
 }
 
 /** x_scaled = (x - offset) / scale, so W' = W / scale (per input row) and b' = b - offset·W'. */

@@ -16,6 +16,7 @@ import { EpisodeTracker, type TrackerSnapshot } from './episodes.ts';
 import { EndingCounter, type RolloutEndings } from './episode-stats.ts';
 import type { PpoConfig } from '../../core/ppo-config.ts';
 import { RewardNormalizer } from './reward-normalizer.ts';
+import { ObsNormalizer } from './obs-normalizer.ts';
 import { Adam, clipGradNorm, type AdamState } from './adam.ts';
 import { ownKernel } from './matrix-ops.ts';
 import { MlpKernel } from './mlp-kernel.ts';
@@ -68,6 +69,8 @@ export interface TrainerCheckpoint {
   env: EnvSnapshot | null;
   tracker: TrackerSnapshot | null;
   normalizer: Float64Array | null;
+  /** The running observation statistic (config.normObs), or null. */
+  obsNormalizer: Float64Array | null;
   updates: UpdateStats[];
 }
 
@@ -121,96 +124,113 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   const returns = new Float32Array(batchSize);
 
   const first = resume ? resume.update + 1 : 1;
+  await task.prepare?.();
   const { envs, tracker } = environments(task, config, d, resume);
-  const normalizer = config.normReward ? new RewardNormalizer(numEnvs, config.gamma) : null;
-  if (resume) {
-    rng.restore(resume.rng);
-    if (normalizer && resume.normalizer) normalizer.restore(resume.normalizer);
+  // The loop below, in a function of its own, so that the copies are freed (an engine's
+  // WebAssembly objects) however it ends.
+  try {
+    return await trainWith(envs, tracker);
+  } finally {
+    envs.dispose?.();
   }
-  const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), action: new Float32Array(numEnvs * a) };
-  const updates: UpdateStats[] = resume ? [...resume.updates] : [];
-  const endings = new EndingCounter();
 
-  for (let update = first; update <= stopAfter; update++) {
-    // Rollout: act with the current policy, remember what the reward needs.
-    let ended = 0, succeeded = 0, endedLength = 0;
-    for (let step = 0; step < numSteps; step++) {
-      const base = step * numEnvs;
-      scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-      policy.act(scratch.obs, scratch.out);
-      for (let e = 0; e < numEnvs; e++) logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
-      obs.set(scratch.obs, base * d);
-      rawObs.set(envs.obs, base * d);
-      actions.set(scratch.action, base * a);
-      envs.step(scratch.action);
-      applied.set(envs.applied, base * a);
-      finalObs.set(envs.finalObs, base * d);
-      for (let e = 0; e < numEnvs; e++) {
-        terminated[base + e] = envs.terminated[e];
-        dones[base + e] = envs.terminated[e] | envs.truncated[e];
-      }
-      for (const { episode } of tracker.afterStep()) {
-        const success = task.success.test(episode);
-        ended += 1;
-        succeeded += success ? 1 : 0;
-        endedLength += episode.length;
-        endings.add(episode, success);
-      }
+  async function trainWith(envs: VecEnv, tracker: EpisodeTracker): Promise<TrainOutput> {
+    const normalizer = config.normReward ? new RewardNormalizer(numEnvs, config.gamma) : null;
+    // Observations are counted as they arrive (the first ones at the start, then after every step).
+    const obsNormalizer = config.normObs ? new ObsNormalizer(net) : null;
+    if (resume) {
+      rng.restore(resume.rng);
+      if (normalizer && resume.normalizer) normalizer.restore(resume.normalizer);
+      if (obsNormalizer && resume.obsNormalizer) obsNormalizer.restore(resume.obsNormalizer);
+    } else {
+      obsNormalizer?.update(envs.obs, numEnvs);
     }
+    const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), action: new Float32Array(numEnvs * a) };
+    const updates: UpdateStats[] = resume ? [...resume.updates] : [];
+    const endings = new EndingCounter();
 
-    // The candidate's reward, once for the whole rollout.
-    const stepOffset = (update - 1) * batchSize;
-    const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated }, stepOffset);
-    const rewards = normalizer ? normalizer.normalize(rewardBatch.rewards, terminated, numSteps) : rewardBatch.rewards;
-
-    // The critic's values of the rollout (one pass: the policy did not change during it), the
-    // bootstrap value, and GAE (truncation counts as done, as in CleanRL and the reference).
-    values.set(criticValues(net, theta, obs, batchSize, kernel));
-    scaleObservations(net, envs.obs, numEnvs, scratch.obs);
-    const nextValues = criticValues(net, theta, scratch.obs, numEnvs, kernel);
-    gae({ rewards, values, dones, nextValues, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
-
-    // Optimize the policy and value network: epochs of shuffled minibatches.
-    const b_inds = Int32Array.from({ length: batchSize }, (_, i) => i);
-    for (let epoch = 0; epoch < config.updateEpochs; epoch++) {
-      rng.shuffle(b_inds);
-      for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
-        const mb_inds = b_inds.subarray(start, start + minibatchSize);
-        const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
-        if (kernel) {
-          kernelLossAndGradient(net, theta, mb, config, kernel);
-          kernel.clipAndStep(theta, adamSettings, config.maxGradNorm);
-        } else {
-          lossAndGradient(net, theta, mb, config, grad, null);
-          clipGradNorm(grad, config.maxGradNorm);
-          optimizer?.step(theta, grad);
+    for (let update = first; update <= stopAfter; update++) {
+      // Rollout: act with the current policy, remember what the reward needs.
+      let ended = 0, succeeded = 0, endedLength = 0;
+      for (let step = 0; step < numSteps; step++) {
+        const base = step * numEnvs;
+        scaleObservations(net, envs.obs, numEnvs, scratch.obs);
+        policy.act(scratch.obs, scratch.out);
+        for (let e = 0; e < numEnvs; e++) logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
+        obs.set(scratch.obs, base * d);
+        rawObs.set(envs.obs, base * d);
+        actions.set(scratch.action, base * a);
+        envs.step(scratch.action);
+        obsNormalizer?.update(envs.obs, numEnvs);
+        applied.set(envs.applied, base * a);
+        finalObs.set(envs.finalObs, base * d);
+        for (let e = 0; e < numEnvs; e++) {
+          terminated[base + e] = envs.terminated[e];
+          dones[base + e] = envs.terminated[e] | envs.truncated[e];
+        }
+        for (const { episode } of tracker.afterStep()) {
+          const success = task.success.test(episode);
+          ended += 1;
+          succeeded += success ? 1 : 0;
+          endedLength += episode.length;
+          endings.add(episode, success);
         }
       }
-    }
-    policy = preparePolicy(net, theta, numEnvs, kernel);
 
-    const stats: UpdateStats = {
-      step: update * batchSize,
-      meanReward: mean(rewardBatch.rewards),
-      // Nothing measured when no training episode ended in this rollout: a gap, not a 0.
-      trainSuccess: ended > 0 ? succeeded / ended : null,
-      episodeLength: ended > 0 ? endedLength / ended : null,
-      terms: termMeans(rewardBatch.terms, (x) => x),
-      termsAbs: termMeans(rewardBatch.terms, Math.abs),
-      episodesEnded: ended,
-      episodesSucceeded: succeeded,
-      endings: endings.take(),
+      // The candidate's reward, once for the whole rollout.
+      const stepOffset = (update - 1) * batchSize;
+      const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated }, stepOffset);
+      const rewards = normalizer ? normalizer.normalize(rewardBatch.rewards, terminated, numSteps) : rewardBatch.rewards;
+
+      // The critic's values of the rollout (one pass: the policy did not change during it), the
+      // bootstrap value, and GAE (truncation counts as done, as in CleanRL and the reference).
+      values.set(criticValues(net, theta, obs, batchSize, kernel));
+      scaleObservations(net, envs.obs, numEnvs, scratch.obs);
+      const nextValues = criticValues(net, theta, scratch.obs, numEnvs, kernel);
+      gae({ rewards, values, dones, nextValues, numSteps, numEnvs, gamma: config.gamma, gaeLambda: config.gaeLambda }, advantages, returns);
+
+      // Optimize the policy and value network: epochs of shuffled minibatches.
+      const b_inds = Int32Array.from({ length: batchSize }, (_, i) => i);
+      for (let epoch = 0; epoch < config.updateEpochs; epoch++) {
+        rng.shuffle(b_inds);
+        for (let start = 0; start + minibatchSize <= batchSize; start += minibatchSize) {
+          const mb_inds = b_inds.subarray(start, start + minibatchSize);
+          const mb = gatherMinibatch(net, mb_inds, { obs, actions, logprobs, advantages, returns }, config.normAdv);
+          if (kernel) {
+            kernelLossAndGradient(net, theta, mb, config, kernel);
+            kernel.clipAndStep(theta, adamSettings, config.maxGradNorm);
+          } else {
+            lossAndGradient(net, theta, mb, config, grad, null);
+            clipGradNorm(grad, config.maxGradNorm);
+            optimizer?.step(theta, grad);
+          }
+        }
+      }
+      policy = preparePolicy(net, theta, numEnvs, kernel);
+
+      const stats: UpdateStats = {
+        step: update * batchSize,
+        meanReward: mean(rewardBatch.rewards),
+        // Nothing measured when no training episode ended in this rollout: a gap, not a 0.
+        trainSuccess: ended > 0 ? succeeded / ended : null,
+        episodeLength: ended > 0 ? endedLength / ended : null,
+        terms: termMeans(rewardBatch.terms, (x) => x),
+        termsAbs: termMeans(rewardBatch.terms, Math.abs),
+        episodesEnded: ended,
+        episodesSucceeded: succeeded,
+        endings: endings.take(),
+      };
+      updates.push(stats);
+      onUpdate?.(stats, update, numUpdates);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const env = envs.snapshot?.() ?? null;
+    const checkpoint: TrainerCheckpoint = {
+      update: Math.max(first - 1, stopAfter), theta: Float32Array.from(theta), adam: kernel ? kernel.adamState() : (optimizer as Adam).exportState(), rng: rng.state(),
+      env, tracker: env ? tracker.snapshot() : null, normalizer: normalizer?.snapshot() ?? null, obsNormalizer: obsNormalizer?.snapshot() ?? null, updates,
     };
-    updates.push(stats);
-    onUpdate?.(stats, update, numUpdates);
-    await new Promise((resolve) => setImmediate(resolve));
+    return { theta: Float32Array.from(theta), network: net, updates, numUpdates, checkpoint };
   }
-  const env = envs.snapshot?.() ?? null;
-  const checkpoint: TrainerCheckpoint = {
-    update: Math.max(first - 1, stopAfter), theta: Float32Array.from(theta), adam: kernel ? kernel.adamState() : (optimizer as Adam).exportState(), rng: rng.state(),
-    env, tracker: env ? tracker.snapshot() : null, normalizer: normalizer?.snapshot() ?? null, updates,
-  };
-  return { theta: Float32Array.from(theta), network: net, updates, numUpdates, checkpoint };
 }
 
 /**

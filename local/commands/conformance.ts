@@ -5,10 +5,10 @@
  * A file may be gzipped. Exit 0 when every file is within the tolerance, 1 when it is not, 2 on bad usage.
  */
 import { z } from 'zod';
-import type { ConformanceTolerance } from '../../tasks/contract.ts';
-import { getTask } from '../../tasks/registry.ts';
+import type { ConformanceReport, ConformanceTolerance, Task } from '../../tasks/contract.ts';
+import { prepareTask } from '../../tasks/registry.ts';
 import {
-  DEFAULT_TOLERANCE, RecordingSchema, compareEpisode, describeTolerance, recordingText, replayEpisode, withinTolerance, worstDeviation, type Deviation,
+  DEFAULT_TOLERANCE, RecordingSchema, compareEpisode, describeTolerance, recordingText, replayEpisode, withinTolerance, worstDeviation, type Deviation, type Recording,
 } from '../../tasks/conformance.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
@@ -29,8 +29,8 @@ export class NotConformant extends Error {
 
 export async function conformanceCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(ConformanceFlags, raw);
-  const task = getTask(flags.task);
-  const reports: Array<{ file: string; episodes: number } & Deviation> = [];
+  const task = await prepareTask(flags.task);
+  const recordings: Array<{ file: string; json: unknown; recording: Recording }> = [];
   for (const file of flags.files) {
     let json: unknown;
     try {
@@ -45,9 +45,16 @@ export async function conformanceCommand(raw: unknown): Promise<void> {
       throw new UsageError(`${file} is not in the recorded-episodes format: ${issue.path.join('.') || 'the file'}: ${issue.message}`);
     }
     if (parsed.data.task !== task.id) throw new UsageError(`${file} records ${parsed.data.task}, not ${task.id} (--task)`);
-    const deviations = parsed.data.episodes.map((episode) => compareEpisode(episode, replayEpisode(task, episode)));
-    reports.push({ file, episodes: deviations.length, ...worstDeviation(deviations) });
+    recordings.push({ file, json, recording: parsed.data });
   }
+  if (task.conformance) {
+    ownChecks(task, task.conformance, recordings, flags.json);
+    return;
+  }
+  const reports: Array<{ file: string; episodes: number } & Deviation> = recordings.map(({ file, recording }) => {
+    const deviations = recording.episodes.map((episode) => compareEpisode(episode, replayEpisode(task, episode)));
+    return { file, episodes: deviations.length, ...worstDeviation(deviations) };
+  });
   const declared = task.conformanceTolerance ?? DEFAULT_TOLERANCE;
   // The flags set the tolerance of the free flight, or of the whole episode where there is no contact.
   const tolerance: ConformanceTolerance = {
@@ -64,6 +71,31 @@ export async function conformanceCommand(raw: unknown): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (!ok) throw new NotConformant(`${task.id} deviates from the recorded episodes beyond the tolerance`);
+}
+
+/**
+ * A task with checks of its own (a MuJoCo task: logic, physics per step or by distribution): each
+ * file's checks, by name, with what each compared. The tolerance flags do not apply to them.
+ */
+function ownChecks(task: Task, conformance: (recording: unknown) => ConformanceReport, recordings: Array<{ file: string; json: unknown }>, json: boolean): void {
+  let reports: Array<{ file: string } & ConformanceReport>;
+  try {
+    reports = recordings.map(({ file, json: recording }) => ({ file, ...conformance(recording) }));
+  } catch (err) {
+    throw new UsageError(`the recording is not one ${task.id} can check: ${(err as Error).message}`);
+  }
+  const ok = reports.every((r) => r.checks.every((c) => c.ok));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ task: task.id, ok, files: reports })}\n`);
+  } else {
+    const lines = reports.flatMap((r) => [
+      `${r.file}: ${r.episodes} episodes, ${r.steps} steps; checked: ${r.checks.map((c) => c.check).join(', ')}`,
+      ...r.checks.map((c) => `  ${c.check}: ${c.ok ? 'conforms' : 'DOES NOT CONFORM'}: ${c.detail}`),
+    ]);
+    lines.push(ok ? `${task.id}: conforms (${[...new Set(reports.flatMap((r) => r.checks.map((c) => c.check)))].join(', ')})` : `${task.id}: does NOT conform`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  if (!ok) throw new NotConformant(`${task.id} does not conform to the recorded episodes`);
 }
 
 const e2 = (x: number): string => x.toExponential(2);

@@ -10,7 +10,7 @@ import { aggregateCandidate, mean, meanOrNull } from '../results/aggregate.ts';
 import { trainedResults } from '../results/trained-results.ts';
 import { baselinesOf } from '../search/baselines.ts';
 import { stepsAtBudget } from '../search/chunk-size.ts';
-import { getTask } from '../../../tasks/registry.ts';
+import { getTask, prepareTask } from '../../../tasks/registry.ts';
 import type { CardData, CardReward, NoWinnerCardData } from './card-data.ts';
 import { nothingTrainedReason } from './nothing-trained.ts';
 
@@ -31,9 +31,11 @@ export async function assembleCard(
   const meta = await store.meta(searchId);
   const records = await allCandidates(store, searchId, meta);
   const find = (generation: number, id: string) => records.find((r) => r.generation === generation && r.candidateId === id);
+  // The card draws the task's episodes: a robot's from its engine's own geometry, loaded here.
+  const task = await prepareTask(meta.config.task);
   if (!meta.best) {
     // Nothing trained: the card says why, with what the baselines that trained scored on the search's seeds.
-    const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).flatMap((b) => {
+    const baselines = await Promise.all(baselinesOf(task).flatMap((b) => {
       const record = find(BASELINE_GENERATION, b.name);
       return record === undefined ? [] : [cardReward(store, searchId, record, freshResults, true)];
     }));
@@ -45,7 +47,7 @@ export async function assembleCard(
 
   const interim = freshResults.length === 0;
   const winner = await cardReward(store, searchId, winnerRecord, freshResults, interim);
-  const baselines = await Promise.all(baselinesOf(getTask(meta.config.task)).map(async (b) => {
+  const baselines = await Promise.all(baselinesOf(task).map(async (b) => {
     const record = find(BASELINE_GENERATION, b.name);
     if (!record) throw new NoWinner(`no record of the baseline ${b.name}`);
     return cardReward(store, searchId, record, freshResults, interim);

@@ -1,0 +1,108 @@
+/**
+ * Conformance of a MuJoCo task against Gymnasium's own v5 code, on recordings in the golden format
+ * (shared/golden/mujoco/README.md: native MuJoCo 2.2.2 under Gymnasium 1.4.0). Three checks, as
+ * that README says the recordings allow:
+ *
+ * - logic, exactly: every recorded step is given to our environment as its next state (no physics),
+ *   and its observation, reward, reward terms (v5's info names) and endings must be Gymnasium's;
+ * - physics per step, where the two MuJoCo versions agree (no contacts): each step simulated from
+ *   the recorded qpos, qvel and warm start, its next qpos and qvel within the task's tolerance;
+ * - by distribution, where contact handling changed between 2.2 and 3.x: our episodes of the same
+ *   policies (distribution.ts) against the recorded ones, returns, lengths and endings.
+ */
+import type { ConformanceCheck, ConformanceReport } from '../contract.ts';
+import { RecordingSchema } from '../conformance.ts';
+import { compareDistributions, type DistributionSpec } from './distribution.ts';
+import type { MujocoEnv } from './mujoco-env.ts';
+import { mujocoEpisode, type MujocoEpisode } from './recording.ts';
+
+export interface MujocoConformanceSpec {
+  /** A fresh one-copy environment seeded with `seed` (the caller's task is prepared). */
+  make: (seed: number) => MujocoEnv;
+  /** How the physics is checked: each step (with its tolerance on qpos and qvel) or by distribution. */
+  physics: { check: 'per-step'; tolerance: number } | ({ check: 'distribution' } & DistributionSpec);
+}
+
+const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  if (a.length !== b.length) return Infinity;
+  let worst = 0;
+  for (let k = 0; k < a.length; k++) worst = Math.max(worst, Math.abs(a[k] - b[k]));
+  return worst;
+};
+
+/** The task's conformance check of a parsed recording. */
+export function mujocoConformance(spec: MujocoConformanceSpec): (recording: unknown) => ConformanceReport {
+  return (recording) => {
+    const parsed = RecordingSchema.parse(recording);
+    const episodes = parsed.episodes.map(mujocoEpisode);
+    const steps = episodes.reduce((n, e) => n + e.steps.length, 0);
+    const checks: ConformanceCheck[] = [logicCheck(spec, episodes)];
+    checks.push(spec.physics.check === 'per-step' ? perStepCheck(spec, episodes, spec.physics.tolerance) : compareDistributions(spec.make, spec.physics, episodes));
+    return { episodes: episodes.length, steps, checks };
+  };
+}
+
+/** Each recorded step given as our next state: observation, reward, terms and endings, exactly. */
+export function logicCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[]): ConformanceCheck {
+  const worst = { obs: 0, reward: 0, terms: 0 };
+  let flags = 0;
+  let first = '';
+  const env = spec.make(0);
+  try {
+    env.autoReset = false;
+    for (const episode of episodes) {
+      env.setRecordedState(0, episode.initial_qpos, episode.initial_qvel);
+      env.restartFromState(0);
+      worst.obs = Math.max(worst.obs, maxAbs(env.obs, episode.initial_obs.map(Math.fround)));
+      episode.steps.forEach((step, t) => {
+        const before = t === 0 ? { qpos: episode.initial_qpos, qvel: episode.initial_qvel } : episode.steps[t - 1];
+        env.setRecordedState(0, before.qpos, before.qvel);
+        env.giveNextState(0, step.qpos, step.qvel);
+        env.step(step.action);
+        worst.obs = Math.max(worst.obs, maxAbs(env.finalObs, step.obs.map(Math.fround)));
+        worst.reward = Math.max(worst.reward, Math.abs(env.reward[0] - step.reward));
+        for (const [name, value] of Object.entries(env.info[0])) worst.terms = Math.max(worst.terms, Math.abs(value - (step.info?.[name] ?? Number.NaN)));
+        if ((env.terminated[0] === 1) !== step.terminated || (env.truncated[0] === 1) !== step.truncated) {
+          flags += 1;
+          first ||= ` (first: seed ${episode.seed ?? '?'} step ${t + 1})`;
+        }
+      });
+    }
+  } finally {
+    env.dispose();
+  }
+  const ok = worst.obs === 0 && worst.reward === 0 && worst.terms === 0 && flags === 0;
+  return {
+    check: 'logic', ok,
+    detail: `from each recorded state, exactly: largest deviation of the observation (float32) ${worst.obs.toExponential(2)}, ` +
+      `reward ${worst.reward.toExponential(2)}, reward terms ${worst.terms.toExponential(2)}; terminated/truncated differ on ${flags} steps${first}`,
+  };
+}
+
+/** Each step simulated from the recorded state before it (warm start included): the next qpos and qvel. */
+export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[], tolerance: number): ConformanceCheck {
+  let worst = 0;
+  let where = '';
+  const env = spec.make(0);
+  try {
+    env.autoReset = false;
+    for (const episode of episodes) {
+      episode.steps.forEach((step, t) => {
+        const before = t === 0
+          ? { qpos: episode.initial_qpos, qvel: episode.initial_qvel, qacc_warmstart: episode.initial_qacc_warmstart }
+          : episode.steps[t - 1];
+        env.setRecordedState(0, before.qpos, before.qvel, before.qacc_warmstart);
+        env.step(step.action);
+        const deviation = Math.max(maxAbs(env.qpos(0), step.qpos), maxAbs(env.qvel(0), step.qvel));
+        if (deviation > worst) [worst, where] = [deviation, `seed ${episode.seed ?? '?'} step ${t + 1}`];
+      });
+    }
+  } finally {
+    env.dispose();
+  }
+  return {
+    check: 'physics per step', ok: worst <= tolerance,
+    detail: `each step from the recorded qpos, qvel and warm start: largest deviation of the next qpos and qvel ${worst.toExponential(2)}` +
+      `${where ? ` (${where})` : ''}, tolerance ${tolerance}`,
+  };
+}

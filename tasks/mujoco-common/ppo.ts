@@ -1,0 +1,21 @@
+/**
+ * The trainer's settings for MuJoCo tasks: CleanRL's ppo_continuous_action.py defaults (one copy,
+ * 2,048-step rollouts, 32 minibatches, 10 epochs, learning rate 3e-4, no entropy bonus, observation
+ * and reward normalization with clipping), which publishes Hopper-v4 at 1M steps with mean returns
+ * of about 1,500-2,500. CleanRL also anneals the learning rate to 0; this trainer keeps it constant
+ * (core/ppo-config.ts). Measured on Hopper-v5: docs/mujoco.md.
+ */
+import type { PpoOverrides } from '../../core/ppo-config.ts';
+
+export const MUJOCO_PPO: PpoOverrides = {
+  numEnvs: 1,
+  numSteps: 2048,
+  numMinibatches: 32,
+  updateEpochs: 10,
+  learningRate: 3e-4,
+  gamma: 0.99,
+  gaeLambda: 0.95,
+  entCoef: 0,
+  normObs: true,
+  normReward: true,
+};
