@@ -32,12 +32,12 @@ function computeReward(obs, action, nextObs, terminated) {
 /**
  * Measured here (peak resident memory): the others peak at 200-230 MB when the time cap kills them
  * after they reported progress; the hoarder grows toward 500 MB and is killed on its way past 350,
- * a few seconds into training. The time cap leaves the hoarder room to get there, and to report
- * progress, on a machine whose cores are busy with other work. One chunk of 10,000,000
+ * about 3 s after its worker loaded at load 15 (the time cap counts from then, as on Lambda). The
+ * time cap leaves it three times that to get there, and to report progress. One chunk of 10,000,000
  * MountainCar steps (about 3 minutes of an idle core here), so that no invocation ends before the
  * time cap on any machine.
  */
-const CAPS = { memoryMb: 350, timeoutSeconds: 15 };
+const CAPS = { memoryMb: 350, timeoutSeconds: 10 };
 const STEPS = 10_000_000;
 const SANDBOX = { EUREKA_SANDBOX_MEMORY_MB: '512' };
 
