@@ -1,0 +1,24 @@
+/**
+ * Swimmer's bank (tasks/bank.ts): beside random actions and doing nothing, a swimmer written by
+ * hand, a travelling wave (both hinges driven by sines of period 40 steps, the second a radian
+ * behind the first, found by trying periods and phases on two resets), which swims forward far
+ * enough to succeed; the same wave the other way round, which swims backwards; and bending both
+ * joints one way and holding them, which turns in place. Successes also come from the person's
+ * shaping's trained policy.
+ */
+import type { BankDeclaration } from '../contract.ts';
+
+/** The two hinges' torques at step t: a wave whose second joint lags the first by `phase` radians. */
+const wave = (t: number, phase: number): number[] => {
+  const w = 2 * Math.PI * t / 40;
+  return [Math.sin(w), Math.sin(w - phase)];
+};
+
+export const SWIMMER_BANK: BankDeclaration = {
+  successWords: 'swimming forward',
+  policies: [
+    { name: 'wave', kind: 'success', words: 'a hand-written travelling wave', episodes: 2, act: (_obs, t) => wave(t, 1) },
+    { name: 'backwards', kind: 'failure', words: 'swimming backwards', episodes: 2, act: (_obs, t) => wave(t, -1) },
+    { name: 'curl', kind: 'failure', words: 'curling up and holding still', episodes: 2, act: () => [1, 1] },
+  ],
+};
