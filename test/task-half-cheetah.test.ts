@@ -74,14 +74,13 @@ describe('Task: HalfCheetah-v5', () => {
     assert.equal(task.diagnostic.measure({ ...episode, return: SUCCESS_RETURN }), SUCCESS_METRES);
   });
 
-  it('the bank\'s policies fail as they say: trotting too slowly, running backwards, lying still, random', () => {
+  it('the bank\'s policies fail as they say: running backwards, lying still, random; one 1,000-step episode each', () => {
     const episodes = policyEpisodes(task);
     const one = (name: string) => {
       const mine = episodes.filter((e) => e.policy === name);
       assert.equal(mine.length, 1, name);
       return mine[0];
     };
-    assert.ok(one('trot').return > 500 && one('trot').return < SUCCESS_RETURN, `trot ${one('trot').return}`);
     assert.ok(one('backwards').return < -200, `backwards ${one('backwards').return}`);
     assert.ok(Math.abs(one('nothing').return) < 20 && one('random').return < 0);
     assert.ok(episodes.every((e) => e.kind === 'failure' && e.length === 1000));
