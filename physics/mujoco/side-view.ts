@@ -1,9 +1,9 @@
 /**
- * A side view of a model's geoms (the x-z plane, seen along -y), computed by MuJoCo itself: for
- * each pose, `mj_kinematics` places every geom, and each is projected onto the plane (or onto the
- * x-y plane, seen from above, for a robot that moves there: the swimmer). Capsules
- * and cylinders become thick segments along their axis, spheres and ellipsoids discs, boxes their
- * outline's segment; planes (the floor) are left to the drawing. No GL: the card draws these as SVG.
+ * A side view of a model's geoms (the x-z plane, seen along -y), or a top view (the x-y plane,
+ * seen from above), computed by MuJoCo itself: for each pose, `mj_kinematics` places every geom,
+ * and each is projected onto the plane. Capsules and cylinders become thick segments along their
+ * axis, spheres and ellipsoids discs, boxes their outline's segment; planes (the floor) are left
+ * to the drawing. No GL: the card draws these as SVG.
  */
 import { mujoco } from './engine.ts';
 
@@ -25,17 +25,20 @@ export interface SideGeom {
 
 export interface SideView {
   geoms: SideGeom[];
-  /** One per pose: for each drawn geom, x1, z1, x2, z2 (m) of its segment (a disc: both ends its centre); y for z seen from above. */
+  /**
+   * One per pose: for each drawn geom, x1, z1, x2, z2 (m) of its segment (a disc: both ends its
+   * centre); in a top view x1, y1, x2, y2.
+   */
   frames: Float64Array[];
 }
 
-/** Which plane the geoms are projected onto: 'xz' seen from the side, 'xy' seen from above. */
-export type ViewPlane = 'xz' | 'xy';
+/** Which plane the geoms are projected onto: the side (x-z, the default) or the top (x-y). */
+export type ViewPlane = 'x-z' | 'x-y';
 
-/** Places the model's geoms at each qpos and projects them onto the x-z plane (or x-y). */
-export function sideView(xml: string, qposes: ArrayLike<number>[], plane: ViewPlane = 'xz'): SideView {
-  // The world axis drawn upwards: z from the side, y from above (its row of geom_xmat, its entry of geom_xpos).
-  const up = plane === 'xz' ? 2 : 1;
+/** Places the model's geoms at each qpos and projects them onto the x-z plane (or the x-y plane). */
+export function sideView(xml: string, qposes: ArrayLike<number>[], plane: ViewPlane = 'x-z'): SideView {
+  // The second coordinate drawn: world z (index 2) from the side, world y (index 1) from above.
+  const up = plane === 'x-z' ? 2 : 1;
   const mj = mujoco();
   const model = mj.MjModel.from_xml_string(xml);
   try {

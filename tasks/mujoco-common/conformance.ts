@@ -16,21 +16,12 @@ import { compareDistributions, type DistributionSpec } from './distribution.ts';
 import type { MujocoEnv } from './mujoco-env.ts';
 import { mujocoEpisode, type MujocoEpisode } from './recording.ts';
 
-/**
- * One way the physics is checked: each step (with its tolerance on qpos and qvel; only the episodes
- * of the named recorded policies, where given: Walker2d's short random ones) or by distribution.
- */
-export type PhysicsCheck = { check: 'per-step'; tolerance: number; policies?: readonly string[] } | ({ check: 'distribution' } & DistributionSpec);
-
 export interface MujocoConformanceSpec {
   /** A fresh one-copy environment seeded with `seed` (the caller's task is prepared). */
   make: (seed: number) => MujocoEnv;
-  /** How the physics is checked; several checks run in turn. */
-  physics: PhysicsCheck | readonly PhysicsCheck[];
+  /** How the physics is checked: each step (with its tolerance on qpos and qvel) or by distribution. */
+  physics: { check: 'per-step'; tolerance: number } | ({ check: 'distribution' } & DistributionSpec);
 }
-
-/** The recorded policy's name: the text before its first colon ("uniform_random"). */
-export const policyName = (episode: MujocoEpisode): string => (episode.policy ?? 'unknown').split(':')[0].trim();
 
 const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
   if (a.length !== b.length) return Infinity;
@@ -46,10 +37,7 @@ export function mujocoConformance(spec: MujocoConformanceSpec): (recording: unkn
     const episodes = parsed.episodes.map(mujocoEpisode);
     const steps = episodes.reduce((n, e) => n + e.steps.length, 0);
     const checks: ConformanceCheck[] = [logicCheck(spec, episodes)];
-    for (const physics of [spec.physics].flat()) {
-      if (physics.check === 'distribution') checks.push(compareDistributions(spec.make, physics, episodes));
-      else checks.push(perStepCheck(spec, episodes.filter((e) => physics.policies?.includes(policyName(e)) ?? true), physics.tolerance, physics.policies));
-    }
+    checks.push(spec.physics.check === 'per-step' ? perStepCheck(spec, episodes, spec.physics.tolerance) : compareDistributions(spec.make, spec.physics, episodes));
     return { episodes: episodes.length, steps, checks };
   };
 }
@@ -92,7 +80,7 @@ export function logicCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: 
 }
 
 /** Each step simulated from the recorded state before it (warm start included): the next qpos and qvel. */
-export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[], tolerance: number, policies?: readonly string[]): ConformanceCheck {
+export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[], tolerance: number): ConformanceCheck {
   let worst = 0;
   let where = '';
   const env = spec.make(0);
@@ -114,7 +102,7 @@ export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes
   }
   return {
     check: 'physics per step', ok: worst <= tolerance,
-    detail: `each step${policies ? ` of the ${policies.join(', ')} episodes (${episodes.length})` : ''} from the recorded qpos, qvel and warm start: largest deviation of the next qpos and qvel ${worst.toExponential(2)}` +
+    detail: `each step from the recorded qpos, qvel and warm start: largest deviation of the next qpos and qvel ${worst.toExponential(2)}` +
       `${where ? ` (${where})` : ''}, tolerance ${tolerance}`,
   };
 }

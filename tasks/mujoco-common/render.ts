@@ -1,7 +1,6 @@
 /**
  * A MuJoCo robot on the card: the greedy episode drawn from the model's own geometry, seen from the
- * side (physics/mujoco/side-view.ts), or from above for a robot that moves in the x-y plane (the
- * swimmer), the camera following the robot over a floor marked every metre,
+ * side (physics/mujoco/side-view.ts), the camera following the robot over a floor marked every metre,
  * animated with SMIL in real time (no script); beside it two plots and a sentence. A task gives the
  * qpos of each observation (what the observation leaves out, it rebuilds from the episode) and
  * which numbers to plot.
@@ -24,9 +23,7 @@ export interface MujocoRendererOptions {
   height: { label: string; of: (qpos: number[]) => number; floor?: number };
   /** "hopper". */
   noun: string;
-  /** 'top': the x-y plane seen from above (the camera follows y too), for a robot that never leaves it. @default 'side' */
-  view?: 'side' | 'top';
-  /** How an episode the time limit ended is told, after "The hopper". @default 'stays up to the time limit' */
+  /** How an episode the time limit ended is told, after "The hopper" (a robot that cannot fall). @default 'stays up to the time limit' */
   timeLimitWords?: string;
 }
 
@@ -70,26 +67,20 @@ function animation(o: MujocoRendererOptions, episode: EpisodeRecord, color: stri
   const head = svgOpen(`${o.noun}-animation`, 'The winner\'s greedy episode, animated', WIDTH, HEIGHT) +
     `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#f7f9fc"/>`;
   if (shown.length === 0) return `${head}<text class="empty" x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">no episode recorded</text></svg>`;
-  const top = o.view === 'top';
-  const view = sideView(o.xml(), shown, top ? 'xy' : 'xz');
+  const view = sideView(o.xml(), shown);
   const xs = shown.map(o.progress.of);
-  // From above, the camera follows the first geom's centre across the water as well.
-  const ys = view.frames.map((f) => (top ? (f[1] + f[3]) / 2 : 0));
   const total = (qposes.length - 1) * o.dt + HOLD_SECONDS;
   const keyTimes = [...shown.map((_, i) => Math.min(i * every, qposes.length - 1) * o.dt / total), 1].map((t) => t.toFixed(4)).join(';');
   const anim = `dur="${total.toFixed(2)}s" repeatCount="indefinite" keyTimes="${keyTimes}" calcMode="linear"`;
   const hold = <T,>(values: T[]): T[] => [...values, values[values.length - 1]];
   const px = (x: number): number => x * PX_PER_M;
-  const pz = (z: number): number => (top ? HEIGHT / 2 : GROUND) - z * PX_PER_M;
-  // The floor, marked every metre over the ground the robot covers; from above, a line across the water every metre.
+  const pz = (z: number): number => GROUND - z * PX_PER_M;
+  // The floor, marked every metre over the ground the robot covers.
   const [lo, hi] = [Math.floor(Math.min(...xs)) - 4, Math.ceil(Math.max(...xs)) + 4];
-  const [yLo, yHi] = [Math.min(...ys) - 2, Math.max(...ys) + 2];
-  const marks = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((m) => (top
-    ? `<line x1="${r(px(m))}" y1="${r(pz(yHi))}" x2="${r(px(m))}" y2="${r(pz(yLo))}" stroke="#cbd5e1"/>` +
-      `<text class="tick" x="${r(px(m))}" y="${r(pz(ys[0]) + HEIGHT / 2 - 12)}" text-anchor="middle">${m} m</text>`
-    : `<line x1="${r(px(m))}" y1="${GROUND}" x2="${r(px(m))}" y2="${GROUND + 8}" stroke="#94a3b8"/>` +
-      `<text class="tick" x="${r(px(m))}" y="${GROUND + 22}" text-anchor="middle">${m} m</text>`)).join('');
-  const floor = top ? marks : `<line x1="${r(px(lo))}" y1="${GROUND}" x2="${r(px(hi))}" y2="${GROUND}" stroke="#475569" stroke-width="2"/>${marks}`;
+  const marks = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((m) =>
+    `<line x1="${r(px(m))}" y1="${GROUND}" x2="${r(px(m))}" y2="${GROUND + 8}" stroke="#94a3b8"/>` +
+    `<text class="tick" x="${r(px(m))}" y="${GROUND + 22}" text-anchor="middle">${m} m</text>`).join('');
+  const floor = `<line x1="${r(px(lo))}" y1="${GROUND}" x2="${r(px(hi))}" y2="${GROUND}" stroke="#475569" stroke-width="2"/>${marks}`;
   const bodies = view.geoms.map((g, k) => {
     const values = (c: number, f: (v: number) => number) => hold(view.frames.map((fr) => r(f(fr[4 * k + c])))).join(';');
     const attr = ['x1', 'y1', 'x2', 'y2'].map((name, c) => `<animate attributeName="${name}" ${anim} values="${values(c, c % 2 === 0 ? px : pz)}"/>`).join('');
@@ -97,8 +88,8 @@ function animation(o: MujocoRendererOptions, episode: EpisodeRecord, color: stri
     return `<line x1="${r(px(first[4 * k]))}" y1="${r(pz(first[4 * k + 1]))}" x2="${r(px(first[4 * k + 2]))}" y2="${r(pz(first[4 * k + 3]))}" ` +
       `stroke="${k === 0 ? color : g.color}" stroke-width="${r(2 * g.radius * PX_PER_M)}" stroke-linecap="round" opacity="0.92"><title>${escapeHtml(g.name)}</title>${attr}</line>`;
   }).join('');
-  const follow = hold(xs.map((x, i) => `${r(WIDTH / 2 - px(x))} ${r(ys[i] * PX_PER_M)}`)).join(';');
+  const follow = hold(xs.map((x) => `${r(WIDTH / 2 - px(x))} 0`)).join(';');
   const camera = `<animateTransform attributeName="transform" type="translate" ${anim} values="${follow}"/>`;
-  const caption = `<text class="tick" x="24" y="20">${qposes.length - 1} steps, ${Math.round(1 / o.dt)} per second (real time), seen from ${top ? 'above' : 'the side'}</text>`;
-  return `${head}<g transform="translate(${r(WIDTH / 2 - px(xs[0]))} ${r(ys[0] * PX_PER_M)})">${camera}${floor}${bodies}</g>${caption}</svg>`;
+  const caption = `<text class="tick" x="24" y="20">${qposes.length - 1} steps, ${Math.round(1 / o.dt)} per second (real time), seen from the side</text>`;
+  return `${head}<g transform="translate(${r(WIDTH / 2 - px(xs[0]))} 0)">${camera}${floor}${bodies}</g>${caption}</svg>`;
 }

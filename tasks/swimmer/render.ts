@@ -1,13 +1,13 @@
-/** Swimmer on the card: the robot seen from above (it moves in the x-y plane), its heading and forward progress, and a sentence. */
+/** Swimmer on the card: the robot seen from above (it moves in the x-y plane: mujoco-common/top-render.ts), its progress and heading, and a sentence. */
 import type { CardRenderer } from '../contract.ts';
-import { mujocoRenderer } from '../mujoco-common/render.ts';
+import { topRenderer } from '../mujoco-common/top-render.ts';
 import { xFromRewards } from '../mujoco-common/progress.ts';
 import { readTaskFile } from '../task-files.ts';
 import { CTRL_COST_WEIGHT, FRAME_SKIP } from './environment.ts';
 
 const DT = 0.01 * FRAME_SKIP;
 
-export const SWIMMER_RENDERER: CardRenderer = mujocoRenderer({
+export const SWIMMER_RENDERER: CardRenderer = topRenderer({
   xml: () => readTaskFile('swimmer', 'swimmer.xml'),
   dt: DT,
   /**
@@ -22,9 +22,17 @@ export const SWIMMER_RENDERER: CardRenderer = mujocoRenderer({
       return [xs[t], y, ...o.slice(0, 3)];
     });
   },
-  progress: { label: 'metres forward', of: (qpos) => qpos[0] },
-  height: { label: 'heading (rad, 0 facing +x)', of: (qpos) => qpos[2] },
+  // The swimmer is 3 m long; the frame follows its torso's joint (the middle of the body at the start).
+  frame: { span: 4, grid: 1, follow: (q) => [q[0], q[1]] },
+  path: { label: 'the torso\'s path', of: (q) => [q[0], q[1]] },
+  plots: [
+    { label: 'metres forward', of: (q) => q[0] },
+    { label: 'heading (rad, 0 facing +x)', of: (q) => q[2] },
+  ],
+  story(episode, qposes) {
+    const moved = qposes[qposes.length - 1][0] - qposes[0][0];
+    const steps = episode.actions.length;
+    return `The swimmer swims to the time limit, ${steps} steps, ${moved.toFixed(2)} metres forward (${(moved / (steps * DT)).toFixed(2)} per second).`;
+  },
   noun: 'swimmer',
-  view: 'top',
-  timeLimitWords: 'swims to the time limit',
 });

@@ -2,8 +2,7 @@
 import { defineTask, type Episode } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
-import { uniformRandom } from '../mujoco-common/distribution.ts';
+import { walker2dConformance } from './conformance.ts';
 import { CTRL_COST_WEIGHT, FRAME_SKIP, HEALTHY_REWARD, MAX_EPISODE_STEPS, Walker2dEnv } from './environment.ts';
 import { WALKER2D_BANK } from './bank-policies.ts';
 import { WALKER2D_RENDERER } from './render.ts';
@@ -91,28 +90,6 @@ Summed over an episode: return = 125 * (metres travelled forward) + (healthy ste
   ppo: MUJOCO_PPO,
   // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not walk.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 1_000 },
-  conformance: mujocoConformance({
-    make: (seed) => new Walker2dEnv(1, seed),
-    physics: [
-      // The random policy's episodes fall within about 50 steps, before contacts part 2.2.2 and 3.14:
-      // 10x the tuning episodes' worst (3.4e-13), rounded up to a power of ten.
-      { check: 'per-step', tolerance: 1e-11, policies: ['uniform_random'] },
-      // The posture controller's run to 1,000 steps and do part ways (3.7e-6 per step, free runs from step 125):
-      // the same policies' episodes as distributions (docs/mujoco.md says on which episodes the 3 standard errors were chosen).
-      {
-        check: 'distribution',
-        policies: {
-          uniform_random: uniformRandom([-1, -1, -1, -1, -1, -1], [1, 1, 1, 1, 1, 1]),
-          // The recorder's controller: a = -(1 (qpos[3:] - init_qpos[3:]) + 0.1 qvel[3:]); a[0], a[3] += -2 qpos[2] - 0.2 qvel[2]; clip.
-          pd_posture_torso: (env) => {
-            const [q, v] = [env.qpos(0), env.qvel(0)];
-            const torso = -2 * q[2] - 0.2 * v[2];
-            return [3, 4, 5, 6, 7, 8].map((k, j) => Math.fround(Math.min(1, Math.max(-1, -(q[k] + 0.1 * v[k]) + (j % 3 === 0 ? torso : 0)))));
-          },
-        },
-        episodes: 40,
-        standardErrors: 3,
-      },
-    ],
-  }),
+  // Logic exactly; the physics per step on the short random episodes and by distribution (conformance.ts).
+  conformance: walker2dConformance,
 });
