@@ -88,6 +88,7 @@
  * 2. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
 import type { Random } from '../../core/random.ts';
+import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -132,10 +133,7 @@ export class HalfCheetahEnv extends MujocoEnv {
 
     // reward:begin (left out of what the model reads)
     const forward = FORWARD_REWARD_WEIGHT * xVelocity;
-    // numpy 2: the float32 action's squares and their sum stay float32, and so does the weight times them.
-    let squares = 0;
-    for (let k = 0; k < action.length; k++) squares = Math.fround(squares + Math.fround(action[k] * action[k]));
-    const ctrlCost = Math.fround(Math.fround(CTRL_COST_WEIGHT) * squares);
+    const ctrlCost = controlCost(CTRL_COST_WEIGHT, action);
     const reward = forward - ctrlCost;
     this.info[i] = { x_position: xAfter, x_velocity: xVelocity, reward_forward: forward, reward_ctrl: -ctrlCost };
     // reward:end

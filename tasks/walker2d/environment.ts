@@ -83,6 +83,7 @@
  *    torso's angle qpos[2] leaves (-1, 1).
  * 2. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
+import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -133,10 +134,7 @@ export class Walker2dEnv extends MujocoEnv {
     // reward:begin (left out of what the model reads)
     const forward = FORWARD_REWARD_WEIGHT * xVelocity;
     const survive = healthy ? HEALTHY_REWARD : 0;
-    // numpy 2: the float32 action's squares and their sum stay float32, and so does the weight times them.
-    let squares = 0;
-    for (let k = 0; k < action.length; k++) squares = Math.fround(squares + Math.fround(action[k] * action[k]));
-    const ctrlCost = Math.fround(Math.fround(CTRL_COST_WEIGHT) * squares);
+    const ctrlCost = controlCost(CTRL_COST_WEIGHT, action);
     const reward = forward + survive - ctrlCost;
     this.info[i] = {
       x_position: xAfter, z_distance_from_origin: qpos[1] - INIT_Z, x_velocity: xVelocity,
