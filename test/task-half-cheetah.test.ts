@@ -12,7 +12,7 @@ import type { MujocoEpisode } from '../tasks/mujoco-common/recording.ts';
 import { HalfCheetahEnv } from '../tasks/half-cheetah/environment.ts';
 import { SUCCESS_METRES, SUCCESS_RETURN } from '../tasks/half-cheetah/task.ts';
 import { policyEpisodes } from '../tasks/bank.ts';
-import { episodeOf, goldenEpisodes, recordOf, rewardFileGap, rewardOf } from './support/mujoco-golden.ts';
+import { episodeOf, finiteOnEveryStep, goldenEpisodes, recordOf, rewardFileGap, rewardFileTerms, rewardOf } from './support/mujoco-golden.ts';
 
 let task: Task;
 let golden: MujocoEpisode[];
@@ -50,20 +50,14 @@ describe('Task: HalfCheetah-v5', () => {
 
   it('the environment\'s reward file is Gymnasium\'s reward, its forward term from the velocity at the step\'s two ends', () => {
     const reward = rewardOf(task.baselines.environment.code);
-    for (const e of golden) {
-      e.steps.forEach((s, t) => {
-        const [, terms] = reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, s.terminated);
-        assert.ok(Math.abs(terms.ctrl - (s.info?.reward_ctrl ?? Number.NaN)) < 1e-7);
-      });
-    }
+    assert.ok(rewardFileTerms(reward, golden).ctrl < 1e-7);
     // Measured on these episodes (random torques, and none): 0.74 in a step, 7.2 over a 1,000-step episode (the success line is 1,500).
     const gap = rewardFileGap(reward, golden);
     assert.ok(gap.step < 1 && gap.episode < 10, JSON.stringify(gap));
   });
 
   it('the person\'s shaping runs on every golden transition', () => {
-    const reward = rewardOf(task.baselines.human.code);
-    for (const e of golden) e.steps.forEach((s, t) => assert.ok(Number.isFinite(reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, false)[0])));
+    assert.ok(finiteOnEveryStep(rewardOf(task.baselines.human.code), golden));
   });
 
   it(`succeeds on a return of ${SUCCESS_RETURN} (${SUCCESS_METRES} m forward at least): no golden episode does`, () => {

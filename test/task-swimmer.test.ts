@@ -12,7 +12,7 @@ import type { MujocoEpisode } from '../tasks/mujoco-common/recording.ts';
 import { SwimmerEnv } from '../tasks/swimmer/environment.ts';
 import { SUCCESS_METRES, SUCCESS_RETURN } from '../tasks/swimmer/task.ts';
 import { passes, policyEpisodes } from '../tasks/bank.ts';
-import { episodeOf, goldenEpisodes, recordOf, rewardFileGap, rewardOf } from './support/mujoco-golden.ts';
+import { episodeOf, finiteOnEveryStep, goldenEpisodes, recordOf, rewardFileGap, rewardFileTerms, rewardOf } from './support/mujoco-golden.ts';
 
 let task: Task;
 let golden: MujocoEpisode[];
@@ -46,20 +46,14 @@ describe('Task: Swimmer-v5', () => {
 
   it('the environment\'s reward file is Gymnasium\'s reward, its forward term from the velocity at the step\'s two ends', () => {
     const reward = rewardOf(task.baselines.environment.code);
-    for (const e of golden) {
-      e.steps.forEach((s, t) => {
-        const [, terms] = reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, s.terminated);
-        assert.ok(Math.abs(terms.ctrl - (s.info?.reward_ctrl ?? Number.NaN)) < 1e-9);
-      });
-    }
+    assert.ok(rewardFileTerms(reward, golden).ctrl < 1e-9);
     // Measured on these episodes (random torques, and none): 0.27 in a step, 1.1 over a 1,000-step episode (the success line is 100).
     const gap = rewardFileGap(reward, golden);
     assert.ok(gap.step < 0.5 && gap.episode < 1.5, JSON.stringify(gap));
   });
 
   it('the person\'s shaping runs on every golden transition', () => {
-    const reward = rewardOf(task.baselines.human.code);
-    for (const e of golden) e.steps.forEach((s, t) => assert.ok(Number.isFinite(reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, false)[0])));
+    assert.ok(finiteOnEveryStep(rewardOf(task.baselines.human.code), golden));
   });
 
   it(`succeeds on a return of ${SUCCESS_RETURN} (${SUCCESS_METRES} m forward at least): no golden episode does`, () => {

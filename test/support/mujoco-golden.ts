@@ -51,3 +51,21 @@ export function rewardFileGap(reward: RewardFn, episodes: MujocoEpisode[]): { st
   }
   return gap;
 }
+
+/** The reward file's terms against Gymnasium's info on every golden step: the largest control-cost gap, and steps whose survive term differs. */
+export function rewardFileTerms(reward: RewardFn, episodes: MujocoEpisode[]): { ctrl: number; surviveDiffers: number } {
+  const found = { ctrl: 0, surviveDiffers: 0 };
+  for (const e of episodes) {
+    e.steps.forEach((s, t) => {
+      const [, terms] = reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, s.terminated);
+      found.ctrl = Math.max(found.ctrl, Math.abs(terms.ctrl - (s.info?.reward_ctrl ?? Number.NaN)));
+      if (terms.survive !== s.info?.reward_survive) found.surviveDiffers += 1;
+    });
+  }
+  return found;
+}
+
+/** Whether a reward gives a finite number on every golden transition. */
+export function finiteOnEveryStep(reward: RewardFn, episodes: MujocoEpisode[]): boolean {
+  return episodes.every((e) => e.steps.every((s, t) => Number.isFinite(reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, s.terminated)[0])));
+}
