@@ -48,6 +48,21 @@ describe('Task: HalfCheetah-v5', () => {
     }
   });
 
+  it('saves and restores its copies and generator: a run cut at a chunk goes on bit for bit, through its own resets', () => {
+    const actions = (t: number) => Array.from({ length: 2 * 6 }, (_, k) => Math.sin(0.1 * t + k));
+    const [whole, first, second] = [new HalfCheetahEnv(2, 5), new HalfCheetahEnv(2, 5), new HalfCheetahEnv(2, 99)];
+    try {
+      for (let t = 0; t < 600; t++) [whole, first].forEach((env) => env.step(actions(t)));
+      second.restore(first.snapshot());
+      // Past the 1,000-step time limit: each copy resets from the restored generator (uniform qpos, Gaussian qvel).
+      for (let t = 600; t < 1100; t++) [whole, second].forEach((env) => env.step(actions(t)));
+      assert.deepEqual([...second.obs], [...whole.obs]);
+      assert.deepEqual([...second.elapsed], [100, 100]);
+    } finally {
+      [whole, first, second].forEach((env) => env.dispose());
+    }
+  });
+
   it('the environment\'s reward file is Gymnasium\'s reward, its forward term from the velocity at the step\'s two ends', () => {
     const reward = rewardOf(task.baselines.environment.code);
     assert.ok(rewardFileTerms(reward, golden).ctrl < 1e-7);
