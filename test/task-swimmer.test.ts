@@ -64,14 +64,13 @@ describe('Task: Swimmer-v5', () => {
     assert.equal(task.diagnostic.measure({ ...episode, return: SUCCESS_RETURN }), SUCCESS_METRES);
   });
 
-  it('the bank\'s policies do as they say: the travelling wave swims far enough, the reversed wave swims backwards, curling up goes nowhere', () => {
+  it('the bank\'s policies do as they say: the travelling wave swims far enough, the reversed wave swims backwards', () => {
     const episodes = policyEpisodes(task);
     const by = (name: string) => episodes.filter((e) => e.policy === name);
-    assert.equal(by('wave').length, 2);
+    assert.equal(by('wave').length, 1);
     assert.ok(by('wave').every((e) => e.kind === 'success' && passes(task, e)));
     assert.ok(by('backwards').length === 1 && by('backwards').every((e) => e.return < -50));
-    assert.ok(by('curl').length === 1 && by('curl').every((e) => Math.abs(e.return) < 40));
-    assert.deepEqual([by('random').length, by('nothing').length], [2, 1]);
+    assert.deepEqual([by('random').length, by('nothing').length], [1, 1]);
   });
 
   it('draws the episode from above (it swims in the x-y plane): three capsules, animated, the camera following it', () => {
