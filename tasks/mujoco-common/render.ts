@@ -23,6 +23,8 @@ export interface MujocoRendererOptions {
   height: { label: string; of: (qpos: number[]) => number; floor?: number };
   /** "hopper". */
   noun: string;
+  /** How an episode the time limit ended is told, after "The hopper" (a robot that cannot fall). @default 'stays up to the time limit' */
+  timeLimitWords?: string;
 }
 
 const [WIDTH, HEIGHT, GROUND, PX_PER_M] = [940, 300, 262, 150];
@@ -52,7 +54,7 @@ export function mujocoRenderer(o: MujocoRendererOptions): CardRenderer {
       const steps = episode.actions.length;
       if (steps === 0) return 'No evaluation episode was recorded.';
       const moved = o.progress.of(qposes[qposes.length - 1]) - o.progress.of(qposes[0]);
-      const ending = episode.terminated ? `falls (the episode ends) at step ${steps}` : `stays up to the time limit, ${steps} steps`;
+      const ending = episode.terminated ? `falls (the episode ends) at step ${steps}` : `${o.timeLimitWords ?? 'stays up to the time limit'}, ${steps} steps`;
       return `The ${o.noun} ${ending}, ${moved.toFixed(2)} ${o.progress.label} (${(moved / (steps * o.dt)).toFixed(2)} per second).`;
     },
   };

@@ -1,0 +1,90 @@
+/**
+ * Where a MuJoCo task's speed gap to native goes: MuJoCo's own stepping through the WebAssembly
+ * bindings, with no environment around it (16 MjData of the task's XML, random controls, the
+ * frame skip's mj_step calls; no observation, reward, reset noise or trainer), against native
+ * MuJoCo in C on the same XML (bench/mujoco-native/env-speed.c, compiled here), in alternating
+ * rounds in fresh processes, medians of three. If the bare loop's ratio is about the task's
+ * (bench/mujoco-speed.ts), the gap is the engine's build, not our environment.
+ *
+ * `npx tsx bench/mujoco-bare.ts --task ID [--task ...]` (default: every MuJoCo task); --json.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { mujoco } from '../physics/mujoco/engine.ts';
+import { mujocoTasks } from './mujoco-speed.ts';
+
+const run = promisify(execFile);
+const root = new URL('..', import.meta.url).pathname;
+const COPIES = 16;
+const argv = process.argv.slice(2);
+const only = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+
+/** In a process of its own (`--bare XML_FILE FRAME_SKIP`): environment steps per CPU-second of the bare loop. */
+async function bareRound(xmlFile: string, frameSkip: number): Promise<number> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'bench', 'mujoco-bare.ts'), '--bare', xmlFile, String(frameSkip)], { cwd: root });
+  return Number(stdout.trim());
+}
+
+async function bareLoop(xml: string, frameSkip: number, seconds: number): Promise<number> {
+  const { loadMujoco } = await import('../physics/mujoco/engine.ts');
+  await loadMujoco();
+  const mj = mujoco();
+  const model = mj.MjModel.from_xml_string(xml);
+  const datas = Array.from({ length: COPIES }, () => new mj.MjData(model));
+  try {
+    const range = model.actuator_ctrlrange as Float64Array;
+    const loop = (budget: number): number => {
+      let steps = 0;
+      const start = process.cpuUsage();
+      while ((process.cpuUsage(start).user + process.cpuUsage(start).system) / 1e6 < budget) {
+        for (const data of datas) {
+          const ctrl = data.ctrl as Float64Array;
+          for (let u = 0; u < model.nu; u++) ctrl[u] = range[2 * u] + (range[2 * u + 1] - range[2 * u]) * Math.random();
+          for (let k = 0; k < frameSkip; k++) mj.mj_step(model, data);
+          steps += 1;
+        }
+      }
+      return steps / budget;
+    };
+    loop(1);
+    return loop(seconds);
+  } finally {
+    for (const data of datas) data.delete();
+    model.delete();
+  }
+}
+
+if (argv[0] === '--bare') {
+  const { readFile } = await import('node:fs/promises');
+  process.stdout.write(`${await bareLoop(await readFile(argv[1], 'utf8'), Number(argv[2]), 2)}\n`);
+} else {
+  const rows = [];
+  for (const { task, env } of await mujocoTasks()) {
+    const spec = env.robotSpec;
+    env.dispose?.();
+    if (only.length > 0 && !only.includes(task.id)) continue;
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-mujoco-bare-'));
+    try {
+      const xml = join(dir, 'model.xml');
+      await writeFile(xml, spec.xml);
+      const binary = join(dir, 'env-speed');
+      await run('cc', ['-O2', '-o', binary, join(root, 'bench', 'mujoco-native', 'env-speed.c'), '-lmujoco']);
+      const [bare, native]: number[][] = [[], []];
+      for (let round = 0; round < 3; round++) {
+        bare.push(await bareRound(xml, spec.frameSkip));
+        // Native resets once a million steps here: the bare loop never resets either.
+        native.push((JSON.parse((await run(binary, [xml, String(spec.frameSkip), '1000000', '2'])).stdout) as { stepsPerSecond: number }).stepsPerSecond);
+      }
+      const median = (v: number[]): number => v.sort((a, b) => a - b)[1];
+      const row = { task: task.id, bare: median(bare), native: median(native), ratio: median(bare) / median(native) };
+      rows.push(row);
+      if (!argv.includes('--json')) process.stdout.write(`${task.id.padEnd(26)} bare mj_step loop ${row.bare.toFixed(0)}, native ${row.native.toFixed(0)} steps per CPU-second: ${row.ratio.toFixed(2)}x\n`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
+}

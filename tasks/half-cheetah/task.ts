@@ -1,0 +1,93 @@
+/** HalfCheetah-v5: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask } from '../contract.ts';
+import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
+import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
+import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { CTRL_COST_WEIGHT, FRAME_SKIP, HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
+import { HALF_CHEETAH_BANK } from './bank-policies.ts';
+import { HALF_CHEETAH_RENDERER } from './render.ts';
+import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+
+/** Gymnasium's register(): reward_threshold 4800. */
+export const REWARD_THRESHOLD = 4800;
+/** One metre forward is worth 1 / dt = 20 of forward reward (dt = 0.05 s). */
+const PER_METRE = 1 / (0.01 * FRAME_SKIP);
+/** The return a successful episode reaches (fixed before any run: see docs/mujoco.md); it guarantees SUCCESS_METRES. */
+export const SUCCESS_RETURN = 1500;
+export const SUCCESS_METRES = SUCCESS_RETURN / PER_METRE;
+const ANGLE = [-1.2, 1.2] as const;
+const SPIN = [-20, 20] as const;
+
+export default defineTask({
+  id: 'HalfCheetah-v5',
+  description:
+    'A two-dimensional cat-like robot (a torso and head, a back leg and a front leg of thigh, shin and foot; six hinge motors) must run forward along +x as fast as it can. ' +
+    `Nothing ends an episode early: it runs ${MAX_EPISODE_STEPS} steps (50 s), upright or on its back. ` +
+    `Solved here means a return of at least ${SUCCESS_RETURN} on the environment's reward, which takes at least ${SUCCESS_METRES} m forward (Gymnasium's reward_threshold is a return of ${REWARD_THRESHOLD}).`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  observation: [
+    { name: 'torso height relative to the start (m)', low: -Infinity, high: Infinity, typical: [-0.4, 0.4] },
+    { name: 'torso angle (rad)', low: -Infinity, high: Infinity, typical: [-1, 1] },
+    { name: 'back thigh angle (rad)', low: -Infinity, high: Infinity, typical: [-0.5, 1] },
+    { name: 'back shin angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
+    { name: 'back foot angle (rad)', low: -Infinity, high: Infinity, typical: [-0.4, 0.8] },
+    { name: 'front thigh angle (rad)', low: -Infinity, high: Infinity, typical: [-1, 0.7] },
+    { name: 'front shin angle (rad)', low: -Infinity, high: Infinity, typical: ANGLE },
+    { name: 'front foot angle (rad)', low: -Infinity, high: Infinity, typical: [-0.5, 0.5] },
+    { name: 'torso x velocity (m/s)', low: -Infinity, high: Infinity, typical: [-2, 8] },
+    { name: 'torso z velocity (m/s)', low: -Infinity, high: Infinity, typical: [-3, 3] },
+    { name: 'torso angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: [-5, 5] },
+    { name: 'back thigh angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
+    { name: 'back shin angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
+    { name: 'back foot angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
+    { name: 'front thigh angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
+    { name: 'front shin angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
+    { name: 'front foot angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
+  ],
+  action: {
+    kind: 'box',
+    names: ['back thigh torque', 'back shin torque', 'back foot torque', 'front thigh torque', 'front shin torque', 'front foot torque'],
+    low: [-1, -1, -1, -1, -1, -1],
+    high: [1, 1, 1, 1, 1, 1],
+  },
+  makeEnv: (n, seed) => new HalfCheetahEnv(n, seed),
+  prepare: prepareMujoco,
+
+  success: {
+    clause: `run at least ${SUCCESS_METRES} m forward in ${MAX_EPISODE_STEPS} steps (a return of ${SUCCESS_RETURN})`,
+    headline: `runs ${SUCCESS_METRES} m in 50 s`,
+    describe: `An episode succeeds when its return on the environment's own reward reaches ${SUCCESS_RETURN}: ${PER_METRE} per metre forward minus a control cost, ` +
+      `so at least ${SUCCESS_METRES} m forward in its ${MAX_EPISODE_STEPS} steps (1.5 m/s on average).`,
+    returnFormula: `The environment's reward of each step, exactly (Gymnasium's HalfCheetah-v5 with its defaults; x is the torso's x position, qpos[0], which the observation leaves out):
+  reward_forward = (x after the step - x before) / 0.05
+  reward_ctrl = -${CTRL_COST_WEIGHT} * (action[0]^2 + ... + action[5]^2)
+  reward = reward_forward + reward_ctrl
+Summed over an episode: return = 20 * (metres travelled forward) - (control cost, at most 0.6 a step), so a return of ${SUCCESS_RETURN} takes at least ${SUCCESS_METRES} m forward.`,
+    test: (episode) => episode.return >= SUCCESS_RETURN,
+  },
+  tieBreak: 'higher-return',
+  diagnostic: {
+    label: 'mean return / 20 (metres forward less the control cost)',
+    measure: (episode) => episode.return / PER_METRE,
+    format: (value) => `${value.toFixed(1)} m forward less the control cost (success needs a return of ${SUCCESS_RETURN}, ${SUCCESS_METRES} here)`,
+  },
+  termination: 'never',
+
+  baselines: { environment: ENVIRONMENT_REWARD, human: HUMAN_SHAPING },
+
+  features: [
+    { name: 'forwardSpeed', expression: 'Math.min(1, Math.max(0, s[8] / 3))', describe: 'the torso\'s forward speed, 0 standing or backwards, 1 at 3 m/s or more' },
+    { name: 'level', expression: '1 - Math.min(1, Math.abs(s[1]) / 1.5)', describe: 'how level the torso is, 1 level, 0 at 1.5 rad (on its nose or its back)' },
+    { name: 'calm', expression: '1 - Math.min(1, Math.abs(s[10]) / 5)', describe: 'how slowly the torso turns, 1 still, 0 at 5 rad/s' },
+  ],
+
+  render: HALF_CHEETAH_RENDERER,
+  bank: HALF_CHEETAH_BANK,
+  ppo: MUJOCO_PPO,
+  // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not run.
+  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 1_000 },
+  // Contacts, but MuJoCo 3.14 steps as the recordings' 2.2.2 does to about 1e-8 (shared/golden/mujoco/README.md):
+  // 10x the tuning episodes' worst (1.3e-8), rounded up to a power of ten.
+  conformance: mujocoConformance({ make: (seed) => new HalfCheetahEnv(1, seed), physics: { check: 'per-step', tolerance: 1e-6 } }),
+});

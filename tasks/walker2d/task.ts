@@ -1,0 +1,95 @@
+/** Walker2d-v5: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask, type Episode } from '../contract.ts';
+import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
+import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
+import { walker2dConformance } from './conformance.ts';
+import { CTRL_COST_WEIGHT, FRAME_SKIP, HEALTHY_REWARD, MAX_EPISODE_STEPS, Walker2dEnv } from './environment.ts';
+import { WALKER2D_BANK } from './bank-policies.ts';
+import { WALKER2D_RENDERER } from './render.ts';
+import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+
+/** Metres forward a successful episode ends at, at least (fixed before any run: see docs/mujoco.md). */
+export const SUCCESS_METRES = 8;
+/** One metre forward is worth 1 / dt = 125 of forward reward (dt = 0.008 s). */
+const PER_METRE = 1 / (0.002 * FRAME_SKIP);
+/** The return that guarantees SUCCESS_METRES: 1,000 healthy steps pay 1,000, the control cost only lowers it. */
+export const SUCCESS_RETURN = MAX_EPISODE_STEPS * HEALTHY_REWARD + SUCCESS_METRES * PER_METRE;
+const ANGLES = [-2.6, 0] as const;
+
+/** Whether an episode ran all its steps without falling: cut by the time limit, never terminated. */
+const stayedUp = (episode: Episode): boolean => !episode.terminated && episode.length >= MAX_EPISODE_STEPS;
+
+export default defineTask({
+  id: 'Walker2d-v5',
+  description:
+    'A two-dimensional two-legged robot (a torso and two legs of thigh, leg and foot; six hinge motors) must walk forward along +x without falling: ' +
+    'the episode ends as soon as its torso drops to 0.8 m (or rises to 2 m) or tilts 1 rad, or after 1,000 steps. ' +
+    `Solved here means staying healthy all ${MAX_EPISODE_STEPS} steps and travelling at least ${SUCCESS_METRES} m forward (a return of ${SUCCESS_RETURN}; Gymnasium registers no reward_threshold for it).`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  observation: [
+    { name: 'torso height z (m)', low: -Infinity, high: Infinity, typical: [0.8, 1.5] },
+    { name: 'torso angle (rad)', low: -Infinity, high: Infinity, typical: [-1, 1] },
+    { name: 'right thigh joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
+    { name: 'right leg joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
+    { name: 'right foot joint angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
+    { name: 'left thigh joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
+    { name: 'left leg joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
+    { name: 'left foot joint angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
+    { name: 'torso x velocity (m/s)', low: -10, high: 10, typical: [-2, 5] },
+    { name: 'torso z velocity (m/s)', low: -10, high: 10, typical: [-3, 3] },
+    { name: 'torso angular velocity (rad/s)', low: -10, high: 10, typical: [-5, 5] },
+    { name: 'right thigh hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
+    { name: 'right leg hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
+    { name: 'right foot hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
+    { name: 'left thigh hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
+    { name: 'left leg hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
+    { name: 'left foot hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
+  ],
+  action: {
+    kind: 'box',
+    names: ['right thigh torque', 'right leg torque', 'right foot torque', 'left thigh torque', 'left leg torque', 'left foot torque'],
+    low: [-1, -1, -1, -1, -1, -1],
+    high: [1, 1, 1, 1, 1, 1],
+  },
+  makeEnv: (n, seed) => new Walker2dEnv(n, seed),
+  prepare: prepareMujoco,
+
+  success: {
+    clause: `stay healthy all ${MAX_EPISODE_STEPS} steps and walk at least ${SUCCESS_METRES} m forward`,
+    headline: `walks ${SUCCESS_METRES} m without falling`,
+    describe: `An episode succeeds when the walker stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and its return on the environment's own reward ` +
+      `reaches ${SUCCESS_RETURN}: 1 per healthy step plus ${PER_METRE} per metre forward minus a control cost of at most 0.006 a step, so at least ${SUCCESS_METRES} m forward.`,
+    returnFormula: `The environment's reward of each step, exactly (Gymnasium's Walker2d-v5 with its defaults; x is the torso's x position, qpos[0], which the observation leaves out):
+  reward_forward = (x after the step - x before) / 0.008
+  reward_survive = 1 while the walker is healthy, 0 on the step it stops being healthy (that step ends the episode)
+  reward_ctrl = -${CTRL_COST_WEIGHT} * (action[0]^2 + ... + action[5]^2)
+  reward = reward_forward + reward_survive + reward_ctrl
+Summed over an episode: return = 125 * (metres travelled forward) + (healthy steps) - (control cost), so ${MAX_EPISODE_STEPS} healthy steps and ${SUCCESS_METRES} m forward give at least ${SUCCESS_RETURN} less at most ${6 * CTRL_COST_WEIGHT * MAX_EPISODE_STEPS}.`,
+    test: (episode) => stayedUp(episode) && episode.return >= SUCCESS_RETURN,
+  },
+  tieBreak: 'higher-return',
+  diagnostic: {
+    label: 'mean metres forward (from the return)',
+    // return = 125 * metres + healthy steps - control cost (at most 0.006 a step): metres to 5 cm per 1,000 steps.
+    measure: (episode) => (episode.return - (episode.terminated ? episode.length - 1 : episode.length) * HEALTHY_REWARD) / PER_METRE,
+    format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m and all ${MAX_EPISODE_STEPS} steps)`,
+  },
+  termination: 'failure',
+
+  baselines: { environment: ENVIRONMENT_REWARD, human: HUMAN_SHAPING },
+
+  features: [
+    { name: 'height', expression: 'Math.min(1, Math.max(0, (s[0] - 0.8) / 0.45))', describe: 'how high the torso is, 0 at the 0.8 m where the episode ends, 1 at its starting 1.25 m' },
+    { name: 'upright', expression: '1 - Math.min(1, Math.abs(s[1]))', describe: 'how upright the torso is, 1 upright, 0 at the 1 rad tilt that ends the episode' },
+    { name: 'forwardSpeed', expression: 'Math.min(1, Math.max(0, s[8] / 3))', describe: 'the torso\'s forward speed, 0 standing or backwards, 1 at 3 m/s or more' },
+    { name: 'calm', expression: '1 - Math.min(1, Math.abs(s[10]) / 5)', describe: 'how slowly the torso turns, 1 still, 0 at 5 rad/s' },
+  ],
+
+  render: WALKER2D_RENDERER,
+  bank: WALKER2D_BANK,
+  ppo: MUJOCO_PPO,
+  // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not walk.
+  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 1_000 },
+  // Logic exactly; the physics per step on the short random episodes and by distribution (conformance.ts).
+  conformance: walker2dConformance,
+});
