@@ -1,0 +1,23 @@
+/**
+ * Ant-v5 against Gymnasium's own v5 file on native MuJoCo 2.2.2 (shared/golden/mujoco/): the
+ * logic exactly where it reads qpos and qvel, the physics by distribution (MuJoCo 3.x solves the
+ * legs' contacts otherwise than 2.2.2: the golden README measured per-step differences of 3.9 in
+ * qvel), and what the observation and reward read of the step's last sub-step (the contact forces,
+ * the contact cost, the torso's body position) per step, within a stated tolerance.
+ */
+import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { uniformRandom } from '../mujoco-common/distribution.ts';
+import { AntEnv } from './environment.ts';
+
+export const ANT_CONFORMANCE = mujocoConformance({
+  make: (seed) => new AntEnv(1, seed),
+  physics: {
+    check: 'distribution',
+    policies: {
+      uniform_random: uniformRandom(Array(8).fill(-1), Array(8).fill(1)),
+      zero: () => [0, 0, 0, 0, 0, 0, 0, 0],
+    },
+    episodes: 40,
+    standardErrors: 3,
+  },
+});
