@@ -1,8 +1,9 @@
 /**
- * A side view of a model's geoms (the x-z plane, seen along -y), computed by MuJoCo itself: for
- * each pose, `mj_kinematics` places every geom, and each is projected onto the plane. Capsules
- * and cylinders become thick segments along their axis, spheres and ellipsoids discs, boxes their
- * outline's segment; planes (the floor) are left to the drawing. No GL: the card draws these as SVG.
+ * A side view of a model's geoms (the x-z plane, seen along -y), or a top view (the x-y plane,
+ * seen from above), computed by MuJoCo itself: for each pose, `mj_kinematics` places every geom,
+ * and each is projected onto the plane. Capsules and cylinders become thick segments along their
+ * axis, spheres and ellipsoids discs, boxes their outline's segment; planes (the floor) are left
+ * to the drawing. No GL: the card draws these as SVG.
  */
 import { mujoco } from './engine.ts';
 
@@ -24,12 +25,20 @@ export interface SideGeom {
 
 export interface SideView {
   geoms: SideGeom[];
-  /** One per pose: for each drawn geom, x1, z1, x2, z2 (m) of its segment (a disc: both ends its centre). */
+  /**
+   * One per pose: for each drawn geom, x1, z1, x2, z2 (m) of its segment (a disc: both ends its
+   * centre); in a top view x1, y1, x2, y2.
+   */
   frames: Float64Array[];
 }
 
-/** Places the model's geoms at each qpos and projects them onto the x-z plane. */
-export function sideView(xml: string, qposes: ArrayLike<number>[]): SideView {
+/** Which plane the geoms are projected onto: the side (x-z, the default) or the top (x-y). */
+export type ViewPlane = 'x-z' | 'x-y';
+
+/** Places the model's geoms at each qpos and projects them onto the x-z plane (or the x-y plane). */
+export function sideView(xml: string, qposes: ArrayLike<number>[], plane: ViewPlane = 'x-z'): SideView {
+  // The second coordinate drawn: world z (index 2) from the side, world y (index 1) from above.
+  const up = plane === 'x-z' ? 2 : 1;
   const mj = mujoco();
   const model = mj.MjModel.from_xml_string(xml);
   try {
@@ -55,8 +64,8 @@ export function sideView(xml: string, qposes: ArrayLike<number>[]): SideView {
           const half = types[g] === CAPSULE || types[g] === CYLINDER ? sizes[3 * g + 1] : types[g] === BOX ? sizes[3 * g] : 0;
           const column = types[g] === BOX ? 0 : 2;
           const ax = xmat[9 * g + column] * half;
-          const az = xmat[9 * g + 6 + column] * half;
-          out.set([xpos[3 * g] - ax, xpos[3 * g + 2] - az, xpos[3 * g] + ax, xpos[3 * g + 2] + az], 4 * k);
+          const az = xmat[9 * g + 3 * up + column] * half;
+          out.set([xpos[3 * g] - ax, xpos[3 * g + up] - az, xpos[3 * g] + ax, xpos[3 * g + up] + az], 4 * k);
         });
         return out;
       });
