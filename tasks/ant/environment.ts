@@ -79,6 +79,7 @@
 import type { Random } from '../../core/random.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import type { StepOutcome } from '../vector-env.ts';
+import type { EnvSnapshot } from '../contract.ts';
 import { readTaskFile } from '../task-files.ts';
 
 export const MAX_EPISODE_STEPS = 1000;
@@ -118,6 +119,12 @@ function float32SumOfSquares(action: Float64Array): number {
 const clipForce = (f: number): number => Math.min(Math.max(f, CONTACT_FORCE_RANGE[0]), CONTACT_FORCE_RANGE[1]);
 
 export class AntEnv extends MujocoEnv {
+  /**
+   * Each copy's torso (x, y) where the last step (or reset) left MuJoCo's body position: the next
+   * step's "before". Kept here and in the snapshot, since a restored MuJoCo state has no body positions.
+   */
+  declare private torso: Float64Array;
+
   protected robot(): RobotSpec {
     return ROBOT;
   }
@@ -130,6 +137,12 @@ export class AntEnv extends MujocoEnv {
     const qvel = new Float64Array(copies.nv).map(() => RESET_NOISE_SCALE * rng.normal());
     copies.setState(i, qpos, qvel);
     this.info[i] = {};
+    this.keepTorso(i);
+  }
+
+  override setRecordedState(i: number, qpos: ArrayLike<number>, qvel: ArrayLike<number>, warmstart?: ArrayLike<number>): void {
+    super.setRecordedState(i, qpos, qvel, warmstart);
+    this.keepTorso(i);
   }
 
   /** Gymnasium's is_healthy: qpos and qvel finite, the torso's height within [0.2, 1.0]. */
@@ -140,16 +153,19 @@ export class AntEnv extends MujocoEnv {
     return HEALTHY_Z_RANGE[0] <= qpos[2] && qpos[2] <= HEALTHY_Z_RANGE[1];
   }
 
-  /** The torso's body position (x, y) as MuJoCo last computed it: after a step, at its last sub-step. */
-  torsoXy(i: number): [number, number] {
+  /** Keeps the torso's body position (x, y) as MuJoCo last computed it: after a step, at its last sub-step. */
+  private keepTorso(i: number): void {
     const xpos = this.copies.data[i].xpos as Float64Array;
-    return [xpos[3 * MAIN_BODY], xpos[3 * MAIN_BODY + 1]];
+    this.torso ??= new Float64Array(2 * this.n);
+    this.torso[2 * i] = xpos[3 * MAIN_BODY];
+    this.torso[2 * i + 1] = xpos[3 * MAIN_BODY + 1];
   }
 
   protected stepState(i: number, action: Float64Array): StepOutcome {
-    const [xBefore, yBefore] = this.torsoXy(i);
+    const [xBefore, yBefore] = [this.torso[2 * i], this.torso[2 * i + 1]];
     this.doSimulation(i, action);
-    const [xAfter, yAfter] = this.torsoXy(i);
+    this.keepTorso(i);
+    const [xAfter, yAfter] = [this.torso[2 * i], this.torso[2 * i + 1]];
     const xVelocity = (xAfter - xBefore) / this.dt;
     const yVelocity = (yAfter - yBefore) / this.dt;
     const healthy = this.isHealthy(i);
@@ -173,6 +189,17 @@ export class AntEnv extends MujocoEnv {
     // reward:end
 
     return { reward, terminated: !healthy };
+  }
+
+  override snapshot(): EnvSnapshot {
+    return { ...super.snapshot(), torso: Float64Array.from(this.torso) };
+  }
+
+  override restore(snapshot: EnvSnapshot): void {
+    const { torso } = snapshot;
+    if (!(torso instanceof Float64Array) || torso.length !== 2 * this.n) throw new Error(`a snapshot of another environment (${this.n} Ant copies expected)`);
+    super.restore(snapshot);
+    this.torso.set(torso);
   }
 
   protected observeState(i: number, out: Float32Array): void {
