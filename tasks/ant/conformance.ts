@@ -5,11 +5,11 @@
  * qvel), and what the observation and reward read of the step's last sub-step (the contact forces,
  * the contact cost, the torso's body position) per step, simulated, within a stated tolerance.
  */
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { mujocoConformance, type MujocoConformanceSpec } from '../mujoco-common/conformance.ts';
 import { uniformRandom } from '../mujoco-common/distribution.ts';
 import { AntEnv } from './environment.ts';
 
-export const ANT_CONFORMANCE = mujocoConformance({
+export const ANT_CONFORMANCE_SPEC: MujocoConformanceSpec = {
   make: (seed) => new AntEnv(1, seed),
   physics: {
     check: 'distribution',
@@ -29,4 +29,6 @@ export const ANT_CONFORMANCE = mujocoConformance({
     terms: { reward_contact: 0.02, reward_forward: 2, x_velocity: 2, y_velocity: 2 },
     tolerance: { obs: 0.05, reward: 3 },
   },
-});
+};
+
+export const ANT_CONFORMANCE = mujocoConformance(ANT_CONFORMANCE_SPEC);

@@ -7,10 +7,10 @@
  * (one unit in the last place on the golden episodes). Tolerances: docs/mujoco.md says which
  * recordings chose them (test/conformance-mujoco.test.ts).
  */
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { mujocoConformance, type MujocoConformanceSpec } from '../mujoco-common/conformance.ts';
 import { InvertedDoublePendulumEnv } from './environment.ts';
 
-export const INVERTED_DOUBLE_PENDULUM_CONFORMANCE = mujocoConformance({
+export const INVERTED_DOUBLE_PENDULUM_CONFORMANCE_SPEC: MujocoConformanceSpec = {
   make: (seed) => new InvertedDoublePendulumEnv(1, seed),
   physics: { check: 'per-step', tolerance: 1e-13 },
   subStep: {
@@ -19,4 +19,6 @@ export const INVERTED_DOUBLE_PENDULUM_CONFORMANCE = mujocoConformance({
     tolerance: { obs: 1e-6, reward: 1e-13 },
     endings: true,
   },
-});
+};
+
+export const INVERTED_DOUBLE_PENDULUM_CONFORMANCE = mujocoConformance(INVERTED_DOUBLE_PENDULUM_CONFORMANCE_SPEC);

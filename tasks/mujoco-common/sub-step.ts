@@ -30,7 +30,19 @@ export interface SubStepSpec {
 
 const fmt = (x: number): string => x.toExponential(2);
 
-export function subStepCheck(make: (seed: number) => MujocoEnv, spec: SubStepSpec, episodes: MujocoEpisode[]): ConformanceCheck {
+/** The worst deviations of what reads the last sub-step, over the episodes (each step simulated from the recorded state before it). */
+export interface SubStepDeviations {
+  /** Of the observation entries: their largest, or their mean absolute deviation (spec.obsMeasure). */
+  obs: number;
+  /** Their largest, whatever the measure. */
+  obsMax: number;
+  terms: Record<string, number>;
+  reward: number;
+  /** Steps whose terminated or truncated differ (counted where spec.endings). */
+  flags: number;
+}
+
+export function subStepDeviations(make: (seed: number) => MujocoEnv, spec: SubStepSpec, episodes: MujocoEpisode[]): SubStepDeviations {
   const terms: Record<string, number> = Object.fromEntries(Object.keys(spec.terms).map((name) => [name, 0]));
   let [obsMax, obsSum, obsCount, reward, flags] = [0, 0, 0, 0, 0];
   const env = make(0);
@@ -58,16 +70,21 @@ export function subStepCheck(make: (seed: number) => MujocoEnv, spec: SubStepSpe
   } finally {
     env.dispose();
   }
-  const mean = spec.obsMeasure === 'mean';
-  const obs = mean ? obsSum / Math.max(1, obsCount) : obsMax;
-  const termsOk = Object.entries(terms).every(([name, worst]) => worst <= spec.terms[name]);
-  const ok = obs <= spec.tolerance.obs && reward <= spec.tolerance.reward && termsOk && flags === 0;
-  const entries = spec.obs.length === 0 ? '' : `observation ${describeEntries(spec.obs)}: ${mean ? `mean deviation ${fmt(obs)} (largest ${fmt(obsMax)})` : fmt(obs)}, tolerance ${spec.tolerance.obs}; `;
-  const named = Object.entries(terms).map(([name, worst]) => `${name} ${fmt(worst)} (tolerance ${spec.terms[name]})`).join(', ');
+  const obs = spec.obsMeasure === 'mean' ? obsSum / Math.max(1, obsCount) : obsMax;
+  return { obs, obsMax, terms, reward, flags };
+}
+
+export function subStepCheck(make: (seed: number) => MujocoEnv, spec: SubStepSpec, episodes: MujocoEpisode[]): ConformanceCheck {
+  const worst = subStepDeviations(make, spec, episodes);
+  const termsOk = Object.entries(worst.terms).every(([name, value]) => value <= spec.terms[name]);
+  const ok = worst.obs <= spec.tolerance.obs && worst.reward <= spec.tolerance.reward && termsOk && worst.flags === 0;
+  const measured = spec.obsMeasure === 'mean' ? `mean deviation ${fmt(worst.obs)} (largest ${fmt(worst.obsMax)})` : fmt(worst.obs);
+  const entries = spec.obs.length === 0 ? '' : `observation ${describeEntries(spec.obs)}: ${measured}, tolerance ${spec.tolerance.obs}; `;
+  const named = Object.entries(worst.terms).map(([name, value]) => `${name} ${fmt(value)} (tolerance ${spec.terms[name]})`).join(', ');
   return {
     check: 'last sub-step', ok,
     detail: `each step simulated from the recorded qpos, qvel and warm start, what reads MuJoCo's last sub-step: ${entries}${named}; ` +
-      `reward ${fmt(reward)} (tolerance ${spec.tolerance.reward})${spec.endings ? `; terminated/truncated differ on ${flags} steps` : ''}`,
+      `reward ${fmt(worst.reward)} (tolerance ${spec.tolerance.reward})${spec.endings ? `; terminated/truncated differ on ${worst.flags} steps` : ''}`,
   };
 }
 

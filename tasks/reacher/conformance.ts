@@ -5,11 +5,13 @@
  * the step's last sub-step; those are compared per step, simulated (sub-step.ts). Tolerances:
  * docs/mujoco.md says which recordings chose them (test/conformance-mujoco.test.ts).
  */
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { mujocoConformance, type MujocoConformanceSpec } from '../mujoco-common/conformance.ts';
 import { ReacherEnv } from './environment.ts';
 
-export const REACHER_CONFORMANCE = mujocoConformance({
+export const REACHER_CONFORMANCE_SPEC: MujocoConformanceSpec = {
   make: (seed) => new ReacherEnv(1, seed),
   physics: { check: 'per-step', tolerance: 1e-6 },
   subStep: { obs: [8, 9], terms: { reward_dist: 1e-12 }, tolerance: { obs: 1e-6, reward: 1e-12 } },
-});
+};
+
+export const REACHER_CONFORMANCE = mujocoConformance(REACHER_CONFORMANCE_SPEC);
