@@ -1,8 +1,11 @@
-/** Ant on the card: the robot's side view (mujoco-common/render.ts), its height and forward progress, and a sentence. */
+/**
+ * Ant on the card: seen from above (mujoco-common/top-render.ts), the frame following the torso,
+ * its path traced; beside it the metres forward and the torso's height over time, and a sentence.
+ */
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
-import { mujocoRenderer } from '../mujoco-common/render.ts';
+import { topRenderer } from '../mujoco-common/top-render.ts';
 import { readTaskFile } from '../task-files.ts';
-import { FRAME_SKIP } from './environment.ts';
+import { FRAME_SKIP, HEALTHY_Z_RANGE } from './environment.ts';
 
 const DT = 0.01 * FRAME_SKIP;
 
@@ -22,11 +25,21 @@ export function antQpos(episode: EpisodeRecord): number[][] {
   });
 }
 
-export const ANT_RENDERER: CardRenderer = mujocoRenderer({
+export const ANT_RENDERER: CardRenderer = topRenderer({
   xml: () => readTaskFile('ant', 'ant.xml'),
   dt: DT,
   qpos: antQpos,
-  progress: { label: 'metres forward', of: (qpos) => qpos[0] },
-  height: { label: 'torso height (m)', of: (qpos) => qpos[2], floor: 0.2 },
+  frame: { span: 4, grid: 1, follow: (q) => [q[0], q[1]] },
+  path: { label: 'the torso\'s path', of: (q) => [q[0], q[1]] },
+  plots: [
+    { label: 'metres forward', of: (q) => q[0] },
+    { label: 'torso height (m)', of: (q) => q[2], ref: HEALTHY_Z_RANGE[0] },
+  ],
+  story(episode, qposes) {
+    const steps = episode.actions.length;
+    const [x, y] = qposes[qposes.length - 1];
+    const ending = episode.terminated ? `its torso leaves 0.2-1.0 m high at step ${steps} (the episode ends)` : `it stays up to the time limit, ${steps} steps`;
+    return `The ant walks ${x.toFixed(2)} m forward and ${Math.abs(y).toFixed(2)} m ${y >= 0 ? 'left' : 'right'} (${(x / (steps * DT)).toFixed(2)} m/s forward); ${ending}.`;
+  },
   noun: 'ant',
 });
