@@ -14,5 +14,5 @@ export const INVERTED_DOUBLE_PENDULUM_RENDERER: CardRenderer = mujocoRenderer({
   progress: { label: 'cart position (m)', of: (qpos) => qpos[0] },
   // The tip: 0.6 m along each pole.
   height: { label: 'tip height (m)', of: (qpos) => 0.6 * Math.cos(qpos[1]) + 0.6 * Math.cos(qpos[1] + qpos[2]), floor: MIN_TIP_HEIGHT },
-  noun: 'double pendulum',
+  noun: 'double-pendulum',
 });
