@@ -1,0 +1,90 @@
+/**
+ * The medium offline searches of the MuJoCo tasks (issue 34): for each task, one raced search with
+ * the offline proposer (G=3, K=6, S=3 by default, the racing defaults, 5 fresh seeds), run end to
+ * end as a user runs it (`eureka search` in a process of its own), one task after another: these
+ * take hours at the tasks' default budgets. Prints, per task, the winner's fresh success and
+ * return beside Gymnasium's reward's (the environment's reward file) and the person's shaping's on
+ * the same fresh seeds, per fresh seed, with the steps trained and the wall time; and appends each
+ * task's row to --out (JSON lines) as it finishes, so a run cut short keeps what it finished.
+ *
+ * `npx tsx bench/mujoco-searches.ts --task Swimmer-v5 [--task ...]` (default: every MuJoCo task).
+ * Flags: --generations 3 --candidates 6 --seeds 3 --fresh-seeds 5 --random-seed 0, --steps N (a
+ * budget other than the task's), --data-dir DIR (kept, one directory per task: the cards and
+ * results stay for reading; default a temporary directory, removed), --out FILE, --json.
+ */
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { RewardSummary, SearchSummary } from '../functions/publish/summary.ts';
+import { mujocoTasks } from './mujoco-speed.ts';
+
+const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
+const argv = process.argv.slice(2);
+const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+const number = (name: string, fallback: number): number => Number(values(name)[0] ?? fallback);
+const shape = {
+  generations: number('generations', 3), candidates: number('candidates', 6), seeds: number('seeds', 3),
+  freshSeeds: number('fresh-seeds', 5), randomSeed: number('random-seed', 0), steps: number('steps', 0),
+};
+const json = argv.includes('--json');
+const keptDir = values('data-dir')[0];
+const out = values('out')[0];
+
+/** One reward's scores on the fresh seeds. */
+interface Fresh { name: string; success: number | null; return: number | null; perSeed: Array<{ seed: number; success: number }> }
+interface Row {
+  task: string; searchId: string; winner: Fresh; environment: Fresh | null; person: Fresh | null;
+  beatsBaselines: boolean | null; stepsTrained: number; stepsFullBudget: number; seconds: number; dataDir: string | null;
+}
+
+const fresh = (r: RewardSummary | undefined): Fresh | null => (r === undefined ? null : {
+  name: r.name, success: r.freshSuccess, return: r.freshReturn, perSeed: r.freshSeeds.map((s) => ({ seed: s.seed, success: s.success })),
+});
+
+const all = (await mujocoTasks()).map(({ task, env }) => {
+  env.dispose?.();
+  return task.id;
+});
+const tasks = values('task').length > 0 ? values('task') : all;
+for (const id of tasks) if (!all.includes(id)) throw new Error(`--task ${id}: not a MuJoCo task (${all.join(', ')})`);
+
+const rows: Row[] = [];
+for (const task of tasks) {
+  const dataDir = keptDir ? join(keptDir, task) : await mkdtemp(join(tmpdir(), 'eureka-mujoco-search-'));
+  await mkdir(dataDir, { recursive: true });
+  const started = performance.now();
+  try {
+    const searchId = `medium-${task.toLowerCase()}-${shape.randomSeed}`;
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--task', task, '--proposer', 'offline',
+      '--generations', String(shape.generations), '--candidates', String(shape.candidates), '--seeds', String(shape.seeds),
+      '--fresh-seeds', String(shape.freshSeeds), '--random-seed', String(shape.randomSeed), ...(shape.steps > 0 ? ['--steps', String(shape.steps)] : []),
+      '--search-id', searchId, '--data-dir', dataDir, '--json'], { maxBuffer: 1 << 26, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+    const { cardPath } = JSON.parse(stdout) as { cardPath: string };
+    const summary = JSON.parse(await readFile(cardPath.replace(/card\.html$/, 'summary.json'), 'utf8')) as SearchSummary;
+    if (summary.winner === null) throw new Error(`${task}: ${summary.nothingTrained}`);
+    const row: Row = {
+      task, searchId, winner: fresh(summary.winner)!,
+      environment: fresh(summary.baselines.find((b) => b.candidateId === 'environment_reward')),
+      person: fresh(summary.baselines.find((b) => b.candidateId === 'human_shaping')),
+      beatsBaselines: summary.beatsBaselines, stepsTrained: summary.stepsTrained, stepsFullBudget: summary.stepsFullBudget,
+      seconds: (performance.now() - started) / 1000, dataDir: keptDir ? dataDir : null,
+    };
+    rows.push(row);
+    if (out) await appendFile(out, `${JSON.stringify(row)}\n`);
+    if (!json) process.stdout.write(`${line(row)}\n`);
+  } finally {
+    if (!keptDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+if (json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+
+function line(r: Row): string {
+  const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${Math.round(x * 100)}%`);
+  const one = (label: string, f: Fresh | null) => (f === null ? `${label} -` :
+    `${label} ${pct(f.success)} (return ${f.return?.toFixed(1) ?? '-'}; per seed ${f.perSeed.map((s) => `${s.seed}:${pct(s.success)}`).join(' ')})`);
+  return `${r.task.padEnd(26)} ${one(`winner ${r.winner.name}`, r.winner)}\n${''.padEnd(27)}${one('Gymnasium\'s reward', r.environment)}\n` +
+    `${''.padEnd(27)}${one('the person\'s shaping', r.person)}\n${''.padEnd(27)}beats the baselines ${r.beatsBaselines ?? '-'}; ` +
+    `steps ${r.stepsTrained.toLocaleString('en-US')} of ${r.stepsFullBudget.toLocaleString('en-US')} without racing (${(r.stepsTrained / r.stepsFullBudget).toFixed(2)}); ${(r.seconds / 3600).toFixed(2)} h`;
+}
