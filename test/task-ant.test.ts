@@ -129,11 +129,11 @@ describe('Task: Ant-v5', () => {
     }
   });
 
-  it('the bank\'s policies fail as they say: standing, curling up and flailing go nowhere', () => {
+  it('the bank\'s policies fail as they say: standing still goes nowhere to the time limit, random actions jump or flip', () => {
     const episodes = policyEpisodes(task);
     const by = (name: string) => episodes.filter((e) => e.policy === name);
     assert.ok(by('nothing').length > 0 && by('nothing').every((e) => e.truncated && e.length === 1000));
-    assert.ok(by('curl').length > 0 && by('flail').length > 0 && by('random').length > 0);
+    assert.ok(by('random').length > 0 && by('random').every((e) => e.terminated));
     assert.ok(episodes.every((e) => e.kind === 'failure'));
   });
 
