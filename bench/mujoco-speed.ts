@@ -73,7 +73,9 @@ export async function mujocoSpeed(task: Task, env: MujocoEnv): Promise<MujocoSpe
     for (let round = 0; round < 3; round++) {
       const o = await ours(task);
       mine.push(o.stepsPerSecond);
-      const { stdout } = await run(binary, [xml, String(spec.frameSkip), String(Math.max(1, o.meanEpisode)), '2']);
+      // The same work as ours: mj_rnePostConstraint after the steps where the task's observation reads contact forces.
+      const rne = spec.rnePostConstraint ?? true ? '1' : '0';
+      const { stdout } = await run(binary, [xml, String(spec.frameSkip), String(Math.max(1, o.meanEpisode)), '2', rne]);
       const native = JSON.parse(stdout) as { stepsPerSecond: number; version: string };
       theirs.push(native.stepsPerSecond);
       version = native.version;

@@ -177,6 +177,12 @@ export const SANDBOX_CAPS = {
    * within TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there)...
    */
   seedRunOperationsPerStep: 200,
+  /**
+   * ...or, where the observation is long, this many per observation entry: a reward that reads
+   * every entry in a loop or two still fits (Ant-v5's 105 entries: 420 a step; its environment's
+   * reward, a loop over the 78 contact forces, does 215).
+   */
+  seedRunOperationsPerObservation: 4,
   /** ...and at least, whatever its steps (a short run, the candidate's check). */
   seedRunMinOperations: 100_000_000,
   /** Most distinct term names, and the longest. */

@@ -210,8 +210,10 @@ export interface ConformanceTolerance extends FieldTolerance {
 export interface ConformanceCheck {
   /** 'logic': observation, reward terms and endings computed from each recorded state, exactly;
    * 'physics per step': each step simulated from the recorded state before it;
-   * 'distribution': the same policies' returns, lengths and endings, as distributions. */
-  check: 'logic' | 'physics per step' | 'distribution';
+   * 'distribution': the same policies' returns, lengths and endings, as distributions;
+   * 'last sub-step': what the observation and reward read of MuJoCo's last sub-step (body positions,
+   * contact forces), each step simulated from the recorded state, within a tolerance. */
+  check: 'logic' | 'physics per step' | 'distribution' | 'last sub-step';
   ok: boolean;
   /** What was compared and the largest deviation, in one or a few lines. */
   detail: string;

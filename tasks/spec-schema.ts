@@ -34,7 +34,8 @@ export const TaskSpecSchema = z.object({
   description: text,
   maxEpisodeSteps: z.int().min(1).max(100_000),
   rewardThreshold: finite.optional(),
-  observation: z.array(ObservationDimSchema).min(1).max(64),
+  // Ant-v5 observes 105 numbers (its contact forces among them).
+  observation: z.array(ObservationDimSchema).min(1).max(256),
   action: ActionSpaceSchema,
   makeEnv: fn,
   prepare: fn.optional(),

@@ -2,13 +2,15 @@
  * Native MuJoCo's environment steps per CPU-second, the reference for the WebAssembly build
  * (bench/mujoco-speed.ts compiles and runs this against Debian's libmujoco-dev):
  *
- *   env-speed MODEL.xml FRAME_SKIP EPISODE_STEPS SECONDS
+ *   env-speed MODEL.xml FRAME_SKIP EPISODE_STEPS SECONDS [RNE_POST_CONSTRAINT]
  *
  * 16 copies (one mjData each) of the model, uniformly random controls in each actuator's range,
  * FRAME_SKIP mj_step calls per environment step, and every EPISODE_STEPS steps a reset as
  * Gymnasium's (mj_resetData, uniform noise of 0.005 on qpos and qvel, mj_forward): the mean
  * episode length our environment measured under the same random actions. After one second of
- * warm-up, it prints {"stepsPerSecond": N} over SECONDS of this process's CPU time.
+ * warm-up, it prints {"stepsPerSecond": N} over SECONDS of this process's CPU time. With
+ * RNE_POST_CONSTRAINT 1, each environment step ends with mj_rnePostConstraint, as Gymnasium's
+ * does where the observation reads contact forces (Ant's cfrc_ext).
  */
 #include <mujoco/mujoco.h>
 #include <stdio.h>
@@ -29,6 +31,8 @@ static void reset(const mjModel* m, mjData* d) {
   mj_forward(m, d);
 }
 
+static int rne_post_constraint = 0;
+
 static long run(const mjModel* m, mjData** d, int frame_skip, int episode, double seconds, int* t) {
   long steps = 0;
   double start = cpu_seconds();
@@ -39,6 +43,7 @@ static long run(const mjModel* m, mjData** d, int frame_skip, int episode, doubl
         d[c]->ctrl[u] = lo + (hi - lo) * uniform();
       }
       for (int k = 0; k < frame_skip; k++) mj_step(m, d[c]);
+      if (rne_post_constraint) mj_rnePostConstraint(m, d[c]);
       if (++t[c] >= episode) { reset(m, d[c]); t[c] = 0; }
       steps++;
     }
@@ -47,7 +52,8 @@ static long run(const mjModel* m, mjData** d, int frame_skip, int episode, doubl
 }
 
 int main(int argc, char** argv) {
-  if (argc != 5) { fprintf(stderr, "usage: env-speed MODEL.xml FRAME_SKIP EPISODE_STEPS SECONDS\n"); return 2; }
+  if (argc != 5 && argc != 6) { fprintf(stderr, "usage: env-speed MODEL.xml FRAME_SKIP EPISODE_STEPS SECONDS [RNE_POST_CONSTRAINT]\n"); return 2; }
+  if (argc == 6) rne_post_constraint = atoi(argv[5]);
   char error[1000];
   mjModel* m = mj_loadXML(argv[1], NULL, error, sizeof error);
   if (!m) { fprintf(stderr, "%s\n", error); return 1; }

@@ -37,7 +37,7 @@ function literal(from: number, n: number): string {
 /** The wrapper for one task's layout (sizes are integers the host chose, never candidate text). */
 export function wrapperSource(layout: TransitionLayout): string {
   const { obsSize: d, actionSize: k, discrete } = layout;
-  if (![d, k].every((n) => Number.isInteger(n) && n >= 1 && n <= 64)) throw new RangeError('transition layout sizes must be 1..64');
+  if (![d, k].every((n) => Number.isInteger(n) && n >= 1 && n <= 256)) throw new RangeError('transition layout sizes must be 1..256');
   const action = discrete ? `data[b + ${d}]` : literal(d, k);
   return WRAPPER_TEMPLATE
     .replaceAll('__STRIDE__', String(strideOf(layout)))

@@ -95,7 +95,7 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
 
   let sandbox;
   try {
-    const limits = { totalOperations: sandboxOperationsFor(input.budget.steps), ...input.limits };
+    const limits = { totalOperations: sandboxOperationsFor(input.budget.steps, task.obsSize), ...input.limits };
     sandbox = await openRewardSandbox(input.source, layoutOf(task), limits, usedBefore);
   } catch (err) {
     if (err instanceof RewardFault) return fault(err, usedBefore);
@@ -145,11 +145,12 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
 
 /**
  * A seed-run's operations in the sandbox grow with its steps, so a benign reward never runs out on
- * a long run (SANDBOX_CAPS: per step, and at least). A count, not a time: the same reward on the
- * same seed ends the same way on any machine, under any load.
+ * a long run (SANDBOX_CAPS: per step, more per step where the observation is long, and at least).
+ * A count, not a time: the same reward on the same seed ends the same way on any machine, under any load.
  */
-export function sandboxOperationsFor(steps: number): number {
-  return Math.max(SANDBOX_CAPS.seedRunMinOperations, steps * SANDBOX_CAPS.seedRunOperationsPerStep);
+export function sandboxOperationsFor(steps: number, obsSize = 0): number {
+  const perStep = Math.max(SANDBOX_CAPS.seedRunOperationsPerStep, obsSize * SANDBOX_CAPS.seedRunOperationsPerObservation);
+  return Math.max(SANDBOX_CAPS.seedRunMinOperations, steps * perStep);
 }
 
 /** SHA-256 of the parameters' float32 bytes: two seed-runs that end the same end with the same hash. */

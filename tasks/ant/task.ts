@@ -1,0 +1,86 @@
+/** Ant-v5: Gymnasium's register() entry, plus what the search needs to know of it. */
+import { defineTask, type Episode } from '../contract.ts';
+import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
+import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
+import { AntEnv, CONTACT_COST_WEIGHT, CTRL_COST_WEIGHT, FRAME_SKIP, MAX_EPISODE_STEPS } from './environment.ts';
+import { ANT_BANK } from './bank-policies.ts';
+import { ANT_RENDERER } from './render.ts';
+import { ANT_CONFORMANCE } from './conformance.ts';
+import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+import { ANT_OBSERVATION } from './observation.ts';
+
+/** Gymnasium's register(): reward_threshold 6000. */
+export const REWARD_THRESHOLD = 6000;
+/** Seconds per environment step. */
+export const DT = 0.01 * FRAME_SKIP;
+/** Metres forward a successful episode covers, at least (chosen on measurements: see docs/mujoco.md). */
+export const SUCCESS_METRES = 25;
+
+/** The torso's x velocity (observation 13) after each step, integrated by the trapezoid rule: metres forward. */
+export function metresForward(episode: Pick<Episode, 'observations' | 'obsSize' | 'length'>): number {
+  const { observations, obsSize, length } = episode;
+  let metres = 0;
+  for (let t = 1; t <= length; t++) metres += (observations[(t - 1) * obsSize + 13] + observations[t * obsSize + 13]) / 2 * DT;
+  return metres;
+}
+
+/** Whether an episode ran all its steps healthy: cut by the time limit, never terminated. */
+const stayedUp = (episode: Episode): boolean => !episode.terminated && episode.length >= MAX_EPISODE_STEPS;
+
+export default defineTask({
+  id: 'Ant-v5',
+  description:
+    'A three-dimensional four-legged robot (a round torso, four legs of two links each, eight hinge motors) must walk forward along +x ' +
+    'without flipping over or jumping: the episode ends as soon as its torso leaves heights 0.2-1.0 m, or after 1,000 steps (50 s). ' +
+    `Solved here means staying healthy all ${MAX_EPISODE_STEPS} steps and walking at least ${SUCCESS_METRES} m forward (Gymnasium's reward_threshold is a return of 6,000).`,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  rewardThreshold: REWARD_THRESHOLD,
+  observation: ANT_OBSERVATION,
+  action: {
+    kind: 'box',
+    names: ['right back hip torque', 'right back ankle torque', 'front left hip torque', 'front left ankle torque',
+      'front right hip torque', 'front right ankle torque', 'back hip torque', 'back ankle torque'],
+    low: [-1, -1, -1, -1, -1, -1, -1, -1],
+    high: [1, 1, 1, 1, 1, 1, 1, 1],
+  },
+  makeEnv: (n, seed) => new AntEnv(n, seed),
+  prepare: prepareMujoco,
+
+  success: {
+    clause: `stay healthy all ${MAX_EPISODE_STEPS} steps and walk at least ${SUCCESS_METRES} m forward`,
+    headline: `walks ${SUCCESS_METRES} m without falling`,
+    describe: `An episode succeeds when the ant stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and walks at least ${SUCCESS_METRES} m forward: ` +
+      `the torso's x velocity (observation 13) after each step, integrated over the episode's ${DT} s steps by the trapezoid rule.`,
+    returnFormula: `The environment's reward of each step (Gymnasium's Ant-v5 with its defaults; x is the torso's x position, which the observation leaves out):
+  reward_forward = (x after the step - x before) / ${DT}
+  reward_survive = 1 while the ant is healthy, 0 on the step it stops being healthy (that step ends the episode)
+  reward_ctrl = -${CTRL_COST_WEIGHT} * (action[0]^2 + ... + action[7]^2)
+  reward_contact = -${CONTACT_COST_WEIGHT} * (the sum of the squared contact forces, observation 27-104)
+  reward = reward_forward + reward_survive + reward_ctrl + reward_contact
+The success test does not read the return: it integrates observation 13 (the torso's x velocity, m/s) over the episode.`,
+    test: (episode) => stayedUp(episode) && metresForward(episode) >= SUCCESS_METRES,
+  },
+  tieBreak: 'higher-return',
+  diagnostic: {
+    label: 'mean metres forward',
+    measure: metresForward,
+    format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m and all ${MAX_EPISODE_STEPS} steps)`,
+  },
+  termination: 'failure',
+
+  baselines: { environment: ENVIRONMENT_REWARD, human: HUMAN_SHAPING },
+
+  features: [
+    { name: 'forwardSpeed', expression: 'Math.min(1, Math.max(0, s[13] / 2))', describe: 'the torso\'s forward (x) speed, 0 standing or backwards, 1 at 2 m/s or more' },
+    { name: 'upright', expression: 'Math.max(0, 1 - 2 * (s[2] * s[2] + s[3] * s[3]))', describe: 'how level the torso is (the z component of its up axis), 1 level, 0 on its side or upside down' },
+    { name: 'height', expression: '1 - Math.min(1, Math.abs(s[0] - 0.6) / 0.4)', describe: 'how near the torso is to 0.6 m high, mid-way in the 0.2-1.0 m where the episode goes on' },
+    { name: 'straight', expression: '1 - Math.min(1, Math.abs(s[14]))', describe: 'how little the torso drifts sideways, 1 with no y velocity, 0 at 1 m/s' },
+  ],
+
+  render: ANT_RENDERER,
+  bank: ANT_BANK,
+  ppo: MUJOCO_PPO,
+  // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not walk.
+  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 500 },
+  conformance: ANT_CONFORMANCE,
+});

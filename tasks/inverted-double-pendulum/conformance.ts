@@ -1,0 +1,24 @@
+/**
+ * InvertedDoublePendulum-v5 against Gymnasium's own v5 file on native MuJoCo 2.2.2
+ * (shared/golden/mujoco/): nothing collides, so the physics is checked per step. The reward and the
+ * termination read the tip's site position and the observation the slider's constraint force as
+ * MuJoCo left them at the step's last sub-step; those are compared per step, simulated (sub-step.ts),
+ * and so is the velocity penalty: numpy's `v**2` is C's pow, which is not always the rounded square
+ * (one unit in the last place on the golden episodes). Tolerances: docs/mujoco.md says which
+ * recordings chose them (test/conformance-mujoco.test.ts).
+ */
+import { mujocoConformance, type MujocoConformanceSpec } from '../mujoco-common/conformance.ts';
+import { InvertedDoublePendulumEnv } from './environment.ts';
+
+export const INVERTED_DOUBLE_PENDULUM_CONFORMANCE_SPEC: MujocoConformanceSpec = {
+  make: (seed) => new InvertedDoublePendulumEnv(1, seed),
+  physics: { check: 'per-step', tolerance: 1e-13 },
+  subStep: {
+    obs: [8],
+    terms: { reward_survive: 0, distance_penalty: 1e-13, velocity_penalty: 1e-14 },
+    tolerance: { obs: 1e-6, reward: 1e-13 },
+    endings: true,
+  },
+};
+
+export const INVERTED_DOUBLE_PENDULUM_CONFORMANCE = mujocoConformance(INVERTED_DOUBLE_PENDULUM_CONFORMANCE_SPEC);
