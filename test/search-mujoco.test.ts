@@ -1,8 +1,9 @@
 /**
  * Offline smoke searches of InvertedDoublePendulum-v5, Reacher-v5 and Ant-v5 end to end through
- * the CLI and the local runtime (the same state machine as AWS), at tiny budgets (one seed, 4,096
- * steps a seed-run: the loop runs, nothing learns): every part speaks the task, the offline
- * proposer's terms come from the task's named features, and the card draws the robot.
+ * the CLI and the local runtime (the same state machine as AWS), at tiny budgets (one candidate, one seed,
+ * 2,048 steps a seed-run: the loop runs, nothing learns; grading Ant's 20 episodes is most of its
+ * minute): every part speaks the task, the offline proposer's terms come from the task's named
+ * features, and the card draws the robot.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -29,7 +30,8 @@ for (const id of Object.keys(GEOM)) {
 
     it('runs end to end, records the task\'s terms and publishes a card that draws the robot', async () => {
       dataDir = await mkdtemp(join(tmpdir(), `eureka-${task.folder}-`));
-      const { stdout } = await run(process.execPath, [CLI, 'search', '--smoke', '--task', id, '--seeds', '1', '--steps', '4096', '--json',
+      const { stdout } = await run(process.execPath, [CLI, 'search', '--smoke', '--task', id, '--generations', '1', '--candidates', '1', '--seeds', '1',
+        '--fresh-seeds', '1', '--steps', '2048', '--no-hostile', '--json',
         '--data-dir', dataDir, '--search-id', searchId], { timeout: 10 * 60_000, maxBuffer: 1 << 24, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
       const output = JSON.parse(stdout) as { searchId: string; winner: { candidateId: string }; cardPath: string };
       assert.equal(output.searchId, searchId);
