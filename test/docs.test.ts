@@ -13,9 +13,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const README_MAX_LINES = 400;
 const OPENING = 'After reading this page you can';
 
-// Written on other branches (the MuJoCo tasks, `eureka new-task`, the exit codes): linked already,
-// and to be dropped from this list when those branches are merged.
-const FROM_OTHER_BRANCHES = new Set<string>();
 
 const docsPages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
 const pages = ['README.md', ...docsPages];
@@ -68,7 +65,7 @@ describe('Docs: README.md and docs/', () => {
         const [path, anchor] = link.split('#');
         const target = path === '' ? page : relative(ROOT, resolve(ROOT, dirname(page), path));
         if (!existsSync(join(ROOT, target))) {
-          if (!FROM_OTHER_BRANCHES.has(target)) broken.push(`${page}: ${link} (no such file)`);
+          broken.push(`${page}: ${link} (no such file)`);
         } else if (anchor !== undefined && target.endsWith('.md') && !anchors(target).has(anchor)) {
           broken.push(`${page}: ${link} (no such heading in ${target})`);
         }
