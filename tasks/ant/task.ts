@@ -74,8 +74,8 @@ export default defineTask({
   bank: ANT_BANK,
   ppo: MUJOCO_PPO,
   // CleanRL's budget; what it learns so far is in docs/mujoco.md (Open). The smoke budget runs the loop (10 updates), it does not walk.
-  // stepsPerSecond: 1M-step seed-runs took 588 s (the least loaded, 1,700 steps a second) to 1,919 s (load 15) on the
-  // 2-core machine, grading included; a Lambda vCPU is an idle core: 1,000, rounded down. At 500 the default search's worst
+  // stepsPerSecond: 1M-step seed-runs took 328-358 s (two at once on the otherwise idle 2-core machine, about 2,900
+  // steps a second) to 1,919 s (load 15), grading included: 1,000, rounded well down. At 500 the default search's worst
   // case passed the execution's 24 hours at maxConcurrency 10 and was refused.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 1_000 },
   conformance: ANT_CONFORMANCE,
