@@ -158,9 +158,9 @@ export const SANDBOX_CAPS = {
   /** QuickJS stack limit: 512 KiB or more overflows the host stack (DESIGN §4). */
   stackBytes: 128 * 1024,
   /**
-   * Operations one batched call (2,048 transitions, or loading the code) may do: ~14x what the
-   * heaviest baseline reward needs (LunarLanderContinuous's shaping, ~70 a transition with the
-   * wrapper's ~16; `npm run bench` prints each task's), a few times the seed-run's budget per step.
+   * Operations one batched call (2,048 transitions, or loading the code) may do: ~4x what the
+   * heaviest baseline reward needs (~215 a transition, one loop over a 105-entry observation, with
+   * the wrapper's ~16; `npm run bench` prints each task's), a few times the seed-run's budget per step.
    */
   callOperations: 2_000_000,
   /**
@@ -173,14 +173,14 @@ export const SANDBOX_CAPS = {
   callDeadlineMs: 10_000,
   /**
    * Operations a seed-run may do in the sandbox per environment step it trains: ~3x the heaviest
-   * baseline, and what keeps a default chunk (up to 2 million steps) of a reward at its budget
+   * baseline on a short observation (~70 a transition), and what keeps a default chunk (up to 2 million steps) of a reward at its budget
    * within TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there)...
    */
   seedRunOperationsPerStep: 200,
   /**
    * ...or, where the observation is long, this many per observation entry: a reward that reads
-   * every entry in a loop or two still fits (Ant-v5's 105 entries: 420 a step; its environment's
-   * reward, a loop over the 78 contact forces, does 215).
+   * every entry in a loop or two still fits (105 entries: 420 a step, where the heaviest baseline,
+   * one loop over 78 of them, does 215).
    */
   seedRunOperationsPerObservation: 4,
   /** ...and at least, whatever its steps (a short run, the candidate's check). */
