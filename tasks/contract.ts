@@ -250,6 +250,11 @@ export interface BankDeclaration {
   successWords?: string;
   /** The task's own ways to succeed and to fail. @default [] */
   policies?: readonly BankPolicy[];
+  /**
+   * Why the bank holds no success yet, where it does not: the screen then judges a reward's terms
+   * and scale alone, never its ranking (tests hold a bank to it: no success while it is set).
+   */
+  noSuccessesYet?: string;
 }
 
 /** The task's default and smoke budget, from measurements (the README's learning table). */

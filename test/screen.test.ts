@@ -13,7 +13,7 @@ import type { Screen } from '../functions/shared/search/screen-types.ts';
 import { sameOnBank, screenFindings } from '../functions/shared/words/screen-words.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
-import { failing, missing, NO_SUCCESSES_YET, wrongRewards } from './support/wrong-rewards.ts';
+import { failing, missing, wrongRewards } from './support/wrong-rewards.ts';
 
 async function screenOf(task: Task, source: string): Promise<Screen> {
   const result = await checkReward(task, source);
@@ -28,7 +28,7 @@ describe('The screen of the baselines', () => {
   for (const task of TASKS) {
     it(`${task.id}: the person's shaping ranks the successes first (AUC >= 0.95) and neither baseline fails`, async () => {
       const human = await screenOf(task, task.baselines.human.code);
-      if (NO_SUCCESSES_YET.has(task.id)) {
+      if (task.bank?.noSuccessesYet !== undefined) {
         // Nothing to rank: the screen says so, and judges the terms and scale alone.
         assert.equal(human.auc, null);
         assert.ok(screenFindings(human).some((f) => f.code === 'no-successes'));

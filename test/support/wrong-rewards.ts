@@ -10,18 +10,6 @@ import { screenFindings } from '../../functions/shared/words/screen-words.ts';
 
 const ROOT = join(import.meta.dirname, '..', 'fixtures', 'wrong-rewards');
 
-/**
- * The tasks whose bank holds no success yet, and why: the screen can then judge only a reward's
- * terms and scale ('no-successes' warns), never its ranking. Ant-v5: the trained policies that walk
- * its 25 m do so in 1 or 2 greedy episodes of 20 (docs/mujoco.md), too rare for `eureka bank`'s few
- * tries, and the open-loop gait we wrote does so only by paying more in torque than it gains, so
- * Gymnasium's own reward would rank standing still above it: a success that teaches the screen the
- * wrong thing.
- */
-export const NO_SUCCESSES_YET: ReadonlyMap<string, string> = new Map([
-  ['Ant-v5', 'its trained policies walk 25 m too rarely to fill a bank'],
-]);
-
 export interface Expected {
   code: string;
   /** The failure policy it must prefer, where named. */
