@@ -2,6 +2,7 @@
 import { defineTask, type Episode } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
+import { stayedHealthy } from '../mujoco-common/healthy-episode.ts';
 import { AntEnv, FRAME_SKIP, MAX_EPISODE_STEPS } from './environment.ts';
 import { ANT_BANK } from './bank-policies.ts';
 import { ANT_RENDERER } from './render.ts';
@@ -25,7 +26,6 @@ export function metresForward(episode: Pick<Episode, 'observations' | 'obsSize' 
 }
 
 /** Whether an episode ran all its steps healthy: cut by the time limit, never terminated. */
-const stayedUp = (episode: Episode): boolean => !episode.terminated && episode.length >= MAX_EPISODE_STEPS;
 
 export default defineTask({
   id: 'Ant-v5',
@@ -51,7 +51,7 @@ export default defineTask({
     headline: `walks ${SUCCESS_METRES} m without falling`,
     describe: `An episode succeeds when the ant stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and walks at least ${SUCCESS_METRES} m forward: ` +
       `the torso's x velocity (observation 13) after each step, integrated over the episode's ${DT} s steps by the trapezoid rule.`,
-    test: (episode) => stayedUp(episode) && metresForward(episode) >= SUCCESS_METRES,
+    test: (episode) => stayedHealthy(episode, MAX_EPISODE_STEPS) && metresForward(episode) >= SUCCESS_METRES,
   },
   tieBreak: 'higher-return',
   diagnostic: {

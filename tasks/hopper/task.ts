@@ -1,7 +1,8 @@
 /** Hopper-v5: Gymnasium's register() entry, plus what the search needs to know of it. */
-import { defineTask, type Episode } from '../contract.ts';
+import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
+import { metresFromReturn, stayedHealthy } from '../mujoco-common/healthy-episode.ts';
 import { mujocoConformance } from '../mujoco-common/conformance.ts';
 import { uniformRandom } from '../mujoco-common/distribution.ts';
 import { CTRL_COST_WEIGHT, FRAME_SKIP, HEALTHY_REWARD, HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
@@ -19,7 +20,6 @@ const PER_METRE = 1 / (0.002 * FRAME_SKIP);
 export const SUCCESS_RETURN = MAX_EPISODE_STEPS * HEALTHY_REWARD + SUCCESS_METRES * PER_METRE;
 
 /** Whether an episode ran all its steps without falling: cut by the time limit, never terminated. */
-const stayedUp = (episode: Episode): boolean => !episode.terminated && episode.length >= MAX_EPISODE_STEPS;
 
 export default defineTask({
   id: 'Hopper-v5',
@@ -57,13 +57,13 @@ export default defineTask({
   reward_ctrl = -${CTRL_COST_WEIGHT} * (action[0]^2 + action[1]^2 + action[2]^2)
   reward = reward_forward + reward_survive + reward_ctrl
 Summed over an episode: return = 125 * (metres travelled forward) + (healthy steps) - (control cost), so ${MAX_EPISODE_STEPS} healthy steps and ${SUCCESS_METRES} m forward give at least ${SUCCESS_RETURN} less at most ${3 * CTRL_COST_WEIGHT * MAX_EPISODE_STEPS}.`,
-    test: (episode) => stayedUp(episode) && episode.return >= SUCCESS_RETURN,
+    test: (episode) => stayedHealthy(episode, MAX_EPISODE_STEPS) && episode.return >= SUCCESS_RETURN,
   },
   tieBreak: 'higher-return',
   diagnostic: {
     label: 'mean metres forward (from the return)',
     // return = 125 * metres + healthy steps - control cost (at most 0.003 a step): metres to 3 mm per 1,000 steps.
-    measure: (episode) => (episode.return - (episode.terminated ? episode.length - 1 : episode.length) * HEALTHY_REWARD) / PER_METRE,
+    measure: (episode) => metresFromReturn(episode, HEALTHY_REWARD, PER_METRE),
     format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m and all ${MAX_EPISODE_STEPS} steps)`,
   },
   termination: 'failure',
