@@ -17,17 +17,22 @@ import type { ConformanceCheck, ConformanceReport } from '../contract.ts';
 import { RecordingSchema } from '../conformance.ts';
 import { compareDistributions, type DistributionSpec } from './distribution.ts';
 import type { MujocoEnv } from './mujoco-env.ts';
-import { mujocoEpisode, type MujocoEpisode } from './recording.ts';
+import { mujocoEpisode, policyName, type MujocoEpisode } from './recording.ts';
 import { describeEntries, subStepCheck, type SubStepSpec } from './sub-step.ts';
 
 export interface MujocoConformanceSpec {
   /** A fresh one-copy environment seeded with `seed` (the caller's task is prepared). */
   make: (seed: number) => MujocoEnv;
-  /** How the physics is checked: each step (with its tolerance on qpos and qvel) or by distribution. */
-  physics: { check: 'per-step'; tolerance: number } | ({ check: 'distribution' } & DistributionSpec);
+  /**
+   * How the physics is checked: each step (with its tolerance on qpos and qvel; of one recorded
+   * policy's episodes only, where `policy` names it), by distribution, or several of these.
+   */
+  physics: PhysicsSpec | readonly PhysicsSpec[];
   /** What the observation and reward read of MuJoCo's last sub-step, if anything (sub-step.ts). @default nothing */
   subStep?: SubStepSpec;
 }
+
+type PhysicsSpec = { check: 'per-step'; tolerance: number; policy?: string } | ({ check: 'distribution' } & DistributionSpec);
 
 const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>): number => maxAbsOf(a, b, () => true);
 
@@ -38,10 +43,18 @@ export function mujocoConformance(spec: MujocoConformanceSpec): (recording: unkn
     const episodes = parsed.episodes.map(mujocoEpisode);
     const steps = episodes.reduce((n, e) => n + e.steps.length, 0);
     const checks: ConformanceCheck[] = [logicCheck(spec, episodes)];
-    checks.push(spec.physics.check === 'per-step' ? perStepCheck(spec, episodes, spec.physics.tolerance) : compareDistributions(spec.make, spec.physics, episodes));
+    for (const physics of [spec.physics].flat()) checks.push(physicsCheck(spec, physics, episodes));
     if (spec.subStep) checks.push(subStepCheck(spec.make, spec.subStep, episodes));
     return { episodes: episodes.length, steps, checks };
   };
+}
+
+function physicsCheck(spec: MujocoConformanceSpec, physics: PhysicsSpec, episodes: MujocoEpisode[]): ConformanceCheck {
+  if (physics.check === 'distribution') return compareDistributions(spec.make, physics, episodes);
+  if (physics.policy === undefined) return perStepCheck(spec, episodes, physics.tolerance);
+  const chosen = episodes.filter((e) => policyName(e) === physics.policy);
+  const check = perStepCheck(spec, chosen, physics.tolerance);
+  return { ...check, detail: `the ${chosen.length} ${physics.policy} episodes: ${check.detail}` };
 }
 
 /**

@@ -10,7 +10,7 @@
 import { Random } from '../../core/random.ts';
 import type { ConformanceCheck } from '../contract.ts';
 import type { MujocoEnv } from './mujoco-env.ts';
-import type { MujocoEpisode } from './recording.ts';
+import { policyName, type MujocoEpisode } from './recording.ts';
 
 /** A recorded policy, ported: the action for copy 0 of the environment (its full state is at hand). */
 export type RecordedPolicy = (env: MujocoEnv, rng: Random) => number[];
@@ -69,7 +69,7 @@ export function zScore(a: number[], b: number[]): number {
 export function compareDistributions(make: (seed: number) => MujocoEnv, spec: DistributionSpec, episodes: MujocoEpisode[]): ConformanceCheck {
   const byPolicy = new Map<string, MujocoEpisode[]>();
   for (const e of episodes) {
-    const name = (e.policy ?? 'unknown').split(':')[0].trim();
+    const name = policyName(e);
     byPolicy.set(name, [...(byPolicy.get(name) ?? []), e]);
   }
   const lines: string[] = [];

@@ -24,6 +24,9 @@ export const MujocoEpisodeSchema = RecordedEpisodeSchema.extend({
 });
 export type MujocoEpisode = z.infer<typeof MujocoEpisodeSchema>;
 
+/** The recorded policy's name: the text before its first colon ("uniform_random", "pd_posture"). */
+export const policyName = (episode: Pick<MujocoEpisode, 'policy'>): string => (episode.policy ?? 'unknown').split(':')[0].trim();
+
 /** A recorded episode in the golden MuJoCo format, or a clear error naming what is missing. */
 export function mujocoEpisode(recorded: RecordedEpisode): MujocoEpisode {
   const parsed = MujocoEpisodeSchema.safeParse(recorded);

@@ -7,23 +7,15 @@
  * free runs from step 125): those, and the random ones, by distribution. Tolerances: the rules of
  * test/conformance-mujoco-planar.test.ts on the tuning recordings (docs/mujoco.md).
  */
-import type { ConformanceReport } from '../contract.ts';
-import { RecordingSchema } from '../conformance.ts';
-import { logicCheck, perStepCheck } from '../mujoco-common/conformance.ts';
-import { compareDistributions, uniformRandom } from '../mujoco-common/distribution.ts';
+import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { uniformRandom } from '../mujoco-common/distribution.ts';
 import type { MujocoEnv } from '../mujoco-common/mujoco-env.ts';
-import { mujocoEpisode, type MujocoEpisode } from '../mujoco-common/recording.ts';
 import { Walker2dEnv } from './environment.ts';
 
 /** 10x the tuning episodes' worst step of the random policy (3.4e-13), rounded up to a power of ten. */
 export const PER_STEP_TOLERANCE = 1e-11;
 /** The recorded policy whose episodes are checked per step. */
 export const PER_STEP_POLICY = 'uniform_random';
-
-const make = (seed: number): MujocoEnv => new Walker2dEnv(1, seed);
-
-/** The recorded policy's name: the text before its first colon ("uniform_random"). */
-export const policyName = (episode: MujocoEpisode): string => (episode.policy ?? 'unknown').split(':')[0].trim();
 
 const DISTRIBUTION = {
   policies: {
@@ -40,17 +32,10 @@ const DISTRIBUTION = {
   standardErrors: 3,
 };
 
-export function walker2dConformance(recording: unknown): ConformanceReport {
-  const episodes = RecordingSchema.parse(recording).episodes.map(mujocoEpisode);
-  const random = episodes.filter((e) => policyName(e) === PER_STEP_POLICY);
-  const perStep = perStepCheck({ make }, random, PER_STEP_TOLERANCE);
-  return {
-    episodes: episodes.length,
-    steps: episodes.reduce((n, e) => n + e.steps.length, 0),
-    checks: [
-      logicCheck({ make }, episodes),
-      { ...perStep, detail: `the ${random.length} ${PER_STEP_POLICY} episodes: ${perStep.detail}` },
-      compareDistributions(make, DISTRIBUTION, episodes),
-    ],
-  };
-}
+export const walker2dConformance = mujocoConformance({
+  make: (seed) => new Walker2dEnv(1, seed),
+  physics: [
+    { check: 'per-step', tolerance: PER_STEP_TOLERANCE, policy: PER_STEP_POLICY },
+    { check: 'distribution', ...DISTRIBUTION },
+  ],
+});
