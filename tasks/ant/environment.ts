@@ -77,6 +77,7 @@
  * 2. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
 import type { Random } from '../../core/random.ts';
+import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import type { EnvSnapshot } from '../contract.ts';
@@ -105,16 +106,6 @@ const ROBOT: RobotSpec = {
   // Its observation reads the contact forces (cfrc_ext), which mj_rnePostConstraint computes.
   rnePostConstraint: true,
 };
-
-/**
- * np.sum(np.square(action)) of the float32 action, as numpy adds eight float32 numbers: pairwise,
- * ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)), each sum rounded to float32.
- */
-function float32SumOfSquares(action: Float64Array): number {
-  const sq = Array.from(action, (a) => Math.fround(a * a));
-  const add = (a: number, b: number): number => Math.fround(a + b);
-  return add(add(add(sq[0], sq[1]), add(sq[2], sq[3])), add(add(sq[4], sq[5]), add(sq[6], sq[7])));
-}
 
 const clipForce = (f: number): number => Math.min(Math.max(f, CONTACT_FORCE_RANGE[0]), CONTACT_FORCE_RANGE[1]);
 
@@ -174,8 +165,7 @@ export class AntEnv extends MujocoEnv {
     // reward:begin (left out of what the model reads)
     const forward = FORWARD_REWARD_WEIGHT * xVelocity;
     const survive = healthy ? HEALTHY_REWARD : 0;
-    // numpy 2: the float32 action's squares and their sum stay float32, and so does the weight times them.
-    const ctrlCost = Math.fround(Math.fround(CTRL_COST_WEIGHT) * float32SumOfSquares(action));
+    const ctrlCost = controlCost(CTRL_COST_WEIGHT, action);
     const cfrc = this.copies.data[i].cfrc_ext as Float64Array;
     let forces = 0;
     for (let k = 0; k < 6 * NBODY; k++) forces += clipForce(cfrc[k]) ** 2;

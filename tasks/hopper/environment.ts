@@ -71,6 +71,7 @@
  *    angle qpos[2] leaves (-0.2, 0.2).
  * 2. Truncation: 1000 steps (Gymnasium's TimeLimit, applied by the vector environment).
  */
+import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -124,10 +125,7 @@ export class HopperEnv extends MujocoEnv {
     // reward:begin (left out of what the model reads)
     const forward = FORWARD_REWARD_WEIGHT * xVelocity;
     const survive = healthy ? HEALTHY_REWARD : 0;
-    // numpy 2: the float32 action's squares and their sum stay float32, and so does the weight times them.
-    let squares = 0;
-    for (let k = 0; k < action.length; k++) squares = Math.fround(squares + Math.fround(action[k] * action[k]));
-    const ctrlCost = Math.fround(Math.fround(CTRL_COST_WEIGHT) * squares);
+    const ctrlCost = controlCost(CTRL_COST_WEIGHT, action);
     const reward = forward + survive - ctrlCost;
     this.info[i] = { reward_forward: forward, reward_ctrl: -ctrlCost, reward_survive: survive };
     // reward:end

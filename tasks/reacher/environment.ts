@@ -66,6 +66,7 @@
  * 2. Truncation: 50 steps (Gymnasium's TimeLimit, applied by the vector environment): one second.
  */
 import type { Random } from '../../core/random.ts';
+import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -122,10 +123,7 @@ export class ReacherEnv extends MujocoEnv {
     // reward:begin (left out of what the model reads)
     const [dx, dy, dz] = this.toTarget(i);
     const dist = -Math.sqrt(dx * dx + dy * dy + dz * dz) * REWARD_DIST_WEIGHT;
-    // numpy 2: the float32 action's squares and their sum stay float32, and so does the weight times them.
-    let squares = 0;
-    for (let k = 0; k < action.length; k++) squares = Math.fround(squares + Math.fround(action[k] * action[k]));
-    const ctrl = -Math.fround(squares * REWARD_CONTROL_WEIGHT);
+    const ctrl = -controlCost(REWARD_CONTROL_WEIGHT, action);
     this.info[i] = { reward_dist: dist, reward_ctrl: ctrl };
     // reward:end
 
