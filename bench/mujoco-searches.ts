@@ -11,9 +11,11 @@
  * Flags: --generations 3 --candidates 6 --seeds 3 --fresh-seeds 5 --random-seed 0, --steps N (a
  * budget other than the task's), --data-dir DIR (kept, one directory per task: the cards and
  * results stay for reading; default a temporary directory, removed), --out FILE, --json.
+ * A task whose search is already in --data-dir (a run killed, or a session that ended) is resumed:
+ * nothing it finished is trained again, so the hours can be spread over several runs.
  */
 import { execFile } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, appendFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,7 +38,9 @@ const out = values('out')[0];
 interface Fresh { name: string; success: number | null; return: number | null; perSeed: Array<{ seed: number; success: number }> }
 interface Row {
   task: string; searchId: string; winner: Fresh; environment: Fresh | null; person: Fresh | null;
-  beatsBaselines: boolean | null; stepsTrained: number; stepsFullBudget: number; seconds: number; dataDir: string | null;
+  beatsBaselines: boolean | null; stepsTrained: number; stepsFullBudget: number;
+  /** Wall time of this run; a resumed search's earlier runs are not in it. */
+  seconds: number; resumed: boolean; dataDir: string | null;
 }
 
 const fresh = (r: RewardSummary | undefined): Fresh | null => (r === undefined ? null : {
@@ -57,10 +61,13 @@ for (const task of tasks) {
   const started = performance.now();
   try {
     const searchId = `medium-${task.toLowerCase()}-${shape.randomSeed}`;
-    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--task', task, '--proposer', 'offline',
+    const begun = await access(join(dataDir, 'processes', `${searchId}.json`)).then(() => true, () => false);
+    const what = begun ? ['--resume', searchId] : ['--task', task, '--proposer', 'offline',
       '--generations', String(shape.generations), '--candidates', String(shape.candidates), '--seeds', String(shape.seeds),
       '--fresh-seeds', String(shape.freshSeeds), '--random-seed', String(shape.randomSeed), ...(shape.steps > 0 ? ['--steps', String(shape.steps)] : []),
-      '--search-id', searchId, '--data-dir', dataDir, '--json'], { maxBuffer: 1 << 26, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+      '--search-id', searchId];
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', ...what, '--data-dir', dataDir, '--json'],
+      { maxBuffer: 1 << 26, env: { ...process.env, ANTHROPIC_API_KEY: '' } });
     const { cardPath } = JSON.parse(stdout) as { cardPath: string };
     const summary = JSON.parse(await readFile(cardPath.replace(/card\.html$/, 'summary.json'), 'utf8')) as SearchSummary;
     if (summary.winner === null) throw new Error(`${task}: ${summary.nothingTrained}`);
@@ -69,7 +76,7 @@ for (const task of tasks) {
       environment: fresh(summary.baselines.find((b) => b.candidateId === 'environment_reward')),
       person: fresh(summary.baselines.find((b) => b.candidateId === 'human_shaping')),
       beatsBaselines: summary.beatsBaselines, stepsTrained: summary.stepsTrained, stepsFullBudget: summary.stepsFullBudget,
-      seconds: (performance.now() - started) / 1000, dataDir: keptDir ? dataDir : null,
+      seconds: (performance.now() - started) / 1000, resumed: begun, dataDir: keptDir ? dataDir : null,
     };
     rows.push(row);
     if (out) await appendFile(out, `${JSON.stringify(row)}\n`);
@@ -86,5 +93,5 @@ function line(r: Row): string {
     `${label} ${pct(f.success)} (return ${f.return?.toFixed(1) ?? '-'}; per seed ${f.perSeed.map((s) => `${s.seed}:${pct(s.success)}`).join(' ')})`);
   return `${r.task.padEnd(26)} ${one(`winner ${r.winner.name}`, r.winner)}\n${''.padEnd(27)}${one('Gymnasium\'s reward', r.environment)}\n` +
     `${''.padEnd(27)}${one('the person\'s shaping', r.person)}\n${''.padEnd(27)}beats the baselines ${r.beatsBaselines ?? '-'}; ` +
-    `steps ${r.stepsTrained.toLocaleString('en-US')} of ${r.stepsFullBudget.toLocaleString('en-US')} without racing (${(r.stepsTrained / r.stepsFullBudget).toFixed(2)}); ${(r.seconds / 3600).toFixed(2)} h`;
+    `steps ${r.stepsTrained.toLocaleString('en-US')} of ${r.stepsFullBudget.toLocaleString('en-US')} without racing (${(r.stepsTrained / r.stepsFullBudget).toFixed(2)}); ${(r.seconds / 3600).toFixed(2)} h${r.resumed ? ' (this run; resumed)' : ''}`;
 }
