@@ -23,6 +23,13 @@ export interface ObservationDim {
    * @default [low, high]
    */
   typical?: readonly [number, number];
+  /**
+   * Under the trainer's running observation normalization (a task's `ppo.normObs`), keep this
+   * entry at its fixed scaling from `typical` instead: for an entry that is bounded but mostly 0
+   * (a contact force), whose running deviation near 0 would blow every rare contact up to the
+   * clip. @default false
+   */
+  fixedScale?: boolean;
 }
 
 /** Gymnasium's Discrete(n) or Box(low, high) action space. */

@@ -6,7 +6,10 @@
  * one input layer, so one statistic is what it is trained and exported with).
  *
  * The statistic lives in the network's offset and scale (network.ts), so the rollout, grading and
- * the exported policy all read the same numbers; it is frozen once training stops.
+ * the exported policy all read the same numbers; it is frozen once training stops. Entries the
+ * task marks `fixedScale` keep the network's scaling from their typical range: Ant-v5's contact
+ * forces, in [-1, 1] and mostly 0, whose running deviation near 0 turned each rare contact into a
+ * ±10 input; with them normalized, the ant hardly learned (docs/mujoco.md).
  */
 import type { Network } from './network.ts';
 
@@ -17,10 +20,14 @@ export class ObsNormalizer {
   private count = 1e-4;
   private readonly mean: Float64Array;
   private readonly variance: Float64Array;
+  /** Indices of the entries left at their fixed scaling, with that scaling. */
+  private readonly fixed: Array<{ k: number; offset: number; scale: number }>;
 
-  constructor(private readonly net: Network) {
+  /** `fixedScale[k]`: entry k keeps the network's offset and scale as they are now. */
+  constructor(private readonly net: Network, fixedScale: readonly boolean[] = []) {
     this.mean = new Float64Array(net.obsSize);
     this.variance = new Float64Array(net.obsSize).fill(1);
+    this.fixed = fixedScale.flatMap((isFixed, k) => (isFixed ? [{ k, offset: net.offset[k], scale: net.scale[k] }] : []));
     this.apply();
   }
 
@@ -61,6 +68,10 @@ export class ObsNormalizer {
   private apply(): void {
     this.net.offset.set(this.mean);
     for (let k = 0; k < this.net.obsSize; k++) this.net.scale[k] = Math.sqrt(this.variance[k] + EPSILON);
+    for (const { k, offset, scale } of this.fixed) {
+      this.net.offset[k] = offset;
+      this.net.scale[k] = scale;
+    }
     this.net.clip = OBS_CLIP;
   }
 }
