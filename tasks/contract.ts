@@ -24,12 +24,11 @@ export interface ObservationDim {
    */
   typical?: readonly [number, number];
   /**
-   * Under the trainer's running observation normalization (a task's `ppo.normObs`), keep this
-   * entry at its fixed scaling from `typical` instead: for an entry that is bounded but mostly 0
-   * (a contact force), whose running deviation near 0 would blow every rare contact up to the
-   * clip. @default false
+   * The policy's networks do not see this entry (their input for it is always 0); the reward and
+   * the success test still read it. For entries that hinder learning more than they inform, as
+   * Ant-v5's contact forces (docs/mujoco.md, Learning). @default false
    */
-  fixedScale?: boolean;
+  hidden?: boolean;
 }
 
 /** Gymnasium's Discrete(n) or Box(low, high) action space. */

@@ -12,7 +12,7 @@ const ObservationDimSchema = z.object({
   low: bound,
   high: bound,
   typical: z.tuple([finite, finite]).refine(([lo, hi]) => lo < hi, { error: 'must be [low, high] with low < high' }).optional(),
-  fixedScale: z.boolean().optional(),
+  hidden: z.boolean().optional(),
 }).refine((d) => d.low < d.high, { error: 'low must be below high' })
   .refine((d) => d.typical !== undefined || (Number.isFinite(d.low) && Number.isFinite(d.high)), {
     error: 'needs a finite typical range where its bounds are infinite (the trainer scales it to [-1, 1])',

@@ -1,6 +1,6 @@
 /**
  * The running observation normalization (Gymnasium's NormalizeObservation with its ±10 clip, as
- * CleanRL's continuous PPO), and the entries a task keeps at their fixed scale (`fixedScale`).
+ * CleanRL's continuous PPO), and the entries a task hides from the policy (`hidden`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,7 +10,7 @@ import type { ObservationDim } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 
 const box = { kind: 'box' as const, names: ['a'], low: [-1], high: [1] };
-const dims = (fixed: boolean[]): ObservationDim[] => fixed.map((fixedScale, k) => ({ name: `x${k}`, low: -Infinity, high: Infinity, typical: [-2, 2], fixedScale }));
+const dims = (hide: boolean[]): ObservationDim[] => hide.map((hidden, k) => ({ name: `x${k}`, low: -Infinity, high: Infinity, typical: [-2, 2], hidden }));
 
 /** Gymnasium's RunningMeanStd from its start (count 1e-4, mean 0, variance 1), over all rows at once. */
 function reference(rows: number[][]): { mean: number[]; variance: number[] } {
@@ -49,25 +49,31 @@ describe('Function: the running observation normalization', () => {
     assert.deepEqual(Array.from(out), [OBS_CLIP, -OBS_CLIP]);
   });
 
-  it('leaves a fixedScale entry at its typical range\'s scale, however its values run', () => {
-    // Prepare: entry 1 is fixed, [-2, 2] -> offset 0, scale 2; it is mostly 0 with one rare 1.
+  it('gives the policy 0 for a hidden entry, however its values run, and normalizes the others', () => {
+    // Prepare: entry 1 is hidden; it is mostly 0 with one rare 1.
     const net = networkFor({ observation: dims([false, true]), action: box });
     const normalizer = new ObsNormalizer(net, [false, true]);
     const rows = Array.from({ length: 1000 }, (_, r) => [r % 7, r === 500 ? 1 : 0]);
 
     // Act
     normalizer.update(Float32Array.from(rows.flat()), rows.length);
-    const out = new Float32Array(2);
-    scaleObservations(net, Float32Array.of(3, 1), 1, out);
+    const out = new Float32Array(4);
+    scaleObservations(net, Float32Array.of(3, 1, 3, -250), 2, out);
 
-    // Assess: the running deviation of entry 1 (about 0.03) would have made the rare 1 a 10.
-    assert.equal(net.offset[1], 0);
-    assert.equal(net.scale[1], 2);
-    assert.equal(out[1], 0.5);
+    // Assess
+    assert.ok(out[1] === 0 && out[3] === 0, `hidden inputs ${out[1]}, ${out[3]}`);
     assert.ok(Math.abs(net.offset[0] - reference(rows).mean[0]) < 1e-9, 'the other entry is normalized');
+    assert.ok(out[0] !== 0 && out[0] === out[2]);
   });
 
-  it('comes back from its snapshot with the fixed entries still fixed', () => {
+  it('gives the policy 0 for a hidden entry without a running normalization too', () => {
+    const net = networkFor({ observation: dims([true, false]), action: box });
+    const out = new Float32Array(2);
+    scaleObservations(net, Float32Array.of(7, 1), 1, out);
+    assert.deepEqual(Array.from(out), [0, 0.5]);
+  });
+
+  it('comes back from its snapshot with the hidden entries still hidden', () => {
     const net = networkFor({ observation: dims([true, false]), action: box });
     const normalizer = new ObsNormalizer(net, [true, false]);
     normalizer.update(Float32Array.of(5, 5, 7, 9), 2);
@@ -75,12 +81,12 @@ describe('Function: the running observation normalization', () => {
     const again = networkFor({ observation: dims([true, false]), action: box });
     new ObsNormalizer(again, [true, false]).restore(snapshot);
     assert.deepEqual([Array.from(again.offset), Array.from(again.scale)], [Array.from(net.offset), Array.from(net.scale)]);
-    assert.deepEqual([again.offset[0], again.scale[0]], [0, 2]);
+    assert.deepEqual([again.offset[0], again.scale[0]], [0, Infinity]);
   });
 
-  it('Ant-v5 keeps its 78 contact forces (observations 27-104, clipped to ±1) at their scale, the rest normalized', () => {
-    const fixed = getTask('Ant-v5').observation.map((d) => d.fixedScale === true);
-    assert.deepEqual([fixed.slice(0, 27).some(Boolean), fixed.slice(27).every(Boolean), fixed.length], [false, true, 105]);
-    for (const id of ['Hopper-v5', 'Walker2d-v5', 'HalfCheetah-v5']) assert.ok(getTask(id).observation.every((d) => d.fixedScale !== true), id);
+  it('Ant-v5 hides its 78 contact forces (observations 27-104) from the policy, and no other MuJoCo task hides any', () => {
+    const hidden = getTask('Ant-v5').observation.map((d) => d.hidden === true);
+    assert.deepEqual([hidden.slice(0, 27).some(Boolean), hidden.slice(27).every(Boolean), hidden.length], [false, true, 105]);
+    for (const id of ['Hopper-v5', 'Walker2d-v5', 'HalfCheetah-v5']) assert.ok(getTask(id).observation.every((d) => d.hidden !== true), id);
   });
 });

@@ -198,6 +198,11 @@ describe('Function: buildPrompt says what it knows of the task', () => {
     assert.ok(buildPrompt(GEN1).user.includes('| 0 | position | [-1.2, 0.6] | [-1.2, 0.6] |'), 'the bounds where no typical range is given');
   });
 
+  it('names the observation entries the policy does not see, as ranges, and only where a task hides some', () => {
+    assert.ok(buildPrompt({ ...GEN1, task: 'Ant-v5' }).user.includes('The policy does not see entries 27-104: they are in obs and nextObs for your reward'));
+    for (const id of ['Hopper-v5', 'LunarLander-v3']) assert.ok(!buildPrompt({ ...GEN1, task: id }).user.includes('does not see entries'), id);
+  });
+
   it('gives the exact return that judges the policy where success is a return, from the task folder', () => {
     const task = getTask('LunarLander-v3');
     assert.ok(task.success.returnFormula !== undefined);

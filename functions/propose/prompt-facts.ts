@@ -23,7 +23,22 @@ export function observationSection(task: Task): string {
     '|---|---|---|---|',
     ...rows,
     'The typical range is where observations usually stay (the trainer scales it to [-1, 1] for the networks); the bounds are what the space allows.',
+    ...hiddenLine(task),
   ].join('\n');
+}
+
+/** One line naming the entries the policy's networks do not see (as index ranges), or none. */
+function hiddenLine(task: Task): string[] {
+  const hidden = task.observation.flatMap((d, i) => (d.hidden ? [i] : []));
+  if (hidden.length === 0) return [];
+  const runs: string[] = [];
+  for (let j = 0; j < hidden.length; j++) {
+    let end = j;
+    while (end + 1 < hidden.length && hidden[end + 1] === hidden[end] + 1) end++;
+    runs.push(end === j ? `${hidden[j]}` : `${hidden[j]}-${hidden[end]}`);
+    j = end;
+  }
+  return [`The policy does not see entries ${runs.join(', ')}: they are in obs and nextObs for your reward, and training does not show them to the networks.`];
 }
 
 /** The return the success test reads, as the task folder writes it; '' where success is not a return. */

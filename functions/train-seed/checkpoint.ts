@@ -35,14 +35,11 @@ export interface CheckpointVersion {
 /** The version a checkpoint of this seed-run, written by this trainer, carries. */
 export function checkpointVersion(task: Task, seed: number, steps: number, backend: string): CheckpointVersion {
   const network = networkFor(task);
-  // The entries kept out of the running normalization change training; named only where there
-  // are some, so the other tasks' fingerprints stayed what they were before the setting.
-  const fixedScale = task.observation.flatMap((dim, k) => (dim.fixedScale === true ? [k] : []));
+  // JSON writes a hidden entry's infinite scale as null, so hiding an entry changes the fingerprint.
   const identity = JSON.stringify({
     task: task.id, backend, config: ppoConfigFor(task, seed, steps),
     network: { ...network, offset: [...network.offset], scale: [...network.scale], clip: String(network.clip) },
     kernel: KERNEL_SHA256,
-    ...(fixedScale.length > 0 ? { fixedScale } : {}),
   });
   const fingerprint = createHash('sha256').update(identity).digest('hex').slice(0, 16);
   return { format: CHECKPOINT_FORMAT, trainer: `r${TRAINER_REVISION}-${fingerprint}` };

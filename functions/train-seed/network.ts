@@ -28,7 +28,7 @@ export interface Network {
   /** Offset of the log-std vector (continuous only; `actions` values), else -1. */
   logStd: number;
   paramCount: number;
-  /** Observations are scaled to about [-1, 1]: (x - offset) / scale, per dimension. */
+  /** Observations are scaled to about [-1, 1]: (x - offset) / scale, per dimension; a hidden entry's scale is Infinity (its input is 0). */
   offset: Float64Array;
   scale: Float64Array;
   /** Scaled observations are clipped to ±clip (a running normalization's ±10; Infinity: none). */
@@ -65,8 +65,8 @@ export function networkFor(task: Pick<Task, 'observation' | 'action'>): Network 
   return {
     obsSize, actions, continuous, actor: actor.slots, critic: critic.slots, logStd,
     paramCount: critic.end + (continuous ? actions : 0),
-    offset: Float64Array.from(ranges, ([lo, hi]) => (lo + hi) / 2),
-    scale: Float64Array.from(ranges, ([lo, hi]) => (hi - lo) / 2),
+    offset: Float64Array.from(ranges, ([lo, hi], k) => (task.observation[k].hidden ? 0 : (lo + hi) / 2)),
+    scale: Float64Array.from(ranges, ([lo, hi], k) => (task.observation[k].hidden ? Infinity : (hi - lo) / 2)),
     clip: Infinity,
   };
 }

@@ -6,10 +6,8 @@
  * one input layer, so one statistic is what it is trained and exported with).
  *
  * The statistic lives in the network's offset and scale (network.ts), so the rollout, grading and
- * the exported policy all read the same numbers; it is frozen once training stops. Entries the
- * task marks `fixedScale` keep the network's scaling from their typical range: Ant-v5's contact
- * forces, in [-1, 1] and mostly 0, whose running deviation near 0 turned each rare contact into a
- * ±10 input; with them normalized, the ant hardly learned (docs/mujoco.md).
+ * the exported policy all read the same numbers; it is frozen once training stops. The entries
+ * the task hides from the policy keep the network's infinite scale (network.ts): their input stays 0.
  */
 import type { Network } from './network.ts';
 
@@ -23,11 +21,11 @@ export class ObsNormalizer {
   /** Indices of the entries left at their fixed scaling, with that scaling. */
   private readonly fixed: Array<{ k: number; offset: number; scale: number }>;
 
-  /** `fixedScale[k]`: entry k keeps the network's offset and scale as they are now. */
-  constructor(private readonly net: Network, fixedScale: readonly boolean[] = []) {
+  /** `fixed[k]`: entry k keeps the network's offset and scale as they are now (a hidden entry's). */
+  constructor(private readonly net: Network, fixed: readonly boolean[] = []) {
     this.mean = new Float64Array(net.obsSize);
     this.variance = new Float64Array(net.obsSize).fill(1);
-    this.fixed = fixedScale.flatMap((isFixed, k) => (isFixed ? [{ k, offset: net.offset[k], scale: net.scale[k] }] : []));
+    this.fixed = fixed.flatMap((isFixed, k) => (isFixed ? [{ k, offset: net.offset[k], scale: net.scale[k] }] : []));
     this.apply();
   }
 
