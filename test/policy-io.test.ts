@@ -25,17 +25,20 @@ describe('Function: savePolicy', () => {
     ['CartPole-v1', [[0, 0, 0, 0], [1.2, -2, 0.1, 1.5]]],
   ];
   // Hopper's running observation normalization: a statistic, and the ±10 clip (the last row is far outside it).
+  // Ant's: the same, and its 78 hidden contact forces (an infinite scale: input 0) stay hidden.
   const normalized = (net: ReturnType<typeof networkFor>) => {
-    net.offset.set(net.offset.map((_, k) => 0.1 * k - 0.3));
-    net.scale.set(net.scale.map((_, k) => 0.5 + 0.2 * k));
+    net.offset.set(net.offset.map((o, k) => (Number.isFinite(net.scale[k]) ? 0.1 * k - 0.3 : o)));
+    net.scale.set(net.scale.map((s, k) => (Number.isFinite(s) ? 0.5 + 0.2 * k : s)));
     net.clip = 10;
     return net;
   };
   cases.push(['Hopper-v5', [[1.25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0.9, 0.1, -1, -0.5, 0.3, 2, -1, 3, 4, -5, 6], [60, -40, 30, -20, 10, -90, 80, 70, -60, 50, -40]]]);
+  cases.push(['Ant-v5', [Array.from({ length: 105 }, (_, k) => (k < 27 ? 0.1 * k : 0)), Array.from({ length: 105 }, (_, k) => (k < 27 ? -0.2 * k : 1)), Array.from({ length: 105 }, (_, k) => 40 * Math.sin(k))]]);
+  const withNormalization = ['Hopper-v5', 'Ant-v5'];
   for (const [id, raw] of cases) {
-    it(`writes a LayersModel that tf.loadLayersModel loads and that takes raw ${id} observations${id === 'Hopper-v5' ? ' (normalized and clipped)' : ''}`, async () => {
+    it(`writes a LayersModel that tf.loadLayersModel loads and that takes raw ${id} observations${withNormalization.includes(id) ? ' (normalized and clipped)' : ''}`, async () => {
       // Prepare: random (non-trivial) parameters, perturbed so biases are not zero.
-      const net = id === 'Hopper-v5' ? normalized(networkFor(getTask(id))) : networkFor(getTask(id));
+      const net = withNormalization.includes(id) ? normalized(networkFor(getTask(id))) : networkFor(getTask(id));
       const theta = initialParameters(net, 'orthogonal', new Random(7)).map((v, i) => v + 0.05 * Math.sin(i));
       const blobs = new FsBlobStore(dir);
 
@@ -54,6 +57,12 @@ describe('Function: savePolicy', () => {
       forwardJs(prepareJs(theta, net.actor), scaled, raw.length, expected);
       assert.equal(predicted.length, expected.length);
       expected.forEach((x, k) => assert.ok(Math.abs(predicted[k] - x) < 1e-4, `output ${k}: ${predicted[k]} vs ${x}`));
+      if (id === 'Ant-v5') {
+        // The hidden contact forces change nothing: the last row with its contacts zeroed acts the same.
+        const zeroed = raw[2].map((x, k) => (k < 27 ? x : 0));
+        const again = (model.predict(tf.tensor2d([zeroed])) as tf.Tensor).dataSync();
+        again.forEach((x, k) => assert.ok(Math.abs(x - predicted[2 * net.actions + k]) < 1e-6, `hidden entries moved output ${k}`));
+      }
     });
   }
 });
