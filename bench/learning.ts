@@ -6,7 +6,8 @@
  * or environment (repeatable; default both: the LunarLanders' two are the same function),
  * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change),
  * --steps N (a budget other than the task's, to choose one), --sandbox-operations N (the sandbox's total QuickJS operations per seed-run, over the default
- * that grows with the steps: a count, so the same on any machine), --json.
+ * that grows with the steps: a count, so the same on any machine), --show-hidden (the policy also
+ * sees the observation entries its task hides from it, to measure why they are hidden), --json.
  */
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
@@ -18,7 +19,8 @@ const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${na
 const seeds = (values('seeds')[0] ?? '0,1,2,3,4').split(',').map(Number);
 const overrides = ppoOverrides(values('ppo')[0]);
 const tasks: Task[] = (values('task').length > 0 ? values('task').map(getTask) : [...TASKS])
-  .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task));
+  .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task))
+  .map((task) => (argv.includes('--show-hidden') ? { ...task, observation: task.observation.map((d) => ({ ...d, hidden: false })) } : task));
 const json = argv.includes('--json');
 const sandboxOperations = values('sandbox-operations').map(Number)[0];
 /** --steps N: a budget other than the task's (to choose one). */

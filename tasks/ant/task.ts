@@ -14,8 +14,13 @@ import { ANT_OBSERVATION } from './observation.ts';
 export const REWARD_THRESHOLD = 6000;
 /** Seconds per environment step. */
 export const DT = 0.01 * FRAME_SKIP;
-/** Metres forward a successful episode covers, at least (chosen on measurements: see docs/mujoco.md). */
-export const SUCCESS_METRES = 25;
+/**
+ * Metres forward a successful episode covers, at least: 1.6 m/s over the 50 s. Chosen on Gymnasium's
+ * reward's greedy episodes at the budget, seeds 0-4, where it leaves a seed short (at 25 m, the first
+ * line, every seed reached it once the policy stopped seeing the contact forces); checked on 5-9
+ * (docs/mujoco.md).
+ */
+export const SUCCESS_METRES = 80;
 
 /** The torso's x velocity (observation 13) after each step, integrated by the trapezoid rule: metres forward. */
 export function metresForward(episode: Pick<Episode, 'observations' | 'obsSize' | 'length'>): number {
