@@ -75,8 +75,7 @@ function ppoOverrides(text: string | undefined): PpoOverrides | undefined {
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== 'object' || parsed === null) throw new Error(`--ppo ${text}: expected a JSON object`);
   for (const [key, value] of Object.entries(parsed)) {
-    // annealLr is the one optional setting, absent from the defaults (core/ppo-config.ts says why).
-    const known = key === 'annealLr' ? false : (DEFAULT_PPO_CONFIG as unknown as Record<string, unknown>)[key];
+    const known = (DEFAULT_PPO_CONFIG as unknown as Record<string, unknown>)[key];
     if (known === undefined || key === 'seed' || key === 'totalTimesteps') throw new Error(`--ppo: ${key} is not a PPO setting a task may set`);
     if (typeof value !== typeof known) throw new Error(`--ppo: ${key} must be a ${typeof known}, got ${JSON.stringify(value)}`);
   }

@@ -61,14 +61,6 @@ export interface PpoConfig {
    * folded into the exported policy. @default false
    */
   normObs: boolean;
-  /**
-   * Anneal the learning rate linearly to 0 over the seed-run's updates, as CleanRL's anneal_lr
-   * (update u of N trains at learningRate · (1 − (u − 1)/N)). Off by default: see learningRate.
-   * Absent rather than false by default, so that the checkpoints' trainer fingerprint (which hashes
-   * the whole config) of every task that does not anneal stayed what it was before the setting.
-   * @default off
-   */
-  annealLr?: boolean;
 }
 
 export const DEFAULT_PPO_CONFIG: PpoConfig = {

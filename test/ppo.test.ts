@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gae, learningRateAt } from '../functions/train-seed/ppo.ts';
-import { runSeed, runSeedChunk } from '../functions/train-seed/seed-run.ts';
+import { gae } from '../functions/train-seed/ppo.ts';
+import { runSeed } from '../functions/train-seed/seed-run.ts';
 import { getTask } from '../tasks/registry.ts';
 
 describe('Function: gae', () => {
@@ -52,32 +52,4 @@ describe('Function: train', () => {
       assert.notDeepEqual(a.policy!.theta, c.policy!.theta);
     });
   }
-});
-
-describe('Function: learning-rate annealing (annealLr)', () => {
-  it('falls linearly from the learning rate to 0 over the updates, as CleanRL\'s anneal_lr; constant when off', () => {
-    const on = { learningRate: 3e-4, annealLr: true };
-    assert.deepEqual([1, 2, 4].map((u) => learningRateAt(on, u, 4)), [3e-4, 3e-4 * 0.75, 3e-4 * 0.25]);
-    assert.deepEqual([1, 4].map((u) => learningRateAt({ ...on, annealLr: false }, u, 4)), [3e-4, 3e-4]);
-  });
-
-  it('an annealed seed-run in chunks ends as one piece, on the budget\'s schedule, and not as a constant rate does', async () => {
-    // Prepare: Pendulum's person's shaping, 4 updates of 2,048 steps; the chunks are 1 update each.
-    const base = getTask('Pendulum-v1');
-    const task = { ...base, ppo: { ...base.ppo, annealLr: true } };
-    const batch = (base.ppo?.numEnvs ?? 16) * (base.ppo?.numSteps ?? 128);
-    const input = { task, candidateId: 'human', source: base.baselines.human.code, seed: 3, budget: { steps: 4 * batch, evalEpisodes: 1 } };
-
-    // Act
-    const whole = await runSeed(input);
-    let out = await runSeedChunk({ ...input, chunkSteps: batch });
-    while (!out.done) out = await runSeedChunk({ ...input, chunkSteps: batch, resume: out.checkpoint });
-    const constant = await runSeed({ ...input, task: base });
-
-    // Assess
-    assert.equal(whole.result.outcome, 'trained', whole.result.reason);
-    assert.equal(out.result.chunks, 4);
-    assert.equal(out.result.thetaSha256, whole.result.thetaSha256);
-    assert.notEqual(constant.result.thetaSha256, whole.result.thetaSha256);
-  });
 });

@@ -82,11 +82,6 @@ export interface TrainOptions {
   onUpdate?: (stats: UpdateStats, update: number, numUpdates: number) => void;
 }
 
-/** The learning rate of update `update` (1-based) of `numUpdates`: constant, or CleanRL's linear anneal to 0. */
-export function learningRateAt(config: Pick<PpoConfig, 'learningRate' | 'annealLr'>, update: number, numUpdates: number): number {
-  return config.annealLr ? config.learningRate * (1 - (update - 1) / numUpdates) : config.learningRate;
-}
-
 /** Updates of a seed-run of `totalTimesteps`: whole rollouts, at least one. */
 export function updatesOf(config: Pick<PpoConfig, 'totalTimesteps' | 'numEnvs' | 'numSteps'>): number {
   return Math.max(1, Math.floor(config.totalTimesteps / (config.numEnvs * config.numSteps)));
@@ -155,7 +150,6 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
     const endings = new EndingCounter();
 
     for (let update = first; update <= stopAfter; update++) {
-      adamSettings.learningRate = learningRateAt(config, update, numUpdates);
       // Rollout: act with the current policy, remember what the reward needs.
       let ended = 0, succeeded = 0, endedLength = 0;
       for (let step = 0; step < numSteps; step++) {
