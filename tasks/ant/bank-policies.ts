@@ -11,11 +11,12 @@ import type { BankDeclaration } from '../contract.ts';
 
 export const ANT_BANK: BankDeclaration = {
   successWords: 'walking forward without falling',
-  // The trained policies that walk 25 m do so in 1 or 2 greedy episodes of 20 (docs/mujoco.md), too
-  // rare for `eureka bank`'s few tries, and an open-loop gait we wrote walks it only by paying more in
-  // torque than it gains, so Gymnasium's own reward would rank standing still above it: a success that
-  // would teach the screen the wrong thing.
-  noSuccessesYet: 'its trained policies walk 25 m too rarely to fill a bank',
+  // The person's shaping's trained policy walks, but not 80 m: `eureka bank --task Ant-v5 --seeds 2
+  // --starts 1` got greedy success 0.00 on seeds 0 and 1 (its earlier policy walked 34 m, a success of
+  // the first, 25 m line). A written open-loop gait walks 25-31 m only by paying more in torque than it
+  // gains, so Gymnasium's own reward would rank standing still above it: a success that would teach
+  // the screen the wrong thing.
+  noSuccessesYet: 'the person\'s shaping\'s trained policies do not walk 80 m at the budget (seeds 0 and 1)',
   policies: [
     { name: 'nothing', kind: 'failure', words: 'standing still to the time limit', episodes: 1, act: () => [0, 0, 0, 0, 0, 0, 0, 0] },
   ],
