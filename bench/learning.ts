@@ -7,11 +7,13 @@
  * --ppo '{"numMinibatches":32}' (PPO settings over the task's own, to measure a change),
  * --steps N (a budget other than the task's, to choose one), --sandbox-operations N (the sandbox's total QuickJS operations per seed-run, over the default
  * that grows with the steps: a count, so the same on any machine), --show-hidden (the policy also
- * sees the observation entries its task hides from it, to measure why they are hidden), --json.
+ * sees the observation entries its task hides from it, to measure why they are hidden), --episodes
+ * (each greedy evaluation episode's ending, diagnostic and return, to choose a success line), --json.
  */
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
-import type { Task } from '../tasks/contract.ts';
+import { grade } from '../functions/train-seed/grade.ts';
+import type { Episode, Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 
 const argv = process.argv.slice(2);
@@ -41,7 +43,8 @@ for (const task of tasks) {
     const source = task.baselines[reward].code;
     for (const seed of seeds) {
       const steps = stepsFlag > 0 ? stepsFlag : task.budget.steps;
-      const { result } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps, evalEpisodes: task.budget.evalEpisodes } });
+      const { result, policy } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps, evalEpisodes: task.budget.evalEpisodes } });
+      if (argv.includes('--episodes') && policy) process.stdout.write(`${episodeLines(task, policy, seed)}\n`);
       if (result.outcome !== 'trained') process.stderr.write(`${task.id} ${reward} seed ${seed}: ${result.outcome}: ${result.reason}\n`);
       const row = { task: task.id, reward, seed, steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
       rows.push(row);
@@ -80,4 +83,13 @@ function ppoOverrides(text: string | undefined): PpoOverrides | undefined {
     if (typeof value !== typeof known) throw new Error(`--ppo: ${key} must be a ${typeof known}, got ${JSON.stringify(value)}`);
   }
   return parsed as PpoOverrides;
+}
+
+/** The grader's episodes again (the same seeds, so the same episodes), one line each: how it ended, the diagnostic, the return. */
+function episodeLines(task: Task, policy: NonNullable<Awaited<ReturnType<typeof runSeed>>['policy']>, seed: number): string {
+  const seen: Episode[] = [];
+  const probe = { ...task, success: { ...task.success, test: (e: Episode) => (seen.push(e), task.success.test(e)) } };
+  grade(probe, policy.network, policy.theta, seed, task.budget.evalEpisodes);
+  return seen.map((e, i) => `  episode ${i}: ${task.success.test(e) ? 'succeeded' : e.terminated ? 'terminated' : 'cut'} after ${e.length} steps, ` +
+    `${task.diagnostic.label} ${task.diagnostic.measure(e).toFixed(2)}, return ${e.return.toFixed(1)}`).join('\n');
 }
