@@ -26,7 +26,7 @@ export interface ObservationDim {
   /**
    * The policy's networks do not see this entry (their input for it is always 0); the reward and
    * the success test still read it. For entries that hinder learning more than they inform, as
-   * Ant-v5's contact forces (docs/mujoco.md, Learning). @default false
+   * Ant-v5's contact forces (docs/mujoco.md, "What Ant's policy sees"). @default false
    */
   hidden?: boolean;
 }

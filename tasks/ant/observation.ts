@@ -28,6 +28,6 @@ export const ANT_OBSERVATION: readonly ObservationDim[] = [
   any('torso angular velocity z (rad/s)', [-10, 10]),
   ...LEGS.flatMap((leg) => [any(`${leg} hip angular velocity (rad/s)`, [-20, 20]), any(`${leg} ankle angular velocity (rad/s)`, [-20, 20])]),
   // Hidden from the policy (the reward and the success test read them): seen, normalized or at
-  // their ±1 scale, they kept the ant from learning to walk (docs/mujoco.md, Learning).
+  // their ±1 scale, they kept the ant from learning to walk (docs/mujoco.md, "What Ant's policy sees").
   ...BODIES.flatMap((body) => COMPONENTS.map((c) => ({ ...any(`contact ${c} on the ${body} (clipped to ±1)`, [-1, 1]), hidden: true }))),
 ];
