@@ -52,7 +52,7 @@ describe('Function: the running observation normalization', () => {
   it('gives the policy 0 for a hidden entry, however its values run, and normalizes the others', () => {
     // Prepare: entry 1 is hidden; it is mostly 0 with one rare 1.
     const net = networkFor({ observation: dims([false, true]), action: box });
-    const normalizer = new ObsNormalizer(net, [false, true]);
+    const normalizer = new ObsNormalizer(net);
     const rows = Array.from({ length: 1000 }, (_, r) => [r % 7, r === 500 ? 1 : 0]);
 
     // Act
@@ -75,11 +75,11 @@ describe('Function: the running observation normalization', () => {
 
   it('comes back from its snapshot with the hidden entries still hidden', () => {
     const net = networkFor({ observation: dims([true, false]), action: box });
-    const normalizer = new ObsNormalizer(net, [true, false]);
+    const normalizer = new ObsNormalizer(net);
     normalizer.update(Float32Array.of(5, 5, 7, 9), 2);
     const snapshot = normalizer.snapshot();
     const again = networkFor({ observation: dims([true, false]), action: box });
-    new ObsNormalizer(again, [true, false]).restore(snapshot);
+    new ObsNormalizer(again).restore(snapshot);
     assert.deepEqual([Array.from(again.offset), Array.from(again.scale)], [Array.from(net.offset), Array.from(net.scale)]);
     assert.deepEqual([again.offset[0], again.scale[0]], [0, Infinity]);
   });

@@ -18,14 +18,13 @@ export class ObsNormalizer {
   private count = 1e-4;
   private readonly mean: Float64Array;
   private readonly variance: Float64Array;
-  /** Indices of the entries left at their fixed scaling, with that scaling. */
-  private readonly fixed: Array<{ k: number; offset: number; scale: number }>;
+  /** The hidden entries (an infinite scale in the network), left as the network has them. */
+  private readonly hidden: number[];
 
-  /** `fixed[k]`: entry k keeps the network's offset and scale as they are now (a hidden entry's). */
-  constructor(private readonly net: Network, fixed: readonly boolean[] = []) {
+  constructor(private readonly net: Network) {
     this.mean = new Float64Array(net.obsSize);
     this.variance = new Float64Array(net.obsSize).fill(1);
-    this.fixed = fixed.flatMap((isFixed, k) => (isFixed ? [{ k, offset: net.offset[k], scale: net.scale[k] }] : []));
+    this.hidden = Array.from(net.scale.keys()).filter((k) => net.scale[k] === Infinity);
     this.apply();
   }
 
@@ -66,9 +65,9 @@ export class ObsNormalizer {
   private apply(): void {
     this.net.offset.set(this.mean);
     for (let k = 0; k < this.net.obsSize; k++) this.net.scale[k] = Math.sqrt(this.variance[k] + EPSILON);
-    for (const { k, offset, scale } of this.fixed) {
-      this.net.offset[k] = offset;
-      this.net.scale[k] = scale;
+    for (const k of this.hidden) {
+      this.net.offset[k] = 0;
+      this.net.scale[k] = Infinity;
     }
     this.net.clip = OBS_CLIP;
   }

@@ -137,7 +137,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   async function trainWith(envs: VecEnv, tracker: EpisodeTracker): Promise<TrainOutput> {
     const normalizer = config.normReward ? new RewardNormalizer(numEnvs, config.gamma) : null;
     // Observations are counted as they arrive (the first ones at the start, then after every step).
-    const obsNormalizer = config.normObs ? new ObsNormalizer(net, task.observation.map((dim) => dim.hidden === true)) : null;
+    const obsNormalizer = config.normObs ? new ObsNormalizer(net) : null;
     if (resume) {
       rng.restore(resume.rng);
       if (normalizer && resume.normalizer) normalizer.restore(resume.normalizer);
