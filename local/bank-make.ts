@@ -1,8 +1,9 @@
 /**
  * `eureka bank`: makes a task's bank of episodes for the screen and stores it in the task's folder.
- * The successes of the person's shaping come from its greedy policy, trained at the task's budget
- * on each of a few seeds (as `eureka train` trains it) and played from several resets each; the
- * rest come from the task's own policies (tasks/bank.ts). Here, not in tasks/, because it trains:
+ * The trained successes come from the greedy policy of the person's shaping (or, where the task
+ * declares `trainedSuccesses: 'environment'`, of the environment's reward), trained at the task's
+ * budget on each of a few seeds (as `eureka train` trains it) and played from several resets each;
+ * the rest come from the task's own policies (tasks/bank.ts). Here, not in tasks/, because it trains:
  * the trainer sits above the tasks' floor.
  *
  * Why a stored bank and not one trained on the fly: a check runs once per candidate inside
@@ -18,7 +19,7 @@ import { greedyActions } from '../functions/train-seed/grade.ts';
 import { forwardJs, prepareJs, scaleObservations, type Network } from '../functions/train-seed/network.ts';
 
 export interface MakeBankOptions {
-  /** Training seeds of the person's shaping. @default [0, 1, 2] */
+  /** Training seeds of the baseline that gives the successes. @default [0, 1, 2] */
   seeds?: number[];
   /** Episodes wanted from each trained policy (resets it passes the success test from). @default 4 */
   starts?: number;
@@ -26,29 +27,40 @@ export interface MakeBankOptions {
   onSeed?: (seed: number, result: { outcome: string; reason: string; success: number; wallSeconds: number }) => void;
 }
 
-export const HUMAN_POLICY = { name: 'human', kind: 'success', words: 'the person\'s shaping\'s trained policy' } as const;
+/** The bank's trained policy of each baseline: its name in the bank, its words, and its candidate id. */
+export const TRAINED_POLICIES = {
+  human: { policy: { name: 'human', kind: 'success', words: 'the person\'s shaping\'s trained policy' }, candidateId: 'human_energy_shaping' },
+  environment: { policy: { name: 'environment', kind: 'success', words: 'the environment\'s reward\'s trained policy' }, candidateId: 'environment_reward' },
+} as const;
+
+/** The baseline `eureka bank` trains for the task's successes. */
+export function trainedBaseline(task: Task): keyof typeof TRAINED_POLICIES {
+  return task.bank?.trainedSuccesses ?? 'human';
+}
 
 export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<{ bank: Bank; made: BankMade }> {
   const seeds = opts.seeds ?? [0, 1, 2];
   await task.prepare?.();
   const starts = opts.starts ?? 4;
+  const baseline = trainedBaseline(task);
+  const { policy, candidateId } = TRAINED_POLICIES[baseline];
   const trained: BankEpisode[] = [];
   for (const seed of seeds) {
     const run = await runSeed({
-      task, candidateId: 'human_energy_shaping', source: task.baselines.human.code, seed,
+      task, candidateId, source: task.baselines[baseline].code, seed,
       budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes },
     });
     opts.onSeed?.(seed, run.result);
     if (!run.policy) continue;
     const act = greedyActor(run.policy.network, run.policy.theta);
-    trained.push(...playKind(task, HUMAN_POLICY.name, 'success', act, starts, BANK_SEED + 100 * (seed + 1)));
+    trained.push(...playKind(task, policy.name, 'success', act, starts, BANK_SEED + 100 * (seed + 1)));
   }
   const bank: Bank = {
     task: task.id, stored: true, successWords: successWords(task),
-    policies: [{ ...HUMAN_POLICY }, ...policyInfos(task)],
+    policies: [{ ...policy }, ...policyInfos(task)],
     episodes: [...trained, ...policyEpisodes(task)],
   };
-  const made: BankMade = { by: `eureka bank --task ${task.id}`, human: { seeds, steps: task.budget.steps, startsPerSeed: starts } };
+  const made: BankMade = { by: `eureka bank --task ${task.id}`, [baseline]: { seeds, steps: task.budget.steps, startsPerSeed: starts } };
   return { bank, made };
 }
 

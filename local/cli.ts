@@ -36,9 +36,9 @@ passed and the screen fails it; 1 any other failure; 2 bad usage. The first line
 
 program
   .command('bank')
-  .description('make a task\'s bank of episodes for the screen (trains the person\'s shaping) and store it in the task\'s folder')
+  .description('make a task\'s bank of episodes for the screen (trains the person\'s shaping, or the baseline the task names) and store it in the task\'s folder')
   .option(...TASK_OPTION)
-  .option('--seeds <n>', 'seed-runs of the person\'s shaping at the task\'s budget (seeds 0..n-1)', '3')
+  .option('--seeds <n>', 'seed-runs of that baseline at the task\'s budget (seeds 0..n-1)', '3')
   .option('--starts <n>', 'successful episodes wanted from each trained policy', '4')
   .option('--out <file>', 'where to write it (default: bank.json.gz in the task\'s folder)')
   .option('--json', 'print {task, file, bytes, episodes, steps, policies}')

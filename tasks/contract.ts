@@ -257,6 +257,12 @@ export interface BankDeclaration {
   /** The task's own ways to succeed and to fail. @default [] */
   policies?: readonly BankPolicy[];
   /**
+   * Which baseline `eureka bank` trains for the bank's successes. The person's shaping by default;
+   * the environment's reward where the person's shaping does not reach the success line at the
+   * budget and the environment's reward does on some seeds. @default 'human'
+   */
+  trainedSuccesses?: 'human' | 'environment';
+  /**
    * Why the bank holds no success yet, where it does not: the screen then judges a reward's terms
    * and scale alone, never its ranking (tests hold a bank to it: no success while it is set).
    */

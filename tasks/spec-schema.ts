@@ -75,6 +75,7 @@ export const TaskSpecSchema = z.object({
       episodes: z.int().min(1).max(100).optional(),
       act: fn,
     })).max(16).refine((ps) => new Set(ps.map((p) => p.name)).size === ps.length, { error: 'policy names must be unique' }).optional(),
+    trainedSuccesses: z.enum(['human', 'environment']).optional(),
     noSuccessesYet: text.optional(),
   }).optional(),
 });

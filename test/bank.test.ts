@@ -14,6 +14,7 @@ import { bankPolicies, passes } from '../tasks/bank.ts';
 import { bankFile, InvalidBank, loadBank, readStoredBank } from '../tasks/bank-file.ts';
 import type { Task } from '../tasks/contract.ts';
 import { TASKS } from '../tasks/registry.ts';
+import { TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.ts';
 
 /** "A few hundred KiB per task at most" (issue 24). */
 const MAX_BANK_BYTES = 384 * 1024;
@@ -24,19 +25,24 @@ describe('The bank of each task', () => {
       assert.ok(statSync(bankFile(task)).size <= MAX_BANK_BYTES, `${bankFile(task)} is ${statSync(bankFile(task)).size} bytes`);
       const bank = readStoredBank(task);
       assert.ok(bank, 'a stored bank');
-      // Successes come from the person's shaping's trained policy, or, where it does not succeed at
-      // the task's budget (InvertedDoublePendulum, Swimmer), from a success policy the task writes.
+      // Successes come from the trained policy of the baseline the task names (the person's shaping
+      // unless it says), or, where that does not succeed at the task's budget, from a success policy
+      // the task writes.
       const ownSuccesses = bankPolicies(task).some((p) => p.kind === 'success');
+      const trained = TRAINED_POLICIES[trainedBaseline(task)].policy.name;
       const successes = bank.episodes.some((e) => e.kind === 'success');
       if (task.bank?.noSuccessesYet !== undefined) {
         assert.equal(successes, false, `${task.id}'s bank declares no successes yet: drop noSuccessesYet`);
       } else {
-        assert.ok(ownSuccesses || bank.episodes.some((e) => e.policy === 'human'), 'the person\'s shaping\'s successes');
+        assert.ok(ownSuccesses || bank.episodes.some((e) => e.policy === trained), `the successes of ${trained}`);
         assert.ok(successes, 'successes');
       }
       for (const policy of bankPolicies(task)) {
         assert.ok(bank.episodes.some((e) => e.policy === policy.name), `episodes of ${policy.name}`);
       }
+      // A bank made before the task named another baseline is stale: remake it.
+      const declared = new Set(bankPolicies(task).map((p) => p.name));
+      for (const episode of bank.episodes.filter((e) => !declared.has(e.policy))) assert.equal(episode.policy, trained, 'remake the bank');
       for (const episode of bank.episodes) {
         assert.equal(passes(task, episode), episode.kind === 'success', `${episode.policy} seed ${episode.seed}`);
       }

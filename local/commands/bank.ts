@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { bankFile, writeBank } from '../../tasks/bank-file.ts';
-import { makeBank } from '../bank-make.ts';
+import { makeBank, trainedBaseline } from '../bank-make.ts';
 import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 
 const BankFlags = z.object({
   task: taskFlag(),
-  /** Seed-runs of the person's shaping, seeds 0..N-1. */
+  /** Seed-runs of the baseline that gives the successes (the person's shaping unless the task says), seeds 0..N-1. */
   seeds: intFlag(0, 10).default(3),
   starts: intFlag(1, 20).default(4),
   /** Default: bank.json.gz in the task's folder, where the screen reads it. */
@@ -20,8 +20,9 @@ export async function bankCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(BankFlags, raw);
   const task = getTask(flags.task);
   const seeds = Array.from({ length: flags.seeds }, (_, i) => i);
+  const trained = trainedBaseline(task) === 'human' ? 'the person\'s shaping' : 'the environment\'s reward';
   const onSeed = (seed: number, r: { outcome: string; reason: string; success: number; wallSeconds: number }) =>
-    process.stderr.write(`the person's shaping, seed ${seed}: ${r.outcome}${r.reason ? ` (${r.reason})` : ''}, greedy success ${r.success.toFixed(2)} (${r.wallSeconds.toFixed(1)} s)\n`);
+    process.stderr.write(`${trained}, seed ${seed}: ${r.outcome}${r.reason ? ` (${r.reason})` : ''}, greedy success ${r.success.toFixed(2)} (${r.wallSeconds.toFixed(1)} s)\n`);
   const { bank, made } = await makeBank(task, { seeds, starts: flags.starts, onSeed });
   const file = flags.out ?? bankFile(task);
   const bytes = writeBank(file, bank, made);
