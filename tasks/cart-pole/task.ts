@@ -115,6 +115,9 @@ function computeReward(obs, action, nextObs, terminated) {
   // person's shaping keeps the pole up in 1.0 of episodes on 5 of 5 seeds (10 of 10 with seeds 5-9);
   // the environment's reward 1.0, 1.0, 0, 0.05, 1.0 (6 of 10 seeds at 0.9 or more). At 100,000
   // steps: the environment's reward 4 of 5, the shaping 4 of 5; at 60,000: 2 of 5 and 4 of 5.
+  // That was an earlier trainer: today's figures at 80,000 steps (docs/figures.md, `npm run
+  // bench:learning`) are lower on some seeds, the environment's reward 0, 1, 0, 0, 1 and the
+  // shaping 0, 1, 0.55, 1, 0 (PPO at a constant learning rate collapsing after it has solved it).
   // stepsPerSecond: 31,490 measured by `npm run bench` on one idle core here, rounded down (it sizes the chunks)
   // raceSurvival: fitted to the raced search's 0.59 of the steps (README's race table, G=3 K=6 S=3)
   budget: { steps: 80_000, evalEpisodes: 20, smokeSteps: 30_000, stepsPerSecond: 25_000, raceSurvival: 0.6 },
