@@ -10,6 +10,8 @@ import { makeBank } from '../local/bank-make.ts';
 import { passes } from '../tasks/bank.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
+import { describeSpecIssues, TaskSpecSchema } from '../tasks/spec-schema.ts';
+import cartPoleSpec from '../tasks/cart-pole/task.ts';
 
 const cartPole = getTask('CartPole-v1');
 const broken: Task = {
@@ -41,5 +43,11 @@ describe('The bank\'s trained successes', () => {
     assert.equal(bank.policies[0].name, 'human');
     assert.ok(!bank.episodes.some((e) => e.policy === 'human' || e.policy === 'environment'));
     assert.ok(made.human);
+  });
+
+  it('are refused by name from any other baseline, where a task folder says so', () => {
+    const parsed = TaskSpecSchema.safeParse({ ...cartPoleSpec, bank: { ...cartPoleSpec.bank, trainedSuccesses: 'heuristic' } });
+    assert.equal(parsed.success, false);
+    assert.match(describeSpecIssues(parsed.error!), /^bank\.trainedSuccesses: .*"human".*"environment"/);
   });
 });
