@@ -27,10 +27,10 @@ export interface MakeBankOptions {
   onSeed?: (seed: number, result: { outcome: string; reason: string; success: number; wallSeconds: number }) => void;
 }
 
-/** The bank's trained policy of each baseline: its name in the bank, its words, and its candidate id. */
+/** The bank's trained policy of each baseline: the baseline in words, its policy in the bank, and its candidate id. */
 export const TRAINED_POLICIES = {
-  human: { policy: { name: 'human', kind: 'success', words: 'the person\'s shaping\'s trained policy' }, candidateId: 'human_energy_shaping' },
-  environment: { policy: { name: 'environment', kind: 'success', words: 'the environment\'s reward\'s trained policy' }, candidateId: 'environment_reward' },
+  human: { label: 'the person\'s shaping', policy: { name: 'human', kind: 'success', words: 'the person\'s shaping\'s trained policy' }, candidateId: 'human_energy_shaping' },
+  environment: { label: 'the environment\'s reward', policy: { name: 'environment', kind: 'success', words: 'the environment\'s reward\'s trained policy' }, candidateId: 'environment_reward' },
 } as const;
 
 /** The baseline `eureka bank` trains for the task's successes. */
