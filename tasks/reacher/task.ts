@@ -77,9 +77,9 @@ export default defineTask({
   // seed (mean final distance 10-15 cm); at 1,000,000 on seed 0 in none (10.7 cm): the environment's reward pays
   // distance all episode long and torque, and learns to save torque more than to touch. The person's shaping (a
   // bonus for touching) at 204,800: docs/mujoco.md. Held out, seeds 5-9: docs/mujoco.md.
-  // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`, docs/estimate-and-costs.md): 5,332 steps per
-  // seed-run-second two at once, 5,924 as one idle core, rounded down; its race stopped few (96% of the steps), and 0.95
-  // gives its raced steps to 4% (0.9: -7%). (A seed-run took 53-102 s on the loaded machine, whence the 2,000 it had.)
+  // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`,
+  // docs/estimate-and-costs.md): 5,332 steps per seed-run-second two at once, 5,924 as one idle core, rounded down; its
+  // race stopped few (96% of the steps), and 0.95 gives its raced steps to 4% (0.9: -7%). (A seed-run took 53-102 s on the loaded machine, whence the 2,000 it had.)
   budget: { steps: 204_800, evalEpisodes: 20, smokeSteps: 6_144, stepsPerSecond: 5_900, raceSurvival: 0.95 },
   conformance: REACHER_CONFORMANCE,
 });

@@ -71,9 +71,9 @@ Summed over an episode: return = 25 * (metres travelled forward) - (control cost
   bank: SWIMMER_BANK,
   ppo: MUJOCO_PPO,
   // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not swim.
-  // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`, docs/estimate-and-costs.md): 5,312 steps per
-  // seed-run-second two at once (beside other work at times), 5,902 as one idle core, rounded down; 0.6 gives its raced
-  // steps to 1%. They were 1,500 and none (1).
+  // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`,
+  // docs/estimate-and-costs.md): 5,312 steps per seed-run-second two at once (beside other work at times), 5,902 as one
+  // idle core, rounded down; 0.6 gives its raced steps to 1%. They were 1,500 and none (1).
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 5_900, raceSurvival: 0.6 },
   // No contacts (nothing collides): MuJoCo 3.14 steps as the recordings' 2.2.2 does, to rounding;
   // 10x the tuning episodes' worst (8.4e-15), rounded up to a power of ten.

@@ -90,8 +90,8 @@ Summed over an episode: return = 125 * (metres travelled forward) + (healthy ste
   ppo: MUJOCO_PPO,
   // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not walk.
   // stepsPerSecond: its bank's 1M-step seed-run took 182 s (`eureka bank`, 5,485 steps a second), rounded down.
-  // raceSurvival: the other two 1M-step runners' fits (HalfCheetah 0.65, Swimmer 0.6), set before its own medium search
-  // ran, which then checked both (docs/estimate-and-costs.md).
+  // raceSurvival: the other two 1M-step runners' fits (HalfCheetah 0.65, Swimmer 0.6). Both set before its own medium
+  // search ran, which checked them (docs/estimate-and-costs.md): raced steps +8%, wall time +2%, GB-seconds +0%.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 5_400, raceSurvival: 0.6 },
   // Logic exactly; the physics per step on the short random episodes and by distribution (conformance.ts).
   conformance: walker2dConformance,
