@@ -18,20 +18,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FUNCTION_CAPS } from '../infra/config.ts';
 import { estimateSearch, LOCAL_CONCURRENT_SPEED } from '../functions/shared/cost/estimate.ts';
+import type { SearchSummary } from '../functions/publish/summary.ts';
 import type { SearchSettings } from '../functions/shared/search/contracts.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 
-interface Summary {
-  task: string;
-  searchId: string;
-  config: SearchSettings;
-  startedAt: string;
-  finishedAt: string;
-  stepsTrained: number;
-  stepsFullBudget: number;
-  seedRunSeconds: number;
-}
+/** A search's summary.json; its config is the whole of the search's settings, which the estimate reads. */
+type Summary = Omit<SearchSummary, 'config'> & { config: SearchSettings };
 
 /** Every finished search's summary.json under `dir` (a data directory, or one holding data directories). */
 function summaries(dir: string): Summary[] {
@@ -56,6 +49,7 @@ const round = (x: number, digits = 2) => Number(x.toPrecision(digits));
 for (const s of process.argv.slice(2).flatMap(summaries)) {
   const task = getTask(s.task);
   const recorded = estimateSearch(s.config, task, MACHINE);
+  const local = recorded.local!; // never null: MACHINE names its cores
   const grid = Array.from({ length: 21 }, (_, i) => i / 20);
   const fits = grid.map((survival) => ({ survival, raced: estimateSearch(s.config, withBudget(task, { raceSurvival: survival }), MACHINE).steps.raced }));
   const best = fits.reduce((a, b) => (Math.abs(b.raced - s.stepsTrained) < Math.abs(a.raced - s.stepsTrained) ? b : a));
@@ -66,6 +60,6 @@ for (const s of process.argv.slice(2).flatMap(summaries)) {
   console.log(`  raced steps: actual ${s.stepsTrained.toLocaleString('en-US')} of ${s.stepsFullBudget.toLocaleString('en-US')}; estimate ${recorded.steps.raced.toLocaleString('en-US')} (recorded survival ${recorded.steps.raceSurvival}, ${pct(recorded.steps.raced, s.stepsTrained)}); nearest: survival ${best.survival} gives ${best.raced.toLocaleString('en-US')} (${pct(best.raced, s.stepsTrained)})`);
   console.log(`  speed: ${Math.round(concurrent)} steps per seed-run-second two at once, ${Math.round(concurrent / LOCAL_CONCURRENT_SPEED)} as one idle core (/${LOCAL_CONCURRENT_SPEED}); recorded ${task.budget.stepsPerSecond ?? 'none'}`);
   const gbSeconds = s.seedRunSeconds * MEMORY_GB;
-  console.log(`  with the recorded figures: wall ${Math.round(recorded.local?.seconds ?? 0)} s against ${Math.round(wall)} s from start to end, a pause included (${pct(recorded.local?.seconds ?? 0, wall)});`);
-  console.log(`  GB-seconds ${Math.round(recorded.local?.gbSeconds ?? 0)} against ${Math.round(gbSeconds)} (${pct(recorded.local?.gbSeconds ?? 0, gbSeconds)}); suggested stepsPerSecond ${round(concurrent / LOCAL_CONCURRENT_SPEED)}`);
+  console.log(`  with the recorded figures: wall ${Math.round(local.seconds)} s against ${Math.round(wall)} s from start to end, a pause included (${pct(local.seconds, wall)});`);
+  console.log(`  GB-seconds ${Math.round(local.gbSeconds)} against ${Math.round(gbSeconds)} (${pct(local.gbSeconds, gbSeconds)}); suggested stepsPerSecond ${round(concurrent / LOCAL_CONCURRENT_SPEED)}`);
 }
