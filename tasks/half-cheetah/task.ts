@@ -93,7 +93,8 @@ Summed over an episode: return = 20 * (metres travelled forward) - (control cost
   // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not run.
   // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`,
   // docs/estimate-and-costs.md): 9,808 steps per seed-run-second two at once, 10,898 as one idle core, rounded down;
-  // 0.65 of the candidates in after a rung gives its raced steps to 4%. They were 1,000 and none (1): its estimate said 11 h 44 min for a search of 46 minutes.
+  // 0.65 of the candidates in after a rung gives its raced steps to 4%. They were 1,000 and none (1): its estimate said
+  // 11 h 44 min for a search of 46 minutes.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 10_000, raceSurvival: 0.65 },
   // Contacts, but MuJoCo 3.14 steps as the recordings' 2.2.2 does to about 1e-8 (shared/golden/mujoco/README.md):
   // 10x the tuning episodes' worst (1.3e-8), rounded up to a power of ten.

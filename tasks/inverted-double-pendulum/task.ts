@@ -66,7 +66,8 @@ export default defineTask({
   // succeeds on some seeds, not all. Held out, seeds 5-9: docs/mujoco.md.
   // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`,
   // docs/estimate-and-costs.md): 3,473 steps per seed-run-second two at once (grading and start-up included), 3,859 as
-  // one idle core, rounded down; 0.75 gives its raced steps to 2%. (A 61,440-step seed-run took 32-56 s on the loaded machine, whence the 1,000 it had.)
+  // one idle core, rounded down; 0.75 gives its raced steps to 2%. (A 61,440-step seed-run took 32-56 s on the loaded
+  // machine, whence the 1,000 it had.)
   budget: { steps: 61_440, evalEpisodes: 20, smokeSteps: 6_144, stepsPerSecond: 3_800, raceSurvival: 0.75 },
   conformance: INVERTED_DOUBLE_PENDULUM_CONFORMANCE,
 });

@@ -79,7 +79,8 @@ export default defineTask({
   // bonus for touching) at 204,800: docs/mujoco.md. Held out, seeds 5-9: docs/mujoco.md.
   // stepsPerSecond and raceSurvival: fitted to its medium search (`npx tsx bench/estimate-fit.ts DIR`,
   // docs/estimate-and-costs.md): 5,332 steps per seed-run-second two at once, 5,924 as one idle core, rounded down; its
-  // race stopped few (96% of the steps), and 0.95 gives its raced steps to 4% (0.9: -7%). (A seed-run took 53-102 s on the loaded machine, whence the 2,000 it had.)
+  // race stopped few (96% of the steps), and 0.95 gives its raced steps to 4% (0.9: -7%). (A seed-run took 53-102 s on
+  // the loaded machine, whence the 2,000 it had.)
   budget: { steps: 204_800, evalEpisodes: 20, smokeSteps: 6_144, stepsPerSecond: 5_900, raceSurvival: 0.95 },
   conformance: REACHER_CONFORMANCE,
 });
