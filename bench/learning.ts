@@ -91,5 +91,5 @@ function episodeLines(task: Task, policy: NonNullable<Awaited<ReturnType<typeof 
   const probe = { ...task, success: { ...task.success, test: (e: Episode) => (seen.push(e), task.success.test(e)) } };
   grade(probe, policy.network, policy.theta, seed, task.budget.evalEpisodes);
   return seen.map((e, i) => `  episode ${i}: ${task.success.test(e) ? 'succeeded' : e.terminated ? 'terminated' : 'cut'} after ${e.length} steps, ` +
-    `${task.diagnostic.label} ${task.diagnostic.measure(e).toFixed(2)}, return ${e.return.toFixed(1)}`).join('\n');
+    `${task.progress.label} ${task.progress.measure(e).toFixed(2)}, return ${e.return.toFixed(1)}`).join('\n');
 }

@@ -77,6 +77,7 @@ export function seedRunMap(scope: Construct, name: string, itemsPath: string, re
     // CDK drops null literals from Parameters; this intrinsic yields JSON null.
     'meanSuccessSteps.$': "States.StringToJson('null')",
     'meanReturn.$': "States.StringToJson('null')",
+    'progress.$': "States.StringToJson('null')",
     // What it could have trained: the compute it held, for the search's count of steps.
     'stepsTrained.$': '$.targetSteps',
     'trainSuccessArea.$': "States.StringToJson('null')",

@@ -15,7 +15,9 @@ import { policyEpisodes, policyInfos, successWords, type Bank, type BankEpisode 
 import type { Task } from './contract.ts';
 
 export const BANK_FILE = 'bank.json.gz';
-export const BANK_FORMAT = 'eureka-serverless/bank@1';
+export const BANK_FORMAT = 'eureka-serverless/bank@2';
+/** The format before episodes kept the recorded state: still read for a task that records none. */
+const BANK_FORMAT_1 = 'eureka-serverless/bank@1';
 
 export class InvalidBank extends Error {
   override readonly name = 'InvalidBank';
@@ -24,7 +26,7 @@ export class InvalidBank extends Error {
 const Kind = z.enum(['success', 'failure']);
 
 const BankFileSchema = z.object({
-  format: z.literal(BANK_FORMAT),
+  format: z.enum([BANK_FORMAT, BANK_FORMAT_1]),
   task: z.string(),
   /** How it was made: the command, and what the trained successes were trained with. */
   made: z.record(z.string(), z.unknown()),
@@ -38,6 +40,7 @@ const BankFileSchema = z.object({
     truncated: z.boolean(),
     return: z.number(),
     observations: z.array(z.number()),
+    recorded: z.array(z.number()).default([]),
     actions: z.array(z.number()),
   })).min(1),
 });
@@ -54,7 +57,8 @@ export function writeBank(file: string, bank: Bank, made: BankMade): number {
     format: BANK_FORMAT, task: bank.task, made, successWords: bank.successWords, policies: bank.policies,
     episodes: bank.episodes.map((e) => ({
       policy: e.policy, kind: e.kind, seed: e.seed, terminated: e.terminated, truncated: e.truncated, return: e.return,
-      observations: Array.from(e.observations, shortestFloat32), actions: Array.from(e.actions, shortestFloat32),
+      observations: Array.from(e.observations, shortestFloat32), recorded: Array.from(e.recorded, shortestFloat32),
+      actions: Array.from(e.actions, shortestFloat32),
     })),
   };
   const bytes = gzipSync(JSON.stringify(body), { level: 9 });
@@ -70,14 +74,21 @@ export function readStoredBank(task: Task): Bank | undefined {
   if (!parsed.success) throw new InvalidBank(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const { data } = parsed;
   if (data.task !== task.id) throw new InvalidBank(`${file} is the bank of ${data.task}, not of ${task.id}`);
+  if (data.format === BANK_FORMAT_1 && task.recordSize > 0) {
+    throw new InvalidBank(`${file} was made before banks kept the recorded state ${task.id} now records: make it again (eureka bank --task ${task.id})`);
+  }
   const episodes = data.episodes.map((e, i): BankEpisode => {
     const length = e.actions.length / task.actionSize;
-    if (!Number.isInteger(length) || length < 1 || e.observations.length !== (length + 1) * task.obsSize) {
-      throw new InvalidBank(`${file}: episode ${i} does not have ${task.obsSize} observation values a step and ${task.actionSize} action values`);
+    if (!Number.isInteger(length) || length < 1 || e.observations.length !== (length + 1) * task.obsSize || e.recorded.length !== (length + 1) * task.recordSize) {
+      throw new InvalidBank(`${file}: episode ${i} does not have ${task.obsSize} observation values, ${task.recordSize} recorded values and ${task.actionSize} action values a step`);
     }
-    // Both were float32 when played and are stored as the shortest decimal that rounds back to
-    // one; parsed as a double that decimal is near, not at, the float32 the environment was given.
-    return { ...e, length, observations: Float32Array.from(e.observations), actions: Float64Array.from(e.actions, Math.fround) };
+    // All were stored as the shortest decimal that rounds back to their float32 (the recorded
+    // state rounded to float32 on purpose: a bank holds many long episodes); parsed as a double that
+    // decimal is near, not at, the float32, so it is rounded back.
+    return {
+      ...e, length, observations: Float32Array.from(e.observations), recorded: Float64Array.from(e.recorded, Math.fround),
+      actions: Float64Array.from(e.actions, Math.fround),
+    };
   });
   return { task: task.id, stored: true, successWords: data.successWords, policies: data.policies, episodes };
 }

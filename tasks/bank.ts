@@ -23,6 +23,8 @@ export interface BankEpisode {
   length: number;
   /** (length + 1) × obsSize: the first observation, then each step's (the final one included). */
   observations: Float32Array;
+  /** (length + 1) × recordSize: the task's recorded state, likewise (empty where it records none). */
+  recorded: Float64Array;
   /** length × actionSize: the action as the environment applied it. */
   actions: Float64Array;
   /** How the last step ended: the environment terminated it, the time limit truncated it (or both). */
@@ -96,7 +98,9 @@ export function playEpisode(task: Task, policy: string, kind: 'success' | 'failu
   try {
     const rng = new Random(seed ^ 0xba4c);
     const d = task.obsSize;
+    const r = task.recordSize;
     const observations: number[] = Array.from(env.obs.subarray(0, d));
+    const recorded: number[] = Array.from(env.record.subarray(0, r));
     const actions: number[] = [];
     let total = 0;
     for (let t = 0; ; t++) {
@@ -105,10 +109,12 @@ export function playEpisode(task: Task, policy: string, kind: 'success' | 'failu
       env.step(typeof action === 'number' ? [action] : action.map(Math.fround));
       for (let j = 0; j < task.actionSize; j++) actions.push(env.applied[j]);
       for (let j = 0; j < d; j++) observations.push(env.finalObs[j]);
+      for (let j = 0; j < r; j++) recorded.push(env.finalRecord[j]);
       total += env.reward[0];
       if (env.terminated[0] === 1 || env.truncated[0] === 1) {
         return {
-          policy, kind, seed, length: t + 1, observations: Float32Array.from(observations), actions: Float64Array.from(actions),
+          policy, kind, seed, length: t + 1, observations: Float32Array.from(observations), recorded: Float64Array.from(recorded),
+          actions: Float64Array.from(actions),
           terminated: env.terminated[0] === 1, truncated: env.truncated[0] === 1, return: total,
         };
       }
@@ -120,8 +126,8 @@ export function playEpisode(task: Task, policy: string, kind: 'success' | 'failu
 
 /** The task's own success test on a bank episode. */
 export function passes(task: Task, episode: BankEpisode): boolean {
-  const { observations, length, terminated, truncated } = episode;
-  return task.success.test({ observations, obsSize: task.obsSize, length, return: episode.return, terminated, truncated });
+  const { observations, recorded, length, terminated, truncated } = episode;
+  return task.success.test({ observations, obsSize: task.obsSize, recorded, recordSize: task.recordSize, length, return: episode.return, terminated, truncated });
 }
 
 function randomPolicy(task: Task): BankPolicy {

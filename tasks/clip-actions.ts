@@ -21,6 +21,9 @@ export class ClipActions implements VecEnv {
   get terminated(): Uint8Array { return this.env.terminated; }
   get truncated(): Uint8Array { return this.env.truncated; }
   get elapsed(): Int32Array { return this.env.elapsed; }
+  get recordSize(): number { return this.env.recordSize; }
+  get record(): Float64Array { return this.env.record; }
+  get finalRecord(): Float64Array { return this.env.finalRecord; }
 
   step(actions: ArrayLike<number>): void {
     const k = this.low.length;

@@ -31,6 +31,17 @@ export interface ObservationDim {
   hidden?: boolean;
 }
 
+/**
+ * One entry of a task's recorded state: a value its environment records every step beside the
+ * observation (the torso's x, which Gymnasium's observation leaves out; an accumulated angle), for
+ * the success test and progress. The policy never sees it; a reward may read it, as Eureka's
+ * rewards read the simulator's state.
+ */
+export interface RecordedDim {
+  /** With its unit and where it comes from: "torso x (m), qpos[0]". */
+  name: string;
+}
+
 /** Gymnasium's Discrete(n) or Box(low, high) action space. */
 export type ActionSpace =
   | {
@@ -66,6 +77,12 @@ export interface VecEnv {
   readonly truncated: Uint8Array;
   /** Steps taken in the running episode of each copy (0 right after a reset). */
   readonly elapsed: Int32Array;
+  /** Values per copy of the task's recorded state (TaskSpec.recorded); 0 where it records none. */
+  readonly recordSize: number;
+  /** n × recordSize: the recorded state now; after an auto-reset, the new episode's first. */
+  readonly record: Float64Array;
+  /** n × recordSize: the recorded state the last step produced, before any auto-reset (beside finalObs). */
+  readonly finalRecord: Float64Array;
   /** discrete: n action indices; box: n × actionSize numbers (clipped by the environment). */
   step(actions: ArrayLike<number>): void;
   /** Task-specific facts about copy i's running episode the card wants (terrain, ...); JSON. */
@@ -93,6 +110,9 @@ export interface Episode {
   /** (length + 1) × obsSize: the first observation, then each step's (the final one included). */
   observations: Float32Array;
   obsSize: number;
+  /** (length + 1) × recordSize: the recorded state at the start, then after each step (TaskSpec.recorded). */
+  recorded: Float64Array;
+  recordSize: number;
   /** Steps taken. */
   length: number;
   /** Sum of the environment's own reward. */
@@ -119,14 +139,20 @@ export interface SuccessTest {
 }
 
 /**
- * Ties between equal success: 'fewer-steps' prefers fewer steps in the successful episodes,
- * 'higher-return' a higher mean return on the environment's own reward.
+ * Ties between equal success and progress: 'fewer-steps' prefers fewer steps in the successful
+ * episodes (reaching the flag sooner); 'none' goes on to how early the candidate learned.
  */
-export type TieBreak = 'fewer-steps' | 'higher-return';
+export type TieBreak = 'fewer-steps' | 'none';
 
-/** A task's own diagnostic number per episode ("highest position"), averaged over episodes. */
-export interface Diagnostic {
-  /** "mean highest position". */
+/**
+ * The task's progress (Eureka's fitness): a continuous measure of the task itself on one greedy
+ * episode, higher is better, read from the observations and the recorded state, never from any
+ * reward. Candidates are ranked by success, then their mean progress; the race cuts by the same.
+ */
+export interface Progress {
+  /** What it measures, in a sentence: "metres the torso moved forward along x from its start, the episode's last x less its first". */
+  describe: string;
+  /** "mean metres forward". */
   label: string;
   measure(episode: Episode): number;
   /** The averaged value in words, with its context: "0.43 (the flag is at 0.5)". */
@@ -164,6 +190,8 @@ export interface EpisodeRecord {
   actions: Array<number | number[]>;
   /** length rewards of the environment. */
   rewards: number[];
+  /** (length + 1) recorded states (TaskSpec.recorded), where the task records any. */
+  recorded?: number[][];
   success: boolean;
   /** How the episode ended: the environment terminated it, or the time limit did. */
   terminated: boolean;
@@ -300,6 +328,12 @@ export interface TaskSpec {
   /** Gymnasium's reward_threshold, where it has one. */
   rewardThreshold?: number;
   observation: readonly ObservationDim[];
+  /**
+   * What the environment records every step beside the observation, for the success test and
+   * progress (and any reward that reads it); its VecEnv fills `record` and `finalRecord` in this
+   * order. @default [] (the observation says all the task needs)
+   */
+  recorded?: readonly RecordedDim[];
   action: ActionSpace;
   /** n copies seeded with `seed` (each copy's resets draw from one generator). */
   makeEnv(n: number, seed: number): VecEnv;
@@ -309,8 +343,9 @@ export interface TaskSpec {
    */
   prepare?(): Promise<void>;
   success: SuccessTest;
-  tieBreak: TieBreak;
-  diagnostic: Diagnostic;
+  /** What decides between equal success and progress, before how early it learned. @default 'none' */
+  tieBreak?: TieBreak;
+  progress: Progress;
   termination: Termination;
   /** The environment's own reward written as a reward file, and a person's shaping. */
   baselines: { environment: RewardSource; human: RewardSource };
@@ -357,6 +392,9 @@ export interface Task extends TaskSpec {
   folder: string;
   directory: string;
   obsSize: number;
+  /** Entries of the recorded state (spec.recorded's length). */
+  recordSize: number;
+  tieBreak: TieBreak;
   /** discrete: 1 (the index); box: its dimension. */
   actionSize: number;
   /** The environment's source as the model reads it: `environment.ts` with the reward lines removed. */

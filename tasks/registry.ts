@@ -68,6 +68,8 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
     folder,
     directory: where,
     obsSize: spec.observation.length,
+    recordSize: spec.recorded?.length ?? 0,
+    tieBreak: spec.tieBreak ?? 'none',
     actionSize: spec.action.kind === 'discrete' ? 1 : spec.action.names.length,
     environmentSource: pruneReward(readFileSync(file, 'utf8')),
   };

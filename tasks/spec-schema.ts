@@ -37,12 +37,18 @@ export const TaskSpecSchema = z.object({
   rewardThreshold: finite.optional(),
   // Ant-v5 observes 105 numbers (its contact forces among them).
   observation: z.array(ObservationDimSchema).min(1).max(256),
+  recorded: z.array(z.object({ name: text })).max(64).optional(),
   action: ActionSpaceSchema,
   makeEnv: fn,
   prepare: fn.optional(),
   success: z.object({ clause: text, headline: text, describe: text, returnFormula: text.optional(), test: fn }),
-  tieBreak: z.enum(['fewer-steps', 'higher-return']),
-  diagnostic: z.object({ label: text, measure: fn, format: fn }),
+  tieBreak: z.enum(['fewer-steps', 'none'], {
+    error: 'must be "fewer-steps" or "none" (candidates are ranked by success, then progress, never by a reward\'s return)',
+  }).optional(),
+  progress: z.object({ describe: text, label: text, measure: fn, format: fn }, {
+    error: 'must say how far an episode got: { describe, label, measure(episode), format(value) }, measured on the observations and recorded state, never a reward',
+  }),
+  diagnostic: z.never({ error: 'is now progress: { describe, label, measure, format }, measured on the observations and recorded state, never a reward' }).optional(),
   termination: z.enum(['success', 'failure', 'never', 'mixed']),
   baselines: z.object({ environment: RewardSourceSchema, human: RewardSourceSchema }),
   features: z.array(z.object({

@@ -9,8 +9,8 @@
  */
 export { defineTask } from './contract.ts';
 export type {
-  ActionSpace, BankDeclaration, BankPolicy, CardRenderer, ConformanceTolerance, Diagnostic, EnvSnapshot, Episode,
-  EpisodeRecord, Feature, FieldTolerance, ObservationDim, RewardSource, SuccessTest, TaskBudget, TaskSpec, Termination,
+  ActionSpace, BankDeclaration, BankPolicy, CardRenderer, ConformanceTolerance, EnvSnapshot, Episode,
+  EpisodeRecord, Feature, FieldTolerance, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget, TaskSpec, Termination,
   TieBreak, VecEnv,
 } from './contract.ts';
 export { VectorEnv, type StepOutcome, type VectorEnvShape } from './vector-env.ts';

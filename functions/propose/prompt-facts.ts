@@ -24,7 +24,21 @@ export function observationSection(task: Task): string {
     ...rows,
     'The typical range is where observations usually stay (the trainer scales it to [-1, 1] for the networks); the bounds are what the space allows.',
     ...hiddenLine(task),
+    ...recordedSection(task),
   ].join('\n');
+}
+
+/** The recorded state the reward may read as its 5th and 6th arguments, or nothing where the task records none. */
+function recordedSection(task: Task): string[] {
+  if (task.recordSize === 0) return [];
+  return [
+    '',
+    '## Recorded state',
+    `state and nextState are arrays of ${task.recordSize} numbers (64-bit floats) the environment records beside the observation, before and after the step; the policy never sees them, the success test and progress read them, and your reward may:`,
+    '| index | meaning |',
+    '|---|---|',
+    ...(task.recorded ?? []).map((d, i) => `| ${i} | ${d.name} |`),
+  ];
 }
 
 /** One line naming the entries the policy's networks do not see (as index ranges), or none. */

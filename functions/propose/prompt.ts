@@ -12,12 +12,17 @@ import type { Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { ppoConfigFor } from '../../core/ppo-config.ts';
 import type { PromptBudget, ProposeContext, RepairContext } from './proposer.ts';
-import { reflectionText } from '../shared/words/reflection.ts';
+import { rankWords, reflectionText } from '../shared/words/reflection.ts';
 import { MAX_CODE_BYTES } from '../shared/cost/worst-case.ts';
 import { discountSection, judgeText, observationSection } from './prompt-facts.ts';
 
 /** The function every candidate defines; the sandbox looks it up by this name. */
 export const REWARD_SIGNATURE = 'function computeReward(obs, action, nextObs, terminated)';
+
+/** The signature the task's rewards are called with: the recorded state as two more arguments where it keeps one. */
+export function rewardSignature(task: Pick<Task, 'recordSize'>): string {
+  return task.recordSize > 0 ? 'function computeReward(obs, action, nextObs, terminated, state, nextState)' : REWARD_SIGNATURE;
+}
 
 /** What the sandbox accepts (mirrors its limits in functions/train-seed). */
 export const REWARD_RULES = {
@@ -73,7 +78,7 @@ ${observationSection(task)}
 ${actionText(task)}
 
 ## How your reward is judged
-After training, trusted code runs the greedy policy for ${budget.evalEpisodes} evaluation episodes on start states never used in training. ${task.success.describe} The task metric is the share of evaluation episodes that ${task.success.clause}, averaged over ${budget.seeds} training seeds (a seed whose training failed counts 0); ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}. The policy is never graded on the reward you write: your reward only shapes what PPO learns, and it is never called during grading.${judgeText(task)}
+After training, trusted code runs the greedy policy for ${budget.evalEpisodes} evaluation episodes on start states never used in training. ${task.success.describe} The task metric is the share of evaluation episodes that ${task.success.clause}, averaged over ${budget.seeds} training seeds (a seed whose training failed counts 0); equal success is decided by ${rankWords(task)}. The policy is never graded on the reward you write: your reward only shapes what PPO learns, and it is never called during grading.${judgeText(task)}
 
 ## The learner
 PPO (CleanRL-style) with separate 64-64 tanh actor and critic networks (${task.action.kind === 'discrete' ? 'a softmax over the actions' : 'a diagonal Gaussian policy with a learned, state-independent standard deviation'}), observations scaled to about [-1, 1], ${ppo.numEnvs} parallel environments x ${ppo.numSteps} steps per update, discount gamma ${ppo.gamma}, GAE lambda ${ppo.gaeLambda}, clip ${ppo.clipCoef}, entropy bonus ${ppo.entCoef}, ${ppo.updateEpochs} epochs of ${ppo.numMinibatches} minibatches, Adam with learning rate ${ppo.learningRate}${ppo.normReward ? ', rewards divided by the running standard deviation of the discounted return (and clipped to ±10)' : ''}. Training budget: ${budget.steps} environment steps per seed (${updates} updates; at least ${Math.floor(budget.steps / task.maxEpisodeSteps)} episodes, as an episode lasts at most ${task.maxEpisodeSteps} steps).${discount === '' ? '' : `\n\n${discount}`}`;
@@ -89,9 +94,9 @@ function rulesSection(task: Task): string {
 Write JavaScript that defines exactly this function at the top level (constants and helper functions may sit beside it):
 
 \`\`\`javascript
-${REWARD_SIGNATURE} {
+${rewardSignature(task)} {
   // obs, nextObs: [${names}] before and after the step
-  // ${action}
+  // ${action}${task.recordSize > 0 ? `\n  // state, nextState: [${(task.recorded ?? []).map((d) => d.name.split(',')[0]).join(', ')}] before and after the step (the recorded state)` : ''}
   // terminated: true only on the step where the environment ends the episode (not at the time limit)
   const shaping = ...;
   const bonus = ...;
@@ -100,7 +105,7 @@ ${REWARD_SIGNATURE} {
 \`\`\`
 
 Rules:
-- It is called once per environment step with that step's transition. When an episode ends, nextObs is its final observation, not the start of the next episode.
+- It is called once per environment step with that step's transition. When an episode ends, nextObs${task.recordSize > 0 ? ' (and nextState)' : ''} is its final observation, not the start of the next episode.
 - It is a pure function: the same arguments give the same result, and it keeps no state between calls.
 - Use only Math and plain JavaScript (numbers, arrays, objects, functions). There are no other globals: no require, import, process, fetch, console, Date, timers or I/O.
 - Keep it cheap: a few arithmetic operations per call. Every call has a deadline and each training run has a total time budget; no long loops, big arrays or recursion.

@@ -3,12 +3,12 @@
  * the README documents each field. Success values are shares in [0, 1].
  */
 import type { SearchEstimate } from '../shared/cost/estimate.ts';
-import type { AnyCardData, CardData, CardReward } from '../shared/card/card-data.ts';
+import type { AnyCardData, CardCandidate, CardData, CardReward } from '../shared/card/card-data.ts';
 import type { HistoryRecord } from '../shared/store/records.ts';
 import { baselineVerdict, type BaselineVerdict } from '../shared/card/card-verdict.ts';
 import { getTask } from '../../tasks/registry.ts';
 
-export const SUMMARY_SCHEMA = 'eureka-serverless/summary@4';
+export const SUMMARY_SCHEMA = 'eureka-serverless/summary@5';
 
 export interface RewardSummary {
   candidateId: string;
@@ -18,6 +18,9 @@ export interface RewardSummary {
   idea: string;
   /** Mean success over the search's seeds: the best of many, so biased upward for the winner. */
   searchSuccess: number;
+  /** The task's progress (tasks/<task>/task.ts), mean over the search's seeds, then over fresh seeds (null: not measured). */
+  searchProgress: number | null;
+  freshProgress: number | null;
   /** Mean steps of the successful evaluation episodes on the search's seeds (null: none succeeded). */
   searchSuccessSteps: number | null;
   /** Mean return on the environment's own reward on the search's seeds (compare with published numbers). */
@@ -29,6 +32,17 @@ export interface RewardSummary {
   freshSeeds: CardReward['freshSeeds'];
   /** How early it learned on the fresh seeds (area under the training success curve in [0, 1]; steps to half its episodes succeeding). */
   freshLearning: { trainSuccessArea: number | null; stepsToHalfSuccess: number | null } | null;
+}
+
+/** A candidate's scores on the search's seeds, as summary.json lists them. */
+export interface CandidateSummary {
+  generation: number;
+  candidateId: string;
+  name: string;
+  outcome: CardCandidate['outcome'];
+  success: number;
+  progress: number | null;
+  seeds: Array<{ seed: number; success: number; progress: number | null; outcome: string }>;
 }
 
 export interface SearchSummary {
@@ -51,6 +65,8 @@ export interface SearchSummary {
   /** Why no candidate trained ("no candidate trained: 3 were skipped by the screen ..."), or null when one did. */
   nothingTrained: string | null;
   baselines: RewardSummary[];
+  /** Every candidate, as ranked on the search's seeds: its success and progress, per seed too (schema 5). */
+  candidates: CandidateSummary[];
   /**
    * Whether the winner ranks above the best baseline on the fresh seeds (success, then the task's
    * tie-break; a tie is not a win), or null without fresh scores. When false, use that baseline.
@@ -102,6 +118,7 @@ export function buildSummary(
       : { ...rewardSummary(card.winner), rewardKey: artifacts.reward ?? '', policyPrefix: artifacts.policy ?? '', policySeed },
     nothingTrained: card.winner === null ? card.nothingTrained : null,
     baselines: card.baselines.map(rewardSummary),
+    candidates: card.candidates.map(candidateSummary),
     ...(card.winner === null ? { beatsBaselines: null, versusBestBaseline: null } : verdictOf(card)),
     bestByGeneration: card.bestByGeneration,
     stepsTrained: card.compute?.stepsTrained ?? 0,
@@ -126,7 +143,15 @@ function verdictOf(card: CardData): Pick<SearchSummary, 'beatsBaselines' | 'vers
 function rewardSummary(r: CardReward): RewardSummary {
   const { candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds } = r;
   return {
-    candidateId, generation, name, idea, searchSuccess, searchSuccessSteps, searchReturn, freshSuccess, freshSuccessSteps, freshReturn, freshSeeds,
+    candidateId, generation, name, idea, searchSuccess, searchProgress: r.searchProgress ?? null, searchSuccessSteps, searchReturn,
+    freshSuccess, freshProgress: r.freshProgress ?? null, freshSuccessSteps, freshReturn, freshSeeds,
     freshLearning: r.freshLearning ?? null,
+  };
+}
+
+function candidateSummary(c: CardCandidate): CandidateSummary {
+  return {
+    generation: c.generation, candidateId: c.candidateId, name: c.name, outcome: c.outcome, success: c.success, progress: c.progress ?? null,
+    seeds: c.seeds.map(({ seed, success, progress, outcome }) => ({ seed, success, progress: progress ?? null, outcome })),
   };
 }

@@ -3,8 +3,9 @@
  * run counts: the rung's results and the seeds that faulted at an earlier rung (0, as in its
  * final score), so a fault never drops out of the ranking. A candidate is cut only where it is
  * clearly behind the last one that goes on: fewer evaluation episodes passed, beyond what chance
- * would give on that many episodes, or (successes equal) a return on the environment's reward lower
- * beyond its seeds' spread. Ties, and differences inside the noise, go on: the race never cuts on
+ * would give on that many episodes, or (successes equal) a progress lower beyond its seeds' spread
+ * (the task's own measure of how far the greedy episodes got; never a reward's return, which pays
+ * a standing robot for every step it stands). Ties, and differences inside the noise, go on: the race never cuts on
  * the order the candidates came in.
  */
 import type { SeedSummary } from '../shared/search/types.ts';
@@ -20,8 +21,8 @@ export interface Standing extends Score {
   /** Evaluation episodes that passed the success test, and all its seeds' evaluation episodes. */
   passed: number;
   episodes: number;
-  /** Each trained seed's mean return on the environment's reward. */
-  returns: number[];
+  /** Each trained seed's progress (the task's measure, mean over its evaluation episodes). */
+  progresses: number[];
   /** Seeds that trained to this rung (not faulted). */
   trainedSeeds: number;
 }
@@ -41,10 +42,11 @@ export function rank(results: SeedSummary[], finished: SeedSummary[], tieBreak: 
       candidateId, generation, success,
       meanSuccessSteps: meanOrNull(trained.map((s) => s.meanSuccessSteps)),
       meanReturn: meanOrNull(trained.map((s) => s.meanReturn)),
+      progress: meanOrNull(trained.map((s) => s.progress ?? null)),
       trainSuccessArea: meanOrNull(trained.map((s) => s.trainSuccessArea)),
       passed: Math.round(success * seeds.length * evalEpisodes),
       episodes: seeds.length * evalEpisodes,
-      returns: trained.flatMap((s) => (s.meanReturn === null ? [] : [s.meanReturn])),
+      progresses: trained.flatMap((s) => (s.progress === null || s.progress === undefined ? [] : [s.progress])),
       trainedSeeds: trained.length,
     };
   }).sort((a, b) => compareCandidates(a, b, tieBreak));
@@ -55,9 +57,10 @@ export function clearlyBehind(behind: Standing, ahead: Standing): boolean {
   const p = (behind.passed + ahead.passed) / (behind.episodes + ahead.episodes);
   const successGap = ahead.passed / ahead.episodes - behind.passed / behind.episodes;
   if (successGap !== 0) return zScore(successGap, p * (1 - p) * (1 / ahead.episodes + 1 / behind.episodes)) > EVIDENCE_Z;
-  if (ahead.returns.length < 2 || behind.returns.length < 2) return false;
-  const gap = mean(ahead.returns) - mean(behind.returns);
-  return zScore(gap, variance(ahead.returns) / ahead.returns.length + variance(behind.returns) / behind.returns.length) > EVIDENCE_Z;
+  const [a, b] = [ahead.progresses, behind.progresses];
+  if (a.length < 2 || b.length < 2) return false;
+  const gap = mean(a) - mean(b);
+  return zScore(gap, variance(a) / a.length + variance(b) / b.length) > EVIDENCE_Z;
 }
 
 /** gap / sqrt(varianceOfGap); a gap with no spread at all is certain, no gap is none. */

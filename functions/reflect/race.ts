@@ -1,13 +1,12 @@
 /**
  * Racing inside a generation (successive halving, the core of Hyperband): the candidates that
  * passed their check train to the first rung, a small share of the budget; at each rung they are
- * ranked by the task's rank (success on the evaluation episodes, the task's tie-break, then how
- * early they learned), the top 1/eta go on from their checkpoints to the next rung, and the others
- * stop there with the rung's results as theirs (outcome 'stopped'). A rung where none has
- * succeeded at all yet stops nobody: on a task that learns late in its budget, an early rung's
- * order is only the candidates' order, and stopping on it lost the full search's winner (README,
- * "Spending the compute where it pays"). The last rung is the full budget, so the generation's
- * best is always a fully trained reward. Without racing there is one rung, the budget, and Promote
+ * ranked by the task's rank (success on the evaluation episodes, then the task's progress, its
+ * tie-break, then how early they learned), the top 1/eta go on from their checkpoints to the next
+ * rung, and the others stop there with the rung's results as theirs (outcome 'stopped'), but only
+ * those clearly behind (race-standings.ts): where none has succeeded yet, that is progress lower
+ * beyond its seeds' spread, never a reward's return. The last rung is the full budget, so the
+ * generation's best is always a fully trained reward. Without racing there is one rung, the budget, and Promote
  * only hands every seed-run on.
  */
 import type { PromoteEvent, RaceState, SearchSettings } from '../shared/search/contracts.ts';
@@ -71,8 +70,8 @@ export function promoteRung(config: SearchSettings, task: Task, event: PromoteEv
     base: { generation: event.generation, eta, schedule },
     rung: {
       rung: event.rung, steps,
-      standings: standings.map(({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea }) =>
-        ({ candidateId, success, meanSuccessSteps, meanReturn, trainSuccessArea: trainSuccessArea ?? null, promoted: promoted.has(candidateId) })),
+      standings: standings.map(({ candidateId, success, progress, meanSuccessSteps, meanReturn, trainSuccessArea }) =>
+        ({ candidateId, success, progress: progress ?? null, meanSuccessSteps, meanReturn, trainSuccessArea: trainSuccessArea ?? null, promoted: promoted.has(candidateId) })),
     },
   };
   return { state: { generation: event.generation, rung: nextRung, rungs, tasks: next, finished, more: next.length > 0 }, record };

@@ -112,13 +112,15 @@ export function sampleTransitions(task: Task, count: number, seed: number): Tran
 }
 
 function randomTransitions(task: Task, env: VecEnv, count: number, rng: Random): TransitionBatch {
-  const { obsSize: d, actionSize: k, action } = task;
+  const { obsSize: d, actionSize: k, recordSize: r, action } = task;
   const batch: TransitionBatch = {
     count,
     obs: new Float32Array(count * d),
     actions: new Float64Array(count * k),
     nextObs: new Float32Array(count * d),
     terminated: new Uint8Array(count),
+    state: new Float64Array(count * r),
+    nextState: new Float64Array(count * r),
   };
   const chosen = new Float64Array(SAMPLE_COPIES * k);
   for (let start = 0; start < count; start += SAMPLE_COPIES) {
@@ -131,7 +133,9 @@ function randomTransitions(task: Task, env: VecEnv, count: number, rng: Random):
       }
     }
     batch.obs.set(env.obs.subarray(0, n * d), start * d);
+    batch.state?.set(env.record.subarray(0, n * r), start * r);
     env.step(chosen);
+    batch.nextState?.set(env.finalRecord.subarray(0, n * r), start * r);
     batch.actions.set(env.applied.subarray(0, n * k), start * k);
     batch.nextObs.set(env.finalObs.subarray(0, n * d), start * d);
     batch.terminated.set(env.terminated.subarray(0, n), start);
@@ -140,14 +144,16 @@ function randomTransitions(task: Task, env: VecEnv, count: number, rng: Random):
 }
 
 /** A view of transitions [start, end) without copying. */
-export function sliceBatch(task: Pick<Task, 'obsSize' | 'actionSize'>, batch: TransitionBatch, start: number, end: number): TransitionBatch {
-  const { obsSize: d, actionSize: k } = task;
+export function sliceBatch(task: Pick<Task, 'obsSize' | 'actionSize' | 'recordSize'>, batch: TransitionBatch, start: number, end: number): TransitionBatch {
+  const { obsSize: d, actionSize: k, recordSize: r } = task;
   return {
     count: end - start,
     obs: batch.obs.subarray(d * start, d * end),
     actions: batch.actions.subarray(k * start, k * end),
     nextObs: batch.nextObs.subarray(d * start, d * end),
     terminated: batch.terminated.subarray(start, end),
+    state: batch.state?.subarray(r * start, r * end),
+    nextState: batch.nextState?.subarray(r * start, r * end),
   };
 }
 

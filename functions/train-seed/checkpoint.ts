@@ -16,7 +16,7 @@ import type { SeedCheckpoint } from './seed-run.ts';
 import { decodeTyped, encodeTyped, MalformedContainer, OtherContainerFormat } from './typed-container.ts';
 
 /** The layout of SeedCheckpoint. Bump it with any change to what a checkpoint holds. */
-export const CHECKPOINT_FORMAT = 3;
+export const CHECKPOINT_FORMAT = 4;
 
 /**
  * The trainer's own revision. Bump it with any change to the trainer's arithmetic or state that
@@ -95,7 +95,7 @@ const CheckpointSchema = z.object({
   trainer: z.object({
     update: count, theta: F32, adam: z.object({ step: count, m: F64, v: F64 }), rng: U32,
     env: z.record(z.string(), z.union([F64, F32, I32, U32])).nullable(),
-    tracker: z.object({ observations: F32, counts: I32, returns: F64, lengths: I32 }).nullable(),
+    tracker: z.object({ observations: F32, counts: I32, recorded: F64.optional(), recordCounts: I32.optional(), returns: F64, lengths: I32 }).nullable(),
     normalizer: F64.nullable(),
     obsNormalizer: F64.nullable(),
     updates: z.array(UpdateSchema),

@@ -19,8 +19,8 @@ export interface Grade {
   meanSuccessSteps: number | null;
   /** Mean return on the environment's own reward. */
   meanReturn: number;
-  /** The task's diagnostic, averaged over episodes. */
-  diagnostic: number;
+  /** The task's progress (tasks/contract.ts), averaged over episodes. */
+  progress: number;
   /** The first episode, step by step, for the card. */
   episode: EpisodeRecord;
   /** How the episodes ended (succeeded, terminated otherwise, cut at the time limit) and their mean length. */
@@ -43,8 +43,12 @@ function gradeWith(task: Task, envs: VecEnv, net: Network, theta: Float32Array, 
   const x = new Float32Array(episodes * net.obsSize);
   const out = new Float32Array(episodes * net.actions);
   const actions = new Float32Array(episodes * task.actionSize);
-  const graded: Array<{ success: boolean; length: number; return: number; diagnostic: number; terminated: boolean; truncated: boolean }> = new Array(episodes);
-  const first = { observations: [Array.from(envs.obs.subarray(0, net.obsSize))], actions: [] as EpisodeRecord['actions'], rewards: [] as number[], info: envs.episodeInfo?.(0) };
+  const graded: Array<{ success: boolean; length: number; return: number; progress: number; terminated: boolean; truncated: boolean }> = new Array(episodes);
+  const r = envs.recordSize;
+  const first = {
+    observations: [Array.from(envs.obs.subarray(0, net.obsSize))], actions: [] as EpisodeRecord['actions'], rewards: [] as number[],
+    ...(r > 0 ? { recorded: [Array.from(envs.record.subarray(0, r))] } : {}), info: envs.episodeInfo?.(0),
+  };
   let open = episodes;
 
   while (open > 0) {
@@ -52,11 +56,11 @@ function gradeWith(task: Task, envs: VecEnv, net: Network, theta: Float32Array, 
     forwardJs(actor, x, episodes, out);
     greedyActions(net, out, episodes, actions);
     envs.step(actions);
-    if (graded[0] === undefined) recordStep(first, envs.finalObs, envs.applied, envs.reward[0], net.obsSize, task.actionSize, task.action.kind === 'discrete');
+    if (graded[0] === undefined) recordStep(first, envs, net.obsSize, task.actionSize, task.action.kind === 'discrete');
     for (const { copy, episode } of tracker.afterStep()) {
       if (graded[copy] !== undefined) continue;
       const { length, terminated, truncated } = episode;
-      graded[copy] = { success: task.success.test(episode), length, return: episode.return, diagnostic: task.diagnostic.measure(episode), terminated, truncated };
+      graded[copy] = { success: task.success.test(episode), length, return: episode.return, progress: task.progress.measure(episode), terminated, truncated };
       open -= 1;
     }
   }
@@ -66,7 +70,7 @@ function gradeWith(task: Task, envs: VecEnv, net: Network, theta: Float32Array, 
     success: wins.length / episodes,
     meanSuccessSteps: wins.length > 0 ? mean(wins.map((g) => g.length)) : null,
     meanReturn: mean(graded.map((g) => g.return)),
-    diagnostic: mean(graded.map((g) => g.diagnostic)),
+    progress: mean(graded.map((g) => g.progress)),
     episode: { ...first, success: graded[0].success, terminated: graded[0].terminated, truncated: graded[0].truncated },
     endings: evaluationEndings(graded),
   };
@@ -82,12 +86,12 @@ export function greedyActions(net: Network, out: Float32Array, count: number, ac
 }
 
 function recordStep(
-  record: Pick<EpisodeRecord, 'observations' | 'actions' | 'rewards'>, finalObs: Float32Array, applied: Float64Array, reward: number,
-  obsSize: number, actionSize: number, discrete: boolean,
+  record: Pick<EpisodeRecord, 'observations' | 'actions' | 'rewards' | 'recorded'>, envs: VecEnv, obsSize: number, actionSize: number, discrete: boolean,
 ): void {
-  record.observations.push(Array.from(finalObs.subarray(0, obsSize)));
-  record.actions.push(discrete ? applied[0] : Array.from(applied.subarray(0, actionSize)));
-  record.rewards.push(reward);
+  record.observations.push(Array.from(envs.finalObs.subarray(0, obsSize)));
+  record.recorded?.push(Array.from(envs.finalRecord.subarray(0, envs.recordSize)));
+  record.actions.push(discrete ? envs.applied[0] : Array.from(envs.applied.subarray(0, actionSize)));
+  record.rewards.push(envs.reward[0]);
 }
 
 function argmax(xs: Float32Array, start: number, n: number): number {

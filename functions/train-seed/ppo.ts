@@ -114,6 +114,10 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
   const obs = new Float32Array(batchSize * d);
   const rawObs = new Float32Array(batchSize * d);
   const finalObs = new Float32Array(batchSize * d);
+  // The task's recorded state before and after each step, for a reward that reads it (empty where none).
+  const r = task.recordSize;
+  const rawRecord = new Float64Array(batchSize * r);
+  const finalRecord = new Float64Array(batchSize * r);
   const actions = new Float32Array(batchSize * a);
   const applied = new Float64Array(batchSize * a);
   const logprobs = new Float32Array(batchSize);
@@ -159,11 +163,13 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
         for (let e = 0; e < numEnvs; e++) logprobs[base + e] = sampleAction(net, policy, scratch.out, e, rng, scratch.action);
         obs.set(scratch.obs, base * d);
         rawObs.set(envs.obs, base * d);
+        rawRecord.set(envs.record, base * r);
         actions.set(scratch.action, base * a);
         envs.step(scratch.action);
         obsNormalizer?.update(envs.obs, numEnvs);
         applied.set(envs.applied, base * a);
         finalObs.set(envs.finalObs, base * d);
+        finalRecord.set(envs.finalRecord, base * r);
         for (let e = 0; e < numEnvs; e++) {
           terminated[base + e] = envs.terminated[e];
           dones[base + e] = envs.terminated[e] | envs.truncated[e];
@@ -179,7 +185,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
 
       // The candidate's reward, once for the whole rollout.
       const stepOffset = (update - 1) * batchSize;
-      const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated }, stepOffset);
+      const rewardBatch = reward.evaluate({ count: batchSize, obs: rawObs, actions: applied, nextObs: finalObs, terminated, state: rawRecord, nextState: finalRecord }, stepOffset);
       const rewards = normalizer ? normalizer.normalize(rewardBatch.rewards, terminated, numSteps) : rewardBatch.rewards;
 
       // The critic's values of the rollout (one pass: the policy did not change during it), the

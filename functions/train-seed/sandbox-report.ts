@@ -6,15 +6,18 @@
  */
 import type { FaultOutcome, RewardBatch, SandboxLimits, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
 
-/** Float64 values per transition: obs, action, nextObs, terminated (0/1). */
+/** Float64 values per transition: obs, action, nextObs, terminated (0/1), then state and nextState where the task records any. */
 export function strideOf(layout: TransitionLayout): number {
-  return 2 * layout.obsSize + layout.actionSize + 1;
+  return 2 * layout.obsSize + layout.actionSize + 1 + 2 * recordSizeOf(layout);
 }
+
+export const recordSizeOf = (layout: TransitionLayout): number => layout.recordSize ?? 0;
 
 /** One flat float64 buffer for the whole batch; float32 observations widen to float64 exactly. */
 export function encodeBatch(batch: TransitionBatch, layout: TransitionLayout): Float64Array {
   const { count, obs, actions, nextObs, terminated } = batch;
   const { obsSize: d, actionSize: k } = layout;
+  const r = recordSizeOf(layout);
   const stride = strideOf(layout);
   const flat = new Float64Array(stride * count);
   for (let i = 0; i < count; i++) {
@@ -23,6 +26,8 @@ export function encodeBatch(batch: TransitionBatch, layout: TransitionLayout): F
     for (let j = 0; j < k; j++) flat[b + d + j] = actions[k * i + j];
     for (let j = 0; j < d; j++) flat[b + d + k + j] = nextObs[d * i + j];
     flat[b + 2 * d + k] = terminated[i] ? 1 : 0;
+    for (let j = 0; j < r; j++) flat[b + 2 * d + k + 1 + j] = batch.state?.[r * i + j] ?? 0;
+    for (let j = 0; j < r; j++) flat[b + 2 * d + k + 1 + r + j] = batch.nextState?.[r * i + j] ?? 0;
   }
   return flat;
 }
@@ -30,11 +35,13 @@ export function encodeBatch(batch: TransitionBatch, layout: TransitionLayout): F
 export function checkBatch(batch: TransitionBatch, layout: TransitionLayout): void {
   const { count } = batch;
   const { obsSize: d, actionSize: k } = layout;
+  const r = recordSizeOf(layout);
   const ok =
     Number.isInteger(count) && count >= 0 &&
     batch.obs.length >= d * count && batch.nextObs.length >= d * count &&
-    batch.actions.length >= k * count && batch.terminated.length >= count;
-  if (!ok) throw new RangeError(`transition batch arrays are shorter than count=${count} transitions of ${d} + ${k} values`);
+    batch.actions.length >= k * count && batch.terminated.length >= count &&
+    (r === 0 || ((batch.state?.length ?? 0) >= r * count && (batch.nextState?.length ?? 0) >= r * count));
+  if (!ok) throw new RangeError(`transition batch arrays are shorter than count=${count} transitions of ${d} + ${k} + ${r} values`);
 }
 
 /** What the wrapper's describe() says about a thrown value. */

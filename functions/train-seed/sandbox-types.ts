@@ -16,6 +16,8 @@ export interface TransitionLayout {
   actionSize: number;
   /** The reward gets the action as a number (discrete) or as an array of numbers (box). */
   discrete: boolean;
+  /** Entries of the task's recorded state: the reward gets it before and after the step, as its 5th and 6th arguments. @default 0 */
+  recordSize?: number;
 }
 
 export interface TransitionBatch {
@@ -28,6 +30,9 @@ export interface TransitionBatch {
   nextObs: Float32Array;
   /** count: 1 when the environment terminated the episode on this step. */
   terminated: Uint8Array;
+  /** count x recordSize: the recorded state before the step, and after it (the final one when an episode ended); where the task records any. */
+  state?: Float64Array;
+  nextState?: Float64Array;
 }
 
 export interface RewardBatch {

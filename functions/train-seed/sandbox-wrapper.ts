@@ -12,7 +12,8 @@
  *
  * - bind(maxTerms, maxNameLength): looks up computeReward once. Returns "" or why it failed.
  * - run(input, count): input is an ArrayBuffer (a copy the host made) of float64 values, one
- *   transition after another: obs, action, nextObs, terminated (0/1). Returns a JSON string:
+ *   transition after another: obs, action, nextObs, terminated (0/1), and the recorded state
+ *   before and after where the task keeps one. Returns a JSON string:
  *   {"names":[...]} or the first fault, {"fault":kind,"step":i,...}.
  *
  * The script is generated for the task's layout (observation and action sizes), so that every
@@ -26,7 +27,7 @@
  * - progress(): the index of the transition being evaluated (read after an interrupt).
  */
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten';
-import { strideOf } from './sandbox-report.ts';
+import { recordSizeOf, strideOf } from './sandbox-report.ts';
 import type { TransitionLayout } from './sandbox-types.ts';
 
 /** `[d[b + from], d[b + from + 1], ...]`: an array literal of n values from the input. */
@@ -37,11 +38,16 @@ function literal(from: number, n: number): string {
 /** The wrapper for one task's layout (sizes are integers the host chose, never candidate text). */
 export function wrapperSource(layout: TransitionLayout): string {
   const { obsSize: d, actionSize: k, discrete } = layout;
+  const r = recordSizeOf(layout);
   if (![d, k].every((n) => Number.isInteger(n) && n >= 1 && n <= 256)) throw new RangeError('transition layout sizes must be 1..256');
+  if (!(Number.isInteger(r) && r >= 0 && r <= 64)) throw new RangeError('the recorded state\'s size must be 0..64');
   const action = discrete ? `data[b + ${d}]` : literal(d, k);
+  const at = 2 * d + k + 1;
+  // The recorded state before and after the step, where the task keeps one: two more arguments.
+  const state = r > 0 ? `, ${literal(at, r)}, ${literal(at + r, r)}` : '';
   return WRAPPER_TEMPLATE
     .replaceAll('__STRIDE__', String(strideOf(layout)))
-    .replaceAll('__CALL__', `reward(${literal(0, d)}, ${action}, ${literal(d + k, d)}, data[b + ${2 * d + k}] === 1)`);
+    .replaceAll('__CALL__', `reward(${literal(0, d)}, ${action}, ${literal(d + k, d)}, data[b + ${2 * d + k}] === 1${state})`);
 }
 
 const WRAPPER_TEMPLATE = String.raw`(function () {

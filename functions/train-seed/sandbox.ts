@@ -27,8 +27,9 @@ export { DEFAULT_SANDBOX_LIMITS, OPERATIONS_PER_TICK, RewardFault } from './sand
 export type { FaultOutcome, RewardBatch, RewardSandbox, SandboxLimits, SandboxUsage, TransitionBatch, TransitionLayout } from './sandbox-types.ts';
 
 /** The layout of a task's transitions. */
-export function layoutOf(task: { obsSize: number; actionSize: number; action: { kind: string } }): TransitionLayout {
-  return { obsSize: task.obsSize, actionSize: task.actionSize, discrete: task.action.kind === 'discrete' };
+export function layoutOf(task: { obsSize: number; actionSize: number; recordSize?: number; action: { kind: string } }): TransitionLayout {
+  const recordSize = task.recordSize ?? 0;
+  return { obsSize: task.obsSize, actionSize: task.actionSize, discrete: task.action.kind === 'discrete', ...(recordSize > 0 ? { recordSize } : {}) };
 }
 
 /**

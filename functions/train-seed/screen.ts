@@ -32,18 +32,21 @@ export function faultOnBank(error: RewardFault): RewardFault {
 const cache = new WeakMap<Bank, TransitionBatch>();
 
 /** The bank's episodes as one batch of transitions, episode after episode (made once per bank). */
-export function transitionsOf(task: Pick<Task, 'obsSize' | 'actionSize'>, bank: Bank): TransitionBatch {
+export function transitionsOf(task: Pick<Task, 'obsSize' | 'actionSize' | 'recordSize'>, bank: Bank): TransitionBatch {
   const known = cache.get(bank);
   if (known) return known;
-  const { obsSize: d, actionSize: k } = task;
+  const { obsSize: d, actionSize: k, recordSize: r } = task;
   const count = bank.episodes.reduce((n, e) => n + e.length, 0);
   const batch: TransitionBatch = {
     count, obs: new Float32Array(count * d), actions: new Float64Array(count * k), nextObs: new Float32Array(count * d), terminated: new Uint8Array(count),
+    state: new Float64Array(count * r), nextState: new Float64Array(count * r),
   };
   let at = 0;
   for (const e of bank.episodes) {
     batch.obs.set(e.observations.subarray(0, e.length * d), at * d);
     batch.nextObs.set(e.observations.subarray(d), at * d);
+    batch.state?.set(e.recorded.subarray(0, e.length * r), at * r);
+    batch.nextState?.set(e.recorded.subarray(r), at * r);
     batch.actions.set(e.actions, at * k);
     if (e.terminated) batch.terminated[at + e.length - 1] = 1;
     at += e.length;

@@ -8,9 +8,11 @@ import type { SeedResult, SeedSummary } from '../shared/search/types.ts';
 export const SUMMARY_REASON_CHARS = 200;
 
 export function summarize(result: SeedResult): SeedSummary {
-  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea } = result;
+  const { candidateId, seed, outcome, success, meanSuccessSteps, meanReturn, progress, stepsTrained, trainSuccessArea } = result;
   const wallSeconds = Math.round(result.wallSeconds * 1000) / 1000;
-  return { candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, stepsTrained, trainSuccessArea, wallSeconds };
+  return {
+    candidateId, seed, outcome, reason: clip(result.reason, SUMMARY_REASON_CHARS), success, meanSuccessSteps, meanReturn, progress, stepsTrained, trainSuccessArea, wallSeconds,
+  };
 }
 
 /** At most `chars` characters, an ellipsis marking a cut. */

@@ -28,11 +28,11 @@ export async function publishedVerdict(store: SearchStore, searchId: string): Pr
 const pct = (x: number | null, digits = 0): string => (x === null ? '-' : `${(x * 100).toFixed(digits)}%`);
 
 const DECIDED: Record<NonNullable<SearchSummary['versusBestBaseline']>['decidedBy'], string> = {
-  success: '', tie: ', a tie', steps: ', the same success in more steps', return: ', the same success with a lower return',
+  success: '', tie: ', a tie', progress: ', the same success with less progress', steps: ', the same success and progress in more steps',
 };
 
-/** How the winner beat a baseline it tied on success (the task's tie-break, as the search ranks). */
-const WON_ON: Record<'steps' | 'return', string> = { steps: 'in fewer steps', return: 'with a higher return' };
+/** How the winner beat a baseline it tied on success (progress, then the task's tie-break, as the search ranks). */
+const WON_ON: Record<'progress' | 'steps', string> = { progress: 'with more progress', steps: 'in fewer steps' };
 
 /**
  * The line. A win on success says so with the two scores (to a tenth of a point where whole points
@@ -45,8 +45,8 @@ export function verdictLine(v: ShownVerdict): string {
   const digits = decidedBy === 'success' && pct(won) === pct(base) ? 1 : 0;
   const scores = `${pct(won, digits)} against ${pct(base, digits)} on the fresh seeds`;
   if (!v.beatsBaselines) return `nothing the search found beat the baselines: use ${v.versus.name} (the winner, ${v.winner}, ${scores}${DECIDED[decidedBy]})`;
-  if (decidedBy === 'steps' || decidedBy === 'return') {
-    return `the winner beat the baselines on the tie-break only: ${v.winner} succeeded as often as the best baseline, ${v.versus.name} ` +
+  if (decidedBy === 'steps' || decidedBy === 'progress') {
+    return `the winner beat the baselines on ${decidedBy} only: ${v.winner} succeeded as often as the best baseline, ${v.versus.name} ` +
       `(${scores}), and did it ${WON_ON[decidedBy]}`;
   }
   return `the winner beat the baselines: ${v.winner} ${scores} of the best baseline, ${v.versus.name}`;

@@ -79,7 +79,7 @@ function describe(task: Task, r: SeedResult): string {
     `success: ${(r.success * 100).toFixed(0)}% of greedy evaluation episodes ${task.success.clause}`,
     `mean steps of the successful episodes: ${r.meanSuccessSteps === null ? '-' : r.meanSuccessSteps.toFixed(1)}`,
     `mean return on the environment's reward: ${r.meanReturn === null ? '-' : r.meanReturn.toFixed(2)}`,
-    `${task.diagnostic.label}: ${r.diagnostic === null ? '-' : task.diagnostic.format(r.diagnostic)}`,
+    `progress, ${task.progress.label}: ${r.progress === null ? '-' : task.progress.format(r.progress)}`,
     `training: ${r.stepsTrained} steps in ${r.wallSeconds.toFixed(1)} s on ${r.backend} (sandbox ${r.sandboxSeconds.toFixed(2)} s), ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}`,
     `parameters: sha256 ${r.thetaSha256 ?? '-'}`,
     ...Object.entries(r.terms).map(([name, t]) => `term ${name}: early ${t.early.toFixed(4)}, late ${t.late.toFixed(4)}`),

@@ -37,7 +37,8 @@ export default defineTask({
     test: (episode) => episode.return >= REWARD_THRESHOLD,
   },
   tieBreak: 'fewer-steps',
-  diagnostic: {
+  progress: {
+    describe: 'the highest the tip of the second link rose above the pivot (the line to cross is at 1.0)',
     label: 'mean highest tip height',
     measure(episode) {
       let highest = -Infinity;

@@ -79,6 +79,7 @@
 import type { Random } from '../../core/random.ts';
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
+import { recordFreeBody } from '../mujoco-common/recorded.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import type { EnvSnapshot } from '../contract.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -103,6 +104,7 @@ const ROBOT: RobotSpec = {
   obsSize: 105,
   actionSize: 8,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  recordSize: 4,
   // Its observation reads the contact forces (cfrc_ext), which mj_rnePostConstraint computes.
   rnePostConstraint: true,
 };
@@ -190,6 +192,11 @@ export class AntEnv extends MujocoEnv {
     if (!(torso instanceof Float64Array) || torso.length !== 2 * this.n) throw new Error(`a snapshot of another environment (${this.n} Ant copies expected)`);
     super.restore(snapshot);
     this.torso.set(torso);
+  }
+
+  /** The recorded state (task.ts `recorded`): the torso's x, y, z and its heading, unwrapped. */
+  protected override recordState(i: number, out: Float64Array, previous: Float64Array | null): void {
+    recordFreeBody(this.qpos(i), out, previous);
   }
 
   protected observeState(i: number, out: Float32Array): void {

@@ -1,8 +1,9 @@
 /** Ant-v5: Gymnasium's register() entry, plus what the search needs to know of it. */
-import { defineTask, type Episode } from '../contract.ts';
+import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { stayedHealthy } from '../mujoco-common/healthy-episode.ts';
+import { metresForward, stayedHealthy } from '../mujoco-common/healthy-episode.ts';
+import { TORSO_XYZ_HEADING } from '../mujoco-common/recorded.ts';
 import { AntEnv, FRAME_SKIP, MAX_EPISODE_STEPS } from './environment.ts';
 import { ANT_BANK } from './bank-policies.ts';
 import { ANT_RENDERER } from './render.ts';
@@ -22,16 +23,6 @@ export const DT = 0.01 * FRAME_SKIP;
  */
 export const SUCCESS_METRES = 80;
 
-/** The torso's x velocity (observation 13) after each step, integrated by the trapezoid rule: metres forward. */
-export function metresForward(episode: Pick<Episode, 'observations' | 'obsSize' | 'length'>): number {
-  const { observations, obsSize, length } = episode;
-  let metres = 0;
-  for (let t = 1; t <= length; t++) metres += (observations[(t - 1) * obsSize + 13] + observations[t * obsSize + 13]) / 2 * DT;
-  return metres;
-}
-
-/** Whether an episode ran all its steps healthy: cut by the time limit, never terminated. */
-
 export default defineTask({
   id: 'Ant-v5',
   description:
@@ -41,6 +32,7 @@ export default defineTask({
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
   observation: ANT_OBSERVATION,
+  recorded: TORSO_XYZ_HEADING,
   action: {
     kind: 'box',
     names: ['right back hip torque', 'right back ankle torque', 'front left hip torque', 'front left ankle torque',
@@ -54,14 +46,14 @@ export default defineTask({
   success: {
     clause: `stay healthy all ${MAX_EPISODE_STEPS} steps and walk at least ${SUCCESS_METRES} m forward`,
     headline: `walks ${SUCCESS_METRES} m without falling`,
-    describe: `An episode succeeds when the ant stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and walks at least ${SUCCESS_METRES} m forward: ` +
-      `the torso's x velocity (observation 13) after each step, integrated over the episode's ${DT} s steps by the trapezoid rule.`,
+    describe: `An episode succeeds when the ant stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and its torso's recorded x (qpos[0]) ` +
+      `at the end is at least ${SUCCESS_METRES} m beyond its x at the start.`,
     test: (episode) => stayedHealthy(episode, MAX_EPISODE_STEPS) && metresForward(episode) >= SUCCESS_METRES,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: 'metres the torso moved forward over the episode: its recorded x (qpos[0]) at the end less at the start (a fall ends the episode, so these are the metres made while healthy)',
     label: 'mean metres forward',
-    measure: metresForward,
+    measure: (episode) => metresForward(episode),
     format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m and all ${MAX_EPISODE_STEPS} steps)`,
   },
   termination: 'failure',

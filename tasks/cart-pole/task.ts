@@ -33,8 +33,8 @@ export default defineTask({
     returnFormula: 'The environment\'s reward, exactly: +1 on every step, the step that ends the episode included, so an episode\'s return is its length in steps.',
     test: (episode) => episode.return >= REWARD_THRESHOLD,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: "steps the pole stayed up: the episode's length",
     label: 'mean episode length',
     measure: (episode) => episode.length,
     format: (value) => `${value.toFixed(1)} steps (solved at ${REWARD_THRESHOLD}, the limit is ${MAX_EPISODE_STEPS})`,

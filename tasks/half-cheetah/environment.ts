@@ -90,6 +90,7 @@
 import type { Random } from '../../core/random.ts';
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
+import { recordRoot } from '../mujoco-common/recorded.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
 
@@ -106,6 +107,7 @@ const ROBOT: RobotSpec = {
   obsSize: 17,
   actionSize: 6,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  recordSize: 3,
   // Its observation reads no contact force: Gymnasium's mj_rnePostConstraint would change nothing.
   rnePostConstraint: false,
 };
@@ -139,6 +141,11 @@ export class HalfCheetahEnv extends MujocoEnv {
     // reward:end
 
     return { reward, terminated: false };
+  }
+
+  /** The recorded state (task.ts `recorded`): the root joints, qpos[0..2]. */
+  protected override recordState(i: number, out: Float64Array): void {
+    recordRoot(this.qpos(i), out);
   }
 
   protected observeState(i: number, out: Float32Array): void {

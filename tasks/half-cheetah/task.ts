@@ -3,23 +3,23 @@ import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { mujocoConformance } from '../mujoco-common/conformance.ts';
-import { CTRL_COST_WEIGHT, FRAME_SKIP, HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
+import { metresForward } from '../mujoco-common/healthy-episode.ts';
+import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HALF_CHEETAH_BANK } from './bank-policies.ts';
 import { HALF_CHEETAH_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
 
 /** Gymnasium's register(): reward_threshold 4800. */
 export const REWARD_THRESHOLD = 4800;
-/** One metre forward is worth 1 / dt = 20 of forward reward (dt = 0.05 s). */
-const PER_METRE = 1 / (0.01 * FRAME_SKIP);
 /**
- * The return a successful episode reaches; it guarantees SUCCESS_METRES. Chosen on Gymnasium's
+ * Metres forward a successful episode ends at, at least. Chosen as a return of 2,000 on Gymnasium's
  * reward at the budget, seeds 0-4, before any search (docs/mujoco.md): their greedy returns were
  * 3,240, 1,763, 1,460, 2,437 and 1,640, so the first line, 1,500, was reached on every seed but
- * one (90%); at 2,000, on two of five. Checked on seeds 5-9.
+ * one (90%); at 2,000, on two of five. Checked on seeds 5-9. A return of 2,000 is 100 m at 20 a
+ * metre less the control cost; since success reads the recorded x (issue 43) it is the 100 m alone.
  */
-export const SUCCESS_RETURN = 2000;
-export const SUCCESS_METRES = SUCCESS_RETURN / PER_METRE;
+export const SUCCESS_METRES = 100;
 const ANGLE = [-1.2, 1.2] as const;
 const SPIN = [-20, 20] as const;
 
@@ -28,7 +28,7 @@ export default defineTask({
   description:
     'A two-dimensional cat-like robot (a torso and head, a back leg and a front leg of thigh, shin and foot; six hinge motors) must run forward along +x as fast as it can. ' +
     `Nothing ends an episode early: it runs ${MAX_EPISODE_STEPS} steps (50 s), upright or on its back. ` +
-    `Solved here means a return of at least ${SUCCESS_RETURN} on the environment's reward, which takes at least ${SUCCESS_METRES} m forward (Gymnasium's reward_threshold is a return of ${REWARD_THRESHOLD}).`,
+    `Solved here means ending at least ${SUCCESS_METRES} m forward of where the torso started (Gymnasium's reward_threshold is a return of ${REWARD_THRESHOLD}).`,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
   observation: [
@@ -50,6 +50,7 @@ export default defineTask({
     { name: 'front shin angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
     { name: 'front foot angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
   ],
+  recorded: TORSO_XZ_ANGLE,
   action: {
     kind: 'box',
     names: ['back thigh torque', 'back shin torque', 'back foot torque', 'front thigh torque', 'front shin torque', 'front foot torque'],
@@ -60,22 +61,17 @@ export default defineTask({
   prepare: prepareMujoco,
 
   success: {
-    clause: `run at least ${SUCCESS_METRES} m forward in ${MAX_EPISODE_STEPS} steps (a return of ${SUCCESS_RETURN})`,
+    clause: `run at least ${SUCCESS_METRES} m forward in ${MAX_EPISODE_STEPS} steps`,
     headline: `runs ${SUCCESS_METRES} m in 50 s`,
-    describe: `An episode succeeds when its return on the environment's own reward reaches ${SUCCESS_RETURN}: ${PER_METRE} per metre forward minus a control cost, ` +
-      `so at least ${SUCCESS_METRES} m forward in its ${MAX_EPISODE_STEPS} steps (${SUCCESS_METRES / 50} m/s on average).`,
-    returnFormula: `The environment's reward of each step, exactly (Gymnasium's HalfCheetah-v5 with its defaults; x is the torso's x position, qpos[0], which the observation leaves out):
-  reward_forward = (x after the step - x before) / 0.05
-  reward_ctrl = -${CTRL_COST_WEIGHT} * (action[0]^2 + ... + action[5]^2)
-  reward = reward_forward + reward_ctrl
-Summed over an episode: return = 20 * (metres travelled forward) - (control cost, at most 0.6 a step), so a return of ${SUCCESS_RETURN} takes at least ${SUCCESS_METRES} m forward.`,
-    test: (episode) => episode.return >= SUCCESS_RETURN,
+    describe: `An episode succeeds when its torso's recorded x at the end is at least ${SUCCESS_METRES} m beyond its x at the start ` +
+      `(${SUCCESS_METRES / 50} m/s on average over its ${MAX_EPISODE_STEPS} steps), upright or not.`,
+    test: (episode) => metresForward(episode) >= SUCCESS_METRES,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
-    label: 'mean return / 20 (metres forward less the control cost)',
-    measure: (episode) => episode.return / PER_METRE,
-    format: (value) => `${value.toFixed(1)} m forward less the control cost (success needs a return of ${SUCCESS_RETURN}, ${SUCCESS_METRES} here)`,
+  progress: {
+    describe: 'metres the torso moved forward over the episode: its recorded x at the end less at the start',
+    label: 'mean metres forward',
+    measure: (episode) => metresForward(episode),
+    format: (value) => `${value.toFixed(1)} m forward (success needs ${SUCCESS_METRES} m)`,
   },
   termination: 'never',
 

@@ -73,6 +73,7 @@
  */
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
+import { recordRoot } from '../mujoco-common/recorded.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
 
@@ -94,6 +95,7 @@ const ROBOT: RobotSpec = {
   obsSize: 11,
   actionSize: 3,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  recordSize: 3,
   // Its observation reads no contact force: Gymnasium's mj_rnePostConstraint would change nothing.
   rnePostConstraint: false,
 };
@@ -131,6 +133,11 @@ export class HopperEnv extends MujocoEnv {
     // reward:end
 
     return { reward, terminated: !healthy };
+  }
+
+  /** The recorded state (task.ts `recorded`): the root joints, qpos[0..2]. */
+  protected override recordState(i: number, out: Float64Array): void {
+    recordRoot(this.qpos(i), out);
   }
 
   protected observeState(i: number, out: Float32Array): void {

@@ -2,10 +2,11 @@
 import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { metresFromReturn, stayedHealthy } from '../mujoco-common/healthy-episode.ts';
+import { metresForward, stayedHealthy } from '../mujoco-common/healthy-episode.ts';
+import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { mujocoConformance } from '../mujoco-common/conformance.ts';
 import { uniformRandom } from '../mujoco-common/distribution.ts';
-import { CTRL_COST_WEIGHT, FRAME_SKIP, HEALTHY_REWARD, HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
+import { HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HOPPER_BANK } from './bank-policies.ts';
 import { HOPPER_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
@@ -14,19 +15,13 @@ import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
 export const REWARD_THRESHOLD = 3800;
 /** Metres forward a successful episode ends at, at least (chosen on measurements: see docs/mujoco.md). */
 export const SUCCESS_METRES = 8;
-/** One metre forward is worth 1 / dt = 125 of forward reward (dt = 0.008 s). */
-const PER_METRE = 1 / (0.002 * FRAME_SKIP);
-/** The return that guarantees SUCCESS_METRES: 1,000 healthy steps pay 1,000, the control cost only lowers it. */
-export const SUCCESS_RETURN = MAX_EPISODE_STEPS * HEALTHY_REWARD + SUCCESS_METRES * PER_METRE;
-
-/** Whether an episode ran all its steps without falling: cut by the time limit, never terminated. */
 
 export default defineTask({
   id: 'Hopper-v5',
   description:
     'A two-dimensional one-legged robot (torso, thigh, leg, foot; three hinge motors) must hop forward along +x without falling: ' +
     'the episode ends as soon as its torso drops to 0.7 m or tilts more than 0.2 rad, or after 1,000 steps. ' +
-    `Solved here means staying healthy all ${MAX_EPISODE_STEPS} steps and travelling at least ${SUCCESS_METRES} m forward (a return of 2,000; Gymnasium's reward_threshold is a return of 3,800).`,
+    `Solved here means staying healthy all ${MAX_EPISODE_STEPS} steps and ending at least ${SUCCESS_METRES} m forward of where the torso started (Gymnasium's reward_threshold is a return of 3,800).`,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
   observation: [
@@ -42,6 +37,7 @@ export default defineTask({
     { name: 'leg hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
     { name: 'foot hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
   ],
+  recorded: TORSO_XZ_ANGLE,
   action: { kind: 'box', names: ['thigh torque', 'leg torque', 'foot torque'], low: [-1, -1, -1], high: [1, 1, 1] },
   makeEnv: (n, seed) => new HopperEnv(n, seed),
   prepare: prepareMujoco,
@@ -49,21 +45,14 @@ export default defineTask({
   success: {
     clause: `stay healthy all ${MAX_EPISODE_STEPS} steps and hop at least ${SUCCESS_METRES} m forward`,
     headline: `hops ${SUCCESS_METRES} m without falling`,
-    describe: `An episode succeeds when the hopper stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and its return on the environment's own reward ` +
-      `reaches ${SUCCESS_RETURN}: 1 per healthy step plus ${PER_METRE} per metre forward minus a control cost of at most 0.003 a step, so at least ${SUCCESS_METRES} m forward.`,
-    returnFormula: `The environment's reward of each step, exactly (Gymnasium's Hopper-v5 with its defaults; x is the torso's x position, qpos[0], which the observation leaves out):
-  reward_forward = (x after the step - x before) / 0.008
-  reward_survive = 1 while the hopper is healthy, 0 on the step it stops being healthy (that step ends the episode)
-  reward_ctrl = -${CTRL_COST_WEIGHT} * (action[0]^2 + action[1]^2 + action[2]^2)
-  reward = reward_forward + reward_survive + reward_ctrl
-Summed over an episode: return = 125 * (metres travelled forward) + (healthy steps) - (control cost), so ${MAX_EPISODE_STEPS} healthy steps and ${SUCCESS_METRES} m forward give at least ${SUCCESS_RETURN} less at most ${3 * CTRL_COST_WEIGHT * MAX_EPISODE_STEPS}.`,
-    test: (episode) => stayedHealthy(episode, MAX_EPISODE_STEPS) && episode.return >= SUCCESS_RETURN,
+    describe: `An episode succeeds when the hopper stays healthy all ${MAX_EPISODE_STEPS} steps (never terminated) and its torso's recorded x at the end ` +
+      `is at least ${SUCCESS_METRES} m beyond its x at the start.`,
+    test: (episode) => stayedHealthy(episode, MAX_EPISODE_STEPS) && metresForward(episode) >= SUCCESS_METRES,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
-    label: 'mean metres forward (from the return)',
-    // return = 125 * metres + healthy steps - control cost (at most 0.003 a step): metres to 3 mm per 1,000 steps.
-    measure: (episode) => metresFromReturn(episode, HEALTHY_REWARD, PER_METRE),
+  progress: {
+    describe: 'metres the torso moved forward over the episode: its recorded x at the end less at the start (a fall ends the episode, so these are the metres made while healthy)',
+    label: 'mean metres forward',
+    measure: (episode) => metresForward(episode),
     format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m and all ${MAX_EPISODE_STEPS} steps)`,
   },
   termination: 'failure',

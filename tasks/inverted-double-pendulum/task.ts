@@ -40,8 +40,8 @@ export default defineTask({
     describe: `An episode succeeds when the tip of the second pole stays above ${MIN_TIP_HEIGHT} m for all ${MAX_EPISODE_STEPS} steps (the time limit ends it, never a fall).`,
     test: (episode) => !episode.terminated && episode.length >= MAX_EPISODE_STEPS,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: "steps the poles stayed up: the episode's length, less the step that ended it when the tip fell",
     label: 'mean steps balanced',
     measure: (episode) => (episode.terminated ? episode.length - 1 : episode.length),
     format: (value) => `${value.toFixed(0)} steps balanced (success needs all ${MAX_EPISODE_STEPS})`,

@@ -37,8 +37,8 @@ export default defineTask({
     describe: `An episode succeeds when the pole stays within ${MAX_ANGLE} rad of upright for all ${MAX_EPISODE_STEPS} steps (the time limit ends it, never a fall).`,
     test: (episode) => !episode.terminated && episode.length >= MAX_EPISODE_STEPS,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: "steps the pole stayed up: the episode's length, less the step that ended it when the pole fell",
     label: 'mean steps balanced',
     measure: (episode) => (episode.terminated ? episode.length - 1 : episode.length),
     format: (value) => `${value.toFixed(0)} steps balanced (success needs all ${MAX_EPISODE_STEPS})`,

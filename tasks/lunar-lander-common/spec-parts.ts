@@ -1,9 +1,9 @@
 /**
  * What LunarLander-v3 and LunarLanderContinuous-v3 declare alike: the observation, the success
- * test (Gymnasium's solved line, with the reward's formula), the diagnostic, the features, and the two baselines written as
+ * test (Gymnasium's solved line, with the reward's formula), the progress, the features, and the two baselines written as
  * reward files (they differ only in how the action spends fuel), and the PPO settings and budget.
  */
-import type { ConformanceTolerance, Diagnostic, Episode, Feature, ObservationDim, RewardSource, SuccessTest, Task, TaskBudget } from '../contract.ts';
+import type { ConformanceTolerance, Episode, Feature, ObservationDim, Progress, RewardSource, SuccessTest, Task, TaskBudget } from '../contract.ts';
 import { MAX_EPISODE_STEPS, OBS_HIGH, OBS_LOW } from './physics.ts';
 
 /**
@@ -109,10 +109,17 @@ export function finalDistance(episode: Episode): number {
   return Math.sqrt(x * x + y * y);
 }
 
-export const DIAGNOSTIC: Diagnostic = {
-  label: 'mean final distance from the pad',
-  measure: finalDistance,
-  format: (value) => `${value.toFixed(2)} (0 is the pad's centre, its edges at x = ±0.2; the screen's edges at x = ±1)`,
+/** The last observation's speed (observation units: about m/s over the screen's half-width). */
+export function finalSpeed(episode: Episode): number {
+  const at = episode.length * episode.obsSize;
+  return Math.hypot(episode.observations[at + 2], episode.observations[at + 3]);
+}
+
+export const PROGRESS: Progress = {
+  describe: 'how near to at rest on the pad\'s centre the lander ended: minus its final distance from the centre plus its final speed, both in observation units (0 is at rest on the centre)',
+  label: 'mean final distance plus speed from rest on the pad (negated)',
+  measure: (episode) => -(finalDistance(episode) + finalSpeed(episode)),
+  format: (value) => `${(-value).toFixed(2)} from rest on the pad's centre (its edges at x = ±0.2; the screen's edges at x = ±1)`,
 };
 
 export const FEATURES: readonly Feature[] = [

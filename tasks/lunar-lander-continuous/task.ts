@@ -4,7 +4,7 @@ import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
 import { replayLunarLander } from '../lunar-lander-common/replay.ts';
 import { bankDeclaration } from '../lunar-lander-common/bank-policies.ts';
-import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, success, baselines, description } from '../lunar-lander-common/spec-parts.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, PROGRESS, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, success, baselines, description } from '../lunar-lander-common/spec-parts.ts';
 import { ACTION_NAMES, LunarLanderContinuousEnv } from './environment.ts';
 
 export default defineTask({
@@ -16,8 +16,7 @@ export default defineTask({
   action: { kind: 'box', names: ACTION_NAMES, low: [-1, -1], high: [1, 1] },
   makeEnv: (n, seed) => new LunarLanderContinuousEnv(n, seed),
   success: success('continuous'),
-  tieBreak: 'higher-return',
-  diagnostic: DIAGNOSTIC,
+  progress: PROGRESS,
   termination: 'mixed',
   baselines: baselines('continuous'),
   features: FEATURES,

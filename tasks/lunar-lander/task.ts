@@ -5,7 +5,7 @@ import { replayLunarLander } from '../lunar-lander-common/replay.ts';
 import { bankDeclaration } from '../lunar-lander-common/bank-policies.ts';
 import { MAX_EPISODE_STEPS } from '../lunar-lander-common/physics.ts';
 import { LUNAR_LANDER_RENDERER } from '../lunar-lander-common/render.ts';
-import { BUDGET, CONFORMANCE_TOLERANCE, DIAGNOSTIC, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, success, baselines, description } from '../lunar-lander-common/spec-parts.ts';
+import { BUDGET, CONFORMANCE_TOLERANCE, PROGRESS, FEATURES, OBSERVATION, PPO, REWARD_THRESHOLD, success, baselines, description } from '../lunar-lander-common/spec-parts.ts';
 
 export default defineTask({
   id: 'LunarLander-v3',
@@ -16,8 +16,7 @@ export default defineTask({
   action: { kind: 'discrete', names: ACTION_NAMES, neutral: 0 },
   makeEnv: (n, seed) => new LunarLanderDiscreteEnv(n, seed),
   success: success('discrete'),
-  tieBreak: 'higher-return',
-  diagnostic: DIAGNOSTIC,
+  progress: PROGRESS,
   termination: 'mixed',
   baselines: baselines('discrete'),
   features: FEATURES,

@@ -33,8 +33,8 @@ export default defineTask({
       `plus 100 on the step where the car reaches position >= ${GOAL_POSITION} (that step ends the episode), so an episode's return is 100 if it reaches the goal, minus 0.1 times the sum of the squared forces.`,
     test: (episode) => episode.return >= REWARD_THRESHOLD,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: 'the highest position the car reached along the track (the flag is at 0.45)',
     label: 'mean highest position',
     measure(episode) {
       let highest = -Infinity;

@@ -24,7 +24,8 @@ export default defineTask({
     test: (episode) => episode.terminated,
   },
   tieBreak: 'fewer-steps',
-  diagnostic: {
+  progress: {
+    describe: 'the highest position the car reached along the track (the flag is at 0.5)',
     label: 'mean highest position',
     measure(episode) {
       let highest = -Infinity;

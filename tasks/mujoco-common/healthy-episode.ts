@@ -1,6 +1,7 @@
 /**
- * What the tasks that end an episode when the robot stops being healthy (Hopper, Walker2d, Ant)
- * read off an episode for their success test and diagnostic.
+ * What the robots' success tests and progress read off an episode: whether it stayed healthy to
+ * the time limit, and how far the torso moved, from the recorded state (recorded.ts), never from
+ * a reward.
  */
 import type { Episode } from '../contract.ts';
 
@@ -10,11 +11,12 @@ export function stayedHealthy(episode: Pick<Episode, 'terminated' | 'length'>, m
 }
 
 /**
- * Metres forward from the environment's return, where it is `perMetre` a metre plus
- * `healthyReward` each healthy step less a small control cost (the step that ends an episode is
- * not a healthy one): accurate to the control cost's share.
+ * Metres the torso moved along x over the episode: its recorded x at the end less at the start
+ * (`xAt`: the x entry of the task's recorded state). Where it went, not how fast it moved on the
+ * way: a gait that shakes in place scores nothing.
  */
-export function metresFromReturn(episode: Pick<Episode, 'return' | 'terminated' | 'length'>, healthyReward: number, perMetre: number): number {
-  const healthySteps = episode.terminated ? episode.length - 1 : episode.length;
-  return (episode.return - healthySteps * healthyReward) / perMetre;
+export function metresForward(episode: Pick<Episode, 'recorded' | 'recordSize' | 'length'>, xAt = 0): number {
+  const { recorded, recordSize, length } = episode;
+  if (recordSize <= xAt) throw new Error(`the episode records ${recordSize} values, not the torso's x at entry ${xAt}`);
+  return recorded[length * recordSize + xAt] - recorded[xAt];
 }

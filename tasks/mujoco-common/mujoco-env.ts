@@ -11,7 +11,7 @@ import type { Random } from '../../core/random.ts';
 import { MujocoCopies } from '../../physics/mujoco/copies.ts';
 import { loadMujoco } from '../../physics/mujoco/engine.ts';
 import type { EnvSnapshot } from '../contract.ts';
-import { VectorEnv, type StepOutcome } from '../vector-env.ts';
+import { restoreRecord, VectorEnv, type StepOutcome } from '../vector-env.ts';
 
 /** A MuJoCo task's `prepare`: the engine loaded, once per process. */
 export async function prepareMujoco(): Promise<void> {
@@ -28,6 +28,8 @@ export interface RobotSpec {
   obsSize: number;
   actionSize: number;
   maxEpisodeSteps: number;
+  /** Values the task records per copy beside the observation (its recordState). @default 0 */
+  recordSize?: number;
   /**
    * Gymnasium runs mj_rnePostConstraint after every step, for the contact forces some observations
    * read (Ant's cfrc_ext); it changes no state, so a task whose observation reads none skips it. @default true
@@ -130,11 +132,11 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
     const size = this.copies.stateSize;
     const physics = new Float64Array(this.n * size);
     for (let i = 0; i < this.n; i++) this.copies.saveState(i, physics, i * size);
-    return { physics, elapsed: Int32Array.from(this.elapsed), obs: Float32Array.from(this.obs), rng: this.rng.state() };
+    return { physics, elapsed: Int32Array.from(this.elapsed), obs: Float32Array.from(this.obs), record: Float64Array.from(this.record), rng: this.rng.state() };
   }
 
   restore(snapshot: EnvSnapshot): void {
-    const { physics, elapsed, obs, rng } = snapshot;
+    const { physics, elapsed, obs, record, rng } = snapshot;
     const size = this.copies.stateSize;
     if (!(physics instanceof Float64Array) || physics.length !== this.n * size || elapsed?.length !== this.n || obs?.length !== this.obs.length || !rng) {
       throw new Error(`a snapshot of another environment (${this.n} copies of ${size} MuJoCo state values expected)`);
@@ -142,6 +144,7 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
     for (let i = 0; i < this.n; i++) this.copies.loadState(i, physics.subarray(i * size, (i + 1) * size));
     this.elapsed.set(elapsed);
     this.obs.set(obs);
+    restoreRecord(this.record, record);
     this.rng.restore(rng);
   }
 
@@ -152,9 +155,9 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
   }
 }
 
-function shapeOf(prototype: MujocoEnv): { obsSize: number; actionSize: number; maxEpisodeSteps: number } {
+function shapeOf(prototype: MujocoEnv): { obsSize: number; actionSize: number; maxEpisodeSteps: number; recordSize: number } {
   const robot = (prototype as unknown as { robot(): RobotSpec }).robot();
-  return { obsSize: robot.obsSize, actionSize: robot.actionSize, maxEpisodeSteps: robot.maxEpisodeSteps };
+  return { obsSize: robot.obsSize, actionSize: robot.actionSize, maxEpisodeSteps: robot.maxEpisodeSteps, recordSize: robot.recordSize ?? 0 };
 }
 
 /** An environment dropped without dispose() still frees its copies when it is collected. */

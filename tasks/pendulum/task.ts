@@ -36,8 +36,8 @@ export default defineTask({
       return true;
     },
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: "the share of the episode's steps the pendulum spent upright",
     label: 'mean share of steps upright',
     measure(episode) {
       let upright = 0;

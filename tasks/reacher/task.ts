@@ -53,11 +53,11 @@ export default defineTask({
       'the length of observation 8 and 9 (the fingertip\'s x and y minus the target\'s) in the final observation.',
     test: (episode) => finalDistance(episode) <= SUCCESS_DISTANCE,
   },
-  tieBreak: 'higher-return',
-  diagnostic: {
+  progress: {
+    describe: 'how close the fingertip ended to the target, as minus its final distance (m): higher is closer',
     label: 'mean final distance to the target',
-    measure: finalDistance,
-    format: (value) => `${(100 * value).toFixed(2)} cm from the target at the end (success needs ${100 * SUCCESS_DISTANCE} cm)`,
+    measure: (episode) => -finalDistance(episode),
+    format: (value) => `${(-100 * value).toFixed(2)} cm from the target at the end (success needs ${100 * SUCCESS_DISTANCE} cm)`,
   },
   termination: 'never',
 

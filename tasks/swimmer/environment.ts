@@ -65,6 +65,7 @@
  */
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
+import { recordRoot } from '../mujoco-common/recorded.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
 
@@ -81,6 +82,7 @@ const ROBOT: RobotSpec = {
   obsSize: 8,
   actionSize: 2,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  recordSize: 3,
   // Its observation reads no contact force: Gymnasium's mj_rnePostConstraint would change nothing.
   rnePostConstraint: false,
 };
@@ -110,6 +112,11 @@ export class SwimmerEnv extends MujocoEnv {
     // reward:end
 
     return { reward, terminated: false };
+  }
+
+  /** The recorded state (task.ts `recorded`): the root joints, qpos[0..2]. */
+  protected override recordState(i: number, out: Float64Array): void {
+    recordRoot(this.qpos(i), out);
   }
 
   protected observeState(i: number, out: Float32Array): void {

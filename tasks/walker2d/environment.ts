@@ -85,6 +85,7 @@
  */
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
+import { recordRoot } from '../mujoco-common/recorded.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
 
@@ -107,6 +108,7 @@ const ROBOT: RobotSpec = {
   obsSize: 17,
   actionSize: 6,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
+  recordSize: 3,
   // Its observation reads no contact force: Gymnasium's mj_rnePostConstraint would change nothing.
   rnePostConstraint: false,
 };
@@ -143,6 +145,11 @@ export class Walker2dEnv extends MujocoEnv {
     // reward:end
 
     return { reward, terminated: !healthy };
+  }
+
+  /** The recorded state (task.ts `recorded`): the root joints, qpos[0..2]. */
+  protected override recordState(i: number, out: Float64Array): void {
+    recordRoot(this.qpos(i), out);
   }
 
   protected observeState(i: number, out: Float32Array): void {

@@ -77,9 +77,9 @@ async function cardRest(
     })),
     candidates: records.map((r) => ({
       generation: r.generation, candidateId: r.candidateId, name: r.name, idea: r.idea, hostile: r.origin === 'hostile',
-      success: r.success, meanSuccessSteps: r.meanSuccessSteps, meanReturn: r.meanReturn, outcome: r.outcome, reason: r.reason,
+      success: r.success, progress: r.progress ?? null, meanSuccessSteps: r.meanSuccessSteps, meanReturn: r.meanReturn, outcome: r.outcome, reason: r.reason,
       failedCheck: r.check !== null && r.check !== undefined && r.check.verdict !== 'ok', repairOf: r.repairOf ?? null,
-      seeds: r.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+      seeds: r.seeds.map(({ seed, success, progress, outcome, reason }) => ({ seed, success, progress: progress ?? null, outcome, reason })),
       stopped: r.stopped ?? null,
       trainSuccessArea: r.trainSuccessArea ?? null,
       ...(r.screen === undefined ? {} : { screen: r.screen }),
@@ -130,7 +130,9 @@ async function allCandidates(store: SearchStore, searchId: string, meta: MetaRec
 async function cardReward(store: SearchStore, searchId: string, record: CandidateRecord, fresh: SeedSummary[], interim: boolean): Promise<CardReward> {
   const mine = fresh.filter((s) => s.candidateId === record.candidateId);
   // Interim: the search's own seeds it was scored on (to the budget, or to the rung the race stopped it at).
-  const scored = interim ? record.seeds.map((s) => ({ ...s, candidateId: record.candidateId, stepsTrained: s.stepsTrained ?? 0, trainSuccessArea: null })) : mine;
+  const scored = interim
+    ? record.seeds.map((s) => ({ ...s, candidateId: record.candidateId, progress: s.progress ?? null, stepsTrained: s.stepsTrained ?? 0, trainSuccessArea: null }))
+    : mine;
   const results = await trainedResults(store, searchId, record.generation, scored);
   const agg = aggregateCandidate(record, record.generation, mine, results);
   const best = [...results].sort((a, b) => b.success - a.success || a.seed - b.seed)[0];
@@ -142,12 +144,14 @@ async function cardReward(store: SearchStore, searchId: string, record: Candidat
     code: (await store.blobs.getText(rewardKey(searchId, record.generation, record.candidateId))) ?? '',
     hostile: record.origin === 'hostile',
     searchSuccess: record.success,
+    searchProgress: record.progress ?? null,
     searchSuccessSteps: record.meanSuccessSteps,
     searchReturn: record.meanReturn,
     freshSuccess: mine.length > 0 ? agg.success : null,
+    freshProgress: mine.length > 0 ? agg.progress : null,
     freshSuccessSteps: agg.meanSuccessSteps,
     freshReturn: agg.meanReturn,
-    freshSeeds: agg.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+    freshSeeds: agg.seeds.map(({ seed, success, progress, outcome, reason }) => ({ seed, success, progress: progress ?? null, outcome, reason })),
     curve: meanCurve(results),
     terms: agg.terms,
     episode: best?.episode ?? null,

@@ -16,6 +16,8 @@ import { durationOf } from '../cost/estimate-text.ts';
 export interface CardSeed {
   seed: number;
   success: number;
+  /** The task's progress on this seed's greedy episodes (absent on older results). */
+  progress?: number | null;
   outcome: string;
   reason: string;
 }
@@ -29,6 +31,9 @@ export interface CardReward {
   hostile: boolean;
   /** Mean success over the search's seeds: the number the reward was picked on. */
   searchSuccess: number;
+  /** The task's progress on the search's seeds, then on fresh seeds (null: not measured; absent on older cards). */
+  searchProgress?: number | null;
+  freshProgress?: number | null;
   /** Mean steps of the successful episodes, and mean return on the environment's reward, on the search's seeds. */
   searchSuccessSteps: number | null;
   searchReturn: number | null;
@@ -55,6 +60,8 @@ export interface CardCandidate {
   idea: string;
   hostile: boolean;
   success: number;
+  /** The task's progress, the rank's second key (absent on older cards). */
+  progress?: number | null;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
   outcome: 'trained' | 'stopped' | 'timeout' | 'memory' | 'error';
@@ -198,18 +205,20 @@ export function timestamp(iso: string): string {
   return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The column that shows a task's tie-breaker: steps of the successful episodes, or the return. */
-export interface TieBreakColumn {
+/** The column that shows what the rank reads after success: the task's progress, and steps where its tie-break counts them. */
+export interface RankColumn {
   title: string;
   /** For the candidates table's lede: what the column holds. */
   explain: string;
-  value(score: { meanSuccessSteps: number | null; meanReturn: number | null }): string;
+  value(score: { progress?: number | null; meanSuccessSteps: number | null }): string;
 }
 
-export function tieBreakColumn(task: Pick<Task, 'tieBreak'>): TieBreakColumn {
+export function rankColumn(task: Pick<Task, 'tieBreak' | 'progress'>): RankColumn {
+  const progress = (s: { progress?: number | null }): string => (s.progress === undefined || s.progress === null ? '-' : num(s.progress));
+  const explain = `progress is ${task.progress.label} (${task.progress.describe}), what the rank reads after success`;
   return task.tieBreak === 'fewer-steps'
-    ? { title: 'Steps', explain: 'steps are the mean length of the successful evaluation episodes', value: (s) => steps(s.meanSuccessSteps) }
-    : { title: 'Return', explain: 'return is the mean return of the evaluation episodes on the environment\'s own reward', value: (s) => num(s.meanReturn) };
+    ? { title: 'Progress · steps', explain: `${explain}; steps are the mean length of the successful evaluation episodes`, value: (s) => `${progress(s)} · ${steps(s.meanSuccessSteps)}` }
+    : { title: 'Progress', explain, value: progress };
 }
 
 /** The task a card is about. */

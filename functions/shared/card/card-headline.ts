@@ -63,7 +63,7 @@ export function headline(data: CardData): Headline {
 }
 
 const SHORT_OF_IT: Record<BaselineVerdict['decidedBy'], string> = {
-  success: '', tie: ', level with it', steps: ', level on success but slower to it', return: ', level on success with a lower return',
+  success: '', tie: ', level with it', progress: ', level on success but less progress', steps: ', level on success and progress but slower to it',
 };
 
 /** The headline when the winner does not beat the best baseline on the fresh seeds: which one to use instead. */

@@ -6,7 +6,7 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../search/baselines.ts';
 import {
-  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, tieBreakColumn, usd,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, rankColumn, usd,
   WINNER_COLOR,
   type AnyCardData, type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
@@ -88,10 +88,10 @@ function header(data: CardData): string {
 
 function headlineTable(data: CardData): string {
   const picked = data.candidates.filter((c) => c.generation > 0).length;
-  const column = tieBreakColumn(cardTask(data));
+  const column = rankColumn(cardTask(data));
   const rows = rewards(data).map((r) => {
     const fresh = r.freshSuccess !== null;
-    const value = column.value(fresh ? { meanSuccessSteps: r.freshSuccessSteps, meanReturn: r.freshReturn } : { meanSuccessSteps: r.searchSuccessSteps, meanReturn: r.searchReturn });
+    const value = column.value(fresh ? { progress: r.freshProgress, meanSuccessSteps: r.freshSuccessSteps } : { progress: r.searchProgress, meanSuccessSteps: r.searchSuccessSteps });
     return `<tr${r === data.winner ? ' class="winner-row"' : ''}><td><span class="swatch" style="background:${color(data, r)}"></span>` +
       `<span class="mono">${h(r.name)}</span></td>` +
       `<td>${author(r)}</td><td class="num">${pct(r.searchSuccess)}</td><td class="num strong">${pct(r.freshSuccess)}</td>` +
@@ -241,7 +241,7 @@ function outcomeCell(c: CardCandidate): string {
   return `${pill}${c.reason === '' ? '' : `<div class="reason">${h(c.reason)}</div>`}${screen}`;
 }
 
-function candidateRow(data: AnyCardData, c: CardCandidate, column: ReturnType<typeof tieBreakColumn>): string {
+function candidateRow(data: AnyCardData, c: CardCandidate, column: ReturnType<typeof rankColumn>): string {
   const isWinner = data.winner !== null && c.candidateId === data.winner.candidateId && c.generation === data.winner.generation;
   const badges = (c.hostile ? ' <span class="badge hostile">hostile</span>' : '') +
     (isWinner ? ' <span class="badge win">winner</span>' : '') + (c.generation === 0 ? ' <span class="badge base">baseline</span>' : '') +
@@ -254,7 +254,7 @@ function candidateRow(data: AnyCardData, c: CardCandidate, column: ReturnType<ty
 
 export function candidatesSection(data: AnyCardData): string {
   const task = cardTask(data);
-  const column = tieBreakColumn(task);
+  const column = rankColumn(task);
   const byGeneration = new Map<number, CardCandidate[]>();
   for (const c of data.candidates) byGeneration.set(c.generation, [...(byGeneration.get(c.generation) ?? []), c]);
   const groups = [...byGeneration].sort(([a], [b]) => a - b).map(([g, cs]) => {

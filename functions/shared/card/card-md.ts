@@ -4,7 +4,7 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, tieBreakColumn, usd,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, rankColumn, usd,
   type AnyCardData, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
@@ -43,7 +43,7 @@ function sample<T>(points: T[], n: number): T[] {
 export function renderCardMarkdown(data: CardData): string {
   const head = headline(data);
   const task = cardTask(data);
-  const column = tieBreakColumn(task);
+  const column = rankColumn(task);
   const w = data.winner;
   const out: string[] = [];
   const versus = head.versus.map((v, i) => {
@@ -66,7 +66,7 @@ export function renderCardMarkdown(data: CardData): string {
     'The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.', '');
   out.push(table(['Reward', 'Search score', 'Fresh score', column.title, 'Fresh seeds'], rewards(data).map((r) => [
     `${mdCode(r.name)}${r === w ? ' (winner)' : ` (${mdText(rewardLabel(r))})`}`, pct(r.searchSuccess), `**${pct(r.freshSuccess)}**`,
-    r.freshSuccess !== null ? column.value({ meanSuccessSteps: r.freshSuccessSteps, meanReturn: r.freshReturn }) : column.value({ meanSuccessSteps: r.searchSuccessSteps, meanReturn: r.searchReturn }),
+    r.freshSuccess !== null ? column.value({ progress: r.freshProgress, meanSuccessSteps: r.freshSuccessSteps }) : column.value({ progress: r.searchProgress, meanSuccessSteps: r.searchSuccessSteps }),
     seedList(r.freshSeeds),
   ]), ['l', 'r', 'r', 'r', 'l']), '');
 
@@ -119,7 +119,7 @@ export function renderCardMarkdown(data: CardData): string {
 export function storyMarkdown(data: AnyCardData): string[] {
   const out: string[] = [];
   const w = data.winner;
-  const column = tieBreakColumn(cardTask(data));
+  const column = rankColumn(cardTask(data));
   if (data.stopped !== null) {
     const st = data.stopped;
     out.push('## Stopped early', '', `${st.reason === 'budget' ? `The budget stopped the search at generation ${st.generation}` : `A person stopped the search after generation ${st.generation}`}: ` +

@@ -1,8 +1,9 @@
 /**
  * Did the search find anything better than what people wrote? The winner against the best of the
- * baselines on the fresh seeds, the honest score: success first, then the task's tie-break (fewer
- * steps to success, or a higher return), as the search ranks. A tie is not a win: when nothing beat
- * the baselines, the card, summary.json and `eureka show` say so and name the baseline to use.
+ * baselines on the fresh seeds, the honest score: success first, then the task's progress, then
+ * fewer steps to success where the task's tie-break asks for it, as the search ranks. A tie is not
+ * a win: when nothing beat the baselines, the card, summary.json and `eureka show` say so and name
+ * the baseline to use.
  */
 import type { TieBreak } from '../../../tasks/contract.ts';
 import type { CardReward } from './card-data.ts';
@@ -12,22 +13,21 @@ export interface BaselineVerdict {
   beatsBaselines: boolean;
   /** The best baseline there (the one to use when the winner does not beat it). */
   bestBaseline: CardReward;
-  /** What decided it: success, the tie-break, or nothing (a tie). */
-  decidedBy: 'success' | 'steps' | 'return' | 'tie';
+  /** What decided it: success, progress, the tie-break's steps, or nothing (a tie). */
+  decidedBy: 'success' | 'progress' | 'steps' | 'tie';
 }
 
-type Fresh = Pick<CardReward, 'freshSuccess' | 'freshSuccessSteps' | 'freshReturn'>;
+type Fresh = Pick<CardReward, 'freshSuccess' | 'freshProgress' | 'freshSuccessSteps'>;
 
 /** Positive when a ranks above b on the fresh seeds, and by what. */
 function compareFresh(a: Fresh, b: Fresh, tieBreak: TieBreak): { sign: number; by: BaselineVerdict['decidedBy'] } {
   const success = (a.freshSuccess ?? 0) - (b.freshSuccess ?? 0);
   if (success !== 0) return { sign: Math.sign(success), by: 'success' };
+  const [pa, pb] = [a.freshProgress ?? null, b.freshProgress ?? null];
+  if (pa !== null && pb !== null && pa !== pb) return { sign: Math.sign(pa - pb), by: 'progress' };
   if (tieBreak === 'fewer-steps') {
     const [sa, sb] = [a.freshSuccessSteps, b.freshSuccessSteps];
     if (sa !== null && sb !== null && sa !== sb) return { sign: Math.sign(sb - sa), by: 'steps' };
-  } else {
-    const [ra, rb] = [a.freshReturn, b.freshReturn];
-    if (ra !== null && rb !== null && ra !== rb) return { sign: Math.sign(ra - rb), by: 'return' };
   }
   return { sign: 0, by: 'tie' };
 }

@@ -1,7 +1,9 @@
 /**
  * From seed-runs to a candidate's score: the mean success over seeds (a failed seed counts 0),
- * then the task's tie-breaker (fewer steps in the successful episodes, or a higher return on the
- * environment's own reward). Pure functions: Reflect and Publish both rank with them.
+ * then the task's progress (its own measure of how far the greedy episodes got, Eureka's fitness),
+ * then the task's tie-break (fewer steps in the successful episodes, where it says so), then how
+ * early it learned. Never a reward's return: for a behaviour the robot's own reward pays for
+ * something else. Pure functions: Reflect and Publish both rank with them.
  */
 import type { TieBreak } from '../../../tasks/contract.ts';
 import type { Outcome, SeedResult, SeedSummary, TermStats } from '../search/types.ts';
@@ -27,11 +29,11 @@ export function aggregateCandidate(
     success: mean(seeds.map((s) => (ran(s) ? s.success : 0))),
     meanSuccessSteps: meanOrNull(seeds.map((s) => s.meanSuccessSteps)),
     meanReturn: meanOrNull(seeds.map((s) => (ran(s) ? s.meanReturn : null))),
-    diagnostic: meanOrNull(trained.map((r) => r.diagnostic)),
+    progress: meanOrNull(seeds.map((s) => (ran(s) ? s.progress ?? null : null))),
     outcome: (failed?.outcome ?? stoppedSeed?.outcome ?? 'trained') as Outcome,
     reason: failed ? `seed ${failed.seed}: ${failed.reason}` : stoppedSeed?.reason ?? '',
-    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained, wallSeconds }) =>
-      ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, stepsTrained, ...(wallSeconds === undefined ? {} : { wallSeconds }) })),
+    seeds: seeds.map(({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, progress, stepsTrained, wallSeconds }) =>
+      ({ seed, success, outcome, reason, meanSuccessSteps, meanReturn, progress: progress ?? null, stepsTrained, ...(wallSeconds === undefined ? {} : { wallSeconds }) })),
     terms: averageTerms(trained.map((r) => r.terms)),
     episodes: trained.flatMap((r) => (r.episodes ? [{ seed: r.seed, ...r.episodes }] : [])).sort((a, b) => a.seed - b.seed),
     trainSuccessSeries: averageSeries(trained.map((r) => r.trainSuccessSeries)),
@@ -46,6 +48,8 @@ export function aggregateCandidate(
 /** What ranking reads of a candidate. */
 export interface Score {
   success: number;
+  /** The task's progress, mean over the seeds that trained (absent: a record from before progress, ranked as unmeasured). */
+  progress?: number | null;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
   /** How early it learned (area under its training success curve); absent counts as not measured. */
@@ -61,17 +65,17 @@ function byValue(a: number | null, b: number | null, order: 'ascending' | 'desce
 }
 
 /**
- * Best first by score alone: higher mean success, then the task's tie-breaker, then how early it
- * learned (several rewards that all solve the task: the one that solved it sooner), then the
- * other measure. 0 means the scores are equal in every respect.
+ * Best first by score alone: higher mean success, then higher progress, then fewer steps in the
+ * successful episodes where the task's tie-break asks for it, then how early it learned (several
+ * rewards that all solve the task: the one that solved it sooner). No reward's return takes part.
+ * 0 means the scores are equal in every respect.
  */
 export function compareScores(a: Score, b: Score, tieBreak: TieBreak): number {
   const bySuccess = byValue(a.success, b.success, 'descending');
-  const bySteps = byValue(a.meanSuccessSteps, b.meanSuccessSteps, 'ascending');
-  const byReturn = byValue(a.meanReturn, b.meanReturn, 'descending');
+  const byProgress = byValue(a.progress ?? null, b.progress ?? null, 'descending');
+  const bySteps = tieBreak === 'fewer-steps' ? byValue(a.meanSuccessSteps, b.meanSuccessSteps, 'ascending') : 0;
   const byLearning = byValue(a.trainSuccessArea ?? null, b.trainSuccessArea ?? null, 'descending');
-  const [first, second] = tieBreak === 'fewer-steps' ? [bySteps, byReturn] : [byReturn, bySteps];
-  return bySuccess || first || byLearning || second;
+  return bySuccess || byProgress || bySteps || byLearning;
 }
 
 /** A total, deterministic order: the score, then the earlier generation, then the candidate id. */
@@ -85,7 +89,7 @@ export function compareCandidates(
 
 export function pointerOf(c: CandidateRecord): BestPointer {
   return {
-    generation: c.generation, candidateId: c.candidateId, name: c.name, success: c.success,
+    generation: c.generation, candidateId: c.candidateId, name: c.name, success: c.success, progress: c.progress,
     meanSuccessSteps: c.meanSuccessSteps, meanReturn: c.meanReturn, trainSuccessArea: c.trainSuccessArea,
   };
 }

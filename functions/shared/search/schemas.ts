@@ -10,6 +10,8 @@ export const SeedSummarySchema = z.object({
   success: z.number(),
   meanSuccessSteps: z.number().nullable(),
   meanReturn: z.number().nullable(),
+  /** The task's progress on the greedy episodes (null: not trained). */
+  progress: z.number().nullable(),
   stepsTrained: z.number().int().min(0),
   trainSuccessArea: z.number().nullable(),
   wallSeconds: z.number().min(0).optional(),

@@ -110,8 +110,8 @@ export interface SeedResult {
   meanSuccessSteps: number | null;
   /** Mean return of the evaluation episodes on the environment's own reward (null when not trained). */
   meanReturn: number | null;
-  /** The task's own diagnostic (tasks/<task>/task.ts), averaged over the evaluation episodes. */
-  diagnostic: number | null;
+  /** The task's progress (tasks/<task>/task.ts), averaged over the evaluation episodes (null when not trained). */
+  progress: number | null;
   terms: Record<string, TermStats>;
   /** Share of finished training episodes that passed the success test, at 10 checkpoints. */
   trainSuccessSeries: number[];
@@ -166,6 +166,8 @@ export interface SeedSummary {
   success: number;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
+  /** SeedResult.progress: the task's own measure of how far the greedy episodes got, the rank's second key. */
+  progress: number | null;
   /** Environment steps it trained (for a killed seed-run: its target, what it could have). */
   stepsTrained: number;
   /** SeedResult.trainSuccessArea: how early it learned, the race's last tie-break. */

@@ -87,6 +87,8 @@ export interface BestPointer {
   candidateId: string;
   name: string;
   success: number;
+  /** The task's progress (absent on records from before it was kept). */
+  progress?: number | null;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
   /** How early it learned (the mean over its seeds of SeedResult.trainSuccessArea). */
@@ -143,11 +145,11 @@ export interface CandidateRecord extends ProposedCandidate {
   meanSuccessSteps: number | null;
   /** Mean over the trained seeds: return on the environment's own reward. */
   meanReturn: number | null;
-  /** Mean over the trained seeds: the task's own diagnostic. */
-  diagnostic: number | null;
+  /** Mean over the trained seeds: the task's progress, the rank's second key. */
+  progress: number | null;
   outcome: Outcome;
   reason: string;
-  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'> & { stepsTrained?: number; wallSeconds?: number }>;
+  seeds: Array<Pick<SeedSummary, 'seed' | 'success' | 'outcome' | 'reason' | 'meanSuccessSteps' | 'meanReturn'> & { progress?: number | null; stepsTrained?: number; wallSeconds?: number }>;
   /** Its sandbox check before training (null for the baselines, which are not checked). */
   check: { verdict: CheckVerdict; reason: string } | null;
   terms: Record<string, TermStats>;
@@ -196,14 +198,16 @@ export interface RaceRecord {
     /** 1-based. */
     rung: number;
     steps: number;
-    standings: Array<{ candidateId: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; trainSuccessArea: number | null; promoted: boolean }>;
+    standings: Array<{
+      candidateId: string; success: number; progress?: number | null; meanSuccessSteps: number | null; meanReturn: number | null; trainSuccessArea: number | null; promoted: boolean;
+    }>;
   }>;
 }
 
 export interface SummaryRecord {
   generation: number;
   scoreboard: Array<{
-    candidateId: string; name: string; idea: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: Outcome; reason: string;
+    candidateId: string; name: string; idea: string; success: number; progress?: number | null; meanSuccessSteps: number | null; meanReturn: number | null; outcome: Outcome; reason: string;
     /** Where the race stopped it, if it did: its scores are that rung's. */
     stopped?: StoppedAt | null;
     /** What the screen said of it before training, in words. */

@@ -48,7 +48,7 @@ const samePointer = (a: BestPointer, b: BestPointer | null): boolean => b !== nu
 /** The baselines as they scored on the search's seeds (none before they trained). */
 export async function loadBaselines(store: SearchStore, searchId: string): Promise<BaselineScore[]> {
   return (await store.candidates(searchId, BASELINE_GENERATION)).map((b) => ({
-    name: b.name, success: b.success, seeds: b.seeds.map(({ seed, success }) => ({ seed, success })),
+    name: b.name, success: b.success, seeds: b.seeds.map(({ seed, success, progress }) => ({ seed, success, progress: progress ?? null })), progress: b.progress ?? null,
     meanSuccessSteps: b.meanSuccessSteps, meanReturn: b.meanReturn,
   }));
 }
@@ -65,10 +65,10 @@ export function toReflectionBest(record: CandidateRecord, code: string): Reflect
     candidate: { name: record.name, idea: record.idea, code },
     generation: record.generation,
     success: record.success,
-    seeds: record.seeds.map(({ seed, success, outcome, reason }) => ({ seed, success, outcome, reason })),
+    seeds: record.seeds.map(({ seed, success, progress, outcome, reason }) => ({ seed, success, progress: progress ?? null, outcome, reason })),
     meanSuccessSteps: record.meanSuccessSteps,
     meanReturn: record.meanReturn,
-    diagnostic: record.diagnostic,
+    progress: record.progress ?? null,
     terms: record.terms,
     trainSuccessSeries: record.trainSuccessSeries,
     ...(record.episodes === undefined ? {} : { episodes: record.episodes }),

@@ -15,8 +15,14 @@ import type { Candidate, Outcome, TermStats } from '../search/types.ts';
 export { formatValue } from './reflection-format.ts';
 export { DIAGNOSTIC_THRESHOLDS, termDiagnostics, type TermDiagnostics } from './term-flags.ts';
 
-/** What the reflection says of a task: its success test and diagnostic in words. */
-export type ReflectionTask = Pick<Task, 'success' | 'diagnostic' | 'tieBreak'>;
+/** What the reflection says of a task: its success test and progress in words. */
+export type ReflectionTask = Pick<Task, 'success' | 'progress' | 'tieBreak'>;
+
+/** How candidates are ranked after success, in words (the prompt and the line to beat say it). */
+export function rankWords(task: ReflectionTask): string {
+  const steps = task.tieBreak === 'fewer-steps' ? ', then fewer steps in the successful episodes' : '';
+  return `higher progress (${task.progress.describe})${steps}, then how early in training it learned`;
+}
 
 
 /** A reward with its statistics aggregated over seeds (plain data, as stored): the best so far, or the latest generation's best. */
@@ -25,14 +31,14 @@ export interface ReflectionBest {
   generation: number;
   /** Mean task metric over seeds (a failed seed counts 0). */
   success: number;
-  /** The task metric of each seed-run, in seed order. */
-  seeds: Array<{ seed: number; success: number; outcome: Outcome; reason: string }>;
+  /** The task metric and progress of each seed-run, in seed order (progress absent on older records). */
+  seeds: Array<{ seed: number; success: number; progress?: number | null; outcome: Outcome; reason: string }>;
   /** Mean steps of the successful evaluation episodes (null when none succeeded). */
   meanSuccessSteps: number | null;
   /** Mean return on the environment's own reward (null when no seed trained). */
   meanReturn: number | null;
-  /** The task's own diagnostic (null when no seed trained). */
-  diagnostic: number | null;
+  /** The task's progress, mean over the trained seeds (null when no seed trained). */
+  progress: number | null;
   /** Per-term statistics, averaged over the trained seeds. */
   terms: Record<string, TermStats>;
   /** Training success at 10 checkpoints, averaged over the trained seeds. */
@@ -47,9 +53,11 @@ export interface ReflectionBest {
 export interface BaselineScore {
   name: string;
   success: number;
-  seeds: Array<{ seed: number; success: number }>;
+  seeds: Array<{ seed: number; success: number; progress?: number | null }>;
   meanSuccessSteps: number | null;
   meanReturn: number | null;
+  /** The task's progress, mean over the trained seeds (absent on older records). */
+  progress?: number | null;
 }
 
 /** One row of a generation's scoreboard. */
@@ -93,13 +101,19 @@ const ADVICE = [
   'In your analysis, go through each reward term and the episodes\' endings this way first, then write the reward functions.',
 ].join('\n');
 
-/** "Mean success: 0.57; mean steps of the successful episodes: 117; mean return ...: -117; mean highest position: 0.52 (...)". */
+/** "Mean success: 0.57; mean highest position: 0.52 (...); mean steps of the successful episodes: 117; mean return ...: -117". */
 function measuresLine(task: ReflectionTask, best: ReflectionBest): string {
   const steps = best.meanSuccessSteps === null ? 'n/a (no episode succeeded)' : formatValue(best.meanSuccessSteps);
   const ret = best.meanReturn === null ? 'n/a' : formatValue(best.meanReturn);
-  const diagnostic = best.diagnostic === null ? 'n/a' : task.diagnostic.format(best.diagnostic);
-  return `Mean success: ${formatValue(best.success)}; mean steps of the successful episodes: ${steps}; ` +
-    `mean return on the environment's own reward: ${ret}; ${task.diagnostic.label}: ${diagnostic}.`;
+  const progress = best.progress === null ? 'n/a' : task.progress.format(best.progress);
+  return `Mean success: ${formatValue(best.success)}; progress, ${task.progress.label}: ${progress}; mean steps of the successful episodes: ${steps}; ` +
+    `mean return on the environment's own reward (not what it is ranked by): ${ret}.`;
+}
+
+/** "seed 0: 3.21, seed 1: 0.4": each seed's progress, where the records kept it. */
+function progressPerSeed(seeds: Array<{ seed: number; progress?: number | null }>): string | null {
+  const measured = seeds.filter((s) => s.progress !== undefined && s.progress !== null);
+  return measured.length === 0 ? null : measured.map((s) => `seed ${s.seed}: ${formatValue(s.progress as number)}`).join(', ');
 }
 
 function termLine(name: string, stats: TermStats): string {
@@ -119,6 +133,7 @@ function rewardSection(task: ReflectionTask, best: ReflectionBest, heading: stri
     c.code.trimEnd(),
     '```',
     `Task metric (share of greedy evaluation episodes that ${task.success.clause}) per seed: ${seeds}.`,
+    ...(progressPerSeed(best.seeds) === null ? [] : [`Progress (${task.progress.describe}; mean over the greedy episodes) per seed: ${progressPerSeed(best.seeds)}.`]),
     measuresLine(task, best),
     '',
     'We trained a PPO policy using this reward function and tracked each reward term at 10 checkpoints during training: its mean value per step at each checkpoint (with the maximum, mean and minimum of that series), its mean per step early (first 10% of updates) and late (last 10%), and its mean absolute value per step, its size:',
@@ -149,9 +164,11 @@ function lineToBeatSection(task: ReflectionTask, baselines: BaselineScore[]): st
     const seeds = b.seeds.map((s) => `seed ${s.seed}: ${formatValue(s.success)}`).join(', ');
     const steps = b.meanSuccessSteps === null ? '' : `; mean steps of the successful episodes ${formatValue(b.meanSuccessSteps)}`;
     const ret = b.meanReturn === null ? '' : `; mean return on the environment's own reward ${formatValue(b.meanReturn)}`;
-    lines.push(`- ${b.name} (${baselineLabel(b.name)}): task metric ${formatValue(b.success)} (${seeds})${steps}${ret}.`);
+    const perSeed = progressPerSeed(b.seeds);
+    const progress = perSeed === null ? '' : `; progress per seed ${perSeed}`;
+    lines.push(`- ${b.name} (${baselineLabel(b.name)}): task metric ${formatValue(b.success)} (${seeds})${progress}${steps}${ret}.`);
   }
-  lines.push(`These are scores on the search's own seeds, the only ones known while the search runs. After the last generation the winner and both baselines are trained again on fresh seeds, and the winner must beat the better baseline there; ties are broken by ${task.tieBreak === 'fewer-steps' ? 'fewer steps in the successful episodes' : 'a higher return on the environment\'s own reward'}.`);
+  lines.push(`These are scores on the search's own seeds, the only ones known while the search runs. After the last generation the winner and both baselines are trained again on fresh seeds, and the winner must beat the better baseline there; equal success is decided by ${rankWords(task)}.`);
   return lines;
 }
 
