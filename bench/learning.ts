@@ -65,7 +65,7 @@ if (json) {
       const mine = rows.filter((r) => r.task === task.id && r.reward === reward);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
       const returns = mine.map((r) => r.meanReturn).filter((x): x is number => x !== null);
-      process.stdout.write(`${task.id.padEnd(26)} ${reward.padEnd(12)} ${String(task.budget.steps).padStart(9)}   ` +
+      process.stdout.write(`${task.id.padEnd(26)} ${reward.padEnd(12)} ${String(mine[0]?.steps ?? task.budget.steps).padStart(9)}   ` +
         `${mine.map((r) => `${Math.round(r.success * 100)}%`.padStart(4)).join(' ').padEnd(25)} ${`${Math.round(mean(mine.map((r) => r.success)) * 100)}%`.padStart(6)}` +
         `        ${mean(returns).toFixed(1).padStart(8)}     ${mean(mine.map((r) => r.seconds)).toFixed(1).padStart(6)}\n`);
     }

@@ -46,6 +46,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const rows = [];
 for (const task of tasks) {
+  await task.prepare?.();
   const bank = loadBank(task);
   const human = await screenOf(task, task.baselines.human.code);
   const environment = await screenOf(task, task.baselines.environment.code);

@@ -11,6 +11,7 @@
  * `eureka bank` trains it and stores the whole bank as the task folder's bank.json.gz
  * (bank-file.ts); without that file the bank is made here on the fly, without those successes.
  */
+import { createHash } from 'node:crypto';
 import { Random } from '../core/random.ts';
 import type { BankPolicy, Task } from './contract.ts';
 
@@ -122,6 +123,37 @@ export function playEpisode(task: Task, policy: string, kind: 'success' | 'failu
   } finally {
     env.dispose?.();
   }
+}
+
+/** What the environment shows when `actions` are applied one step after another from the reset of `seed`, to the episode's end. */
+export function replayEpisode(task: Task, seed: number, actions: Float64Array): Pick<BankEpisode, 'length' | 'observations' | 'recorded' | 'terminated' | 'truncated' | 'return'> {
+  const env = task.makeEnv(1, seed);
+  try {
+    const [d, k, r] = [task.obsSize, task.actionSize, task.recordSize];
+    const observations: number[] = Array.from(env.obs.subarray(0, d));
+    const recorded: number[] = Array.from(env.record.subarray(0, r));
+    let [total, t] = [0, 0];
+    while (t * k < actions.length) {
+      env.step(actions.subarray(t * k, (t + 1) * k));
+      t += 1;
+      for (let j = 0; j < d; j++) observations.push(env.finalObs[j]);
+      for (let j = 0; j < r; j++) recorded.push(env.finalRecord[j]);
+      total += env.reward[0];
+      if (env.terminated[0] === 1 || env.truncated[0] === 1) break;
+    }
+    return {
+      length: t, observations: Float32Array.from(observations), recorded: Float64Array.from(recorded),
+      terminated: env.terminated[0] === 1, truncated: env.truncated[0] === 1, return: total,
+    };
+  } finally {
+    env.dispose?.();
+  }
+}
+
+/** SHA-256 of what an episode showed, to the last bit: its observations' float32 bytes, then its recorded state's float64 bytes. */
+export function episodeDigest(episode: Pick<BankEpisode, 'observations' | 'recorded'>): string {
+  const bytes = (a: Float32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  return createHash('sha256').update(bytes(episode.observations)).update(bytes(episode.recorded)).digest('hex');
 }
 
 /** The task's own success test on a bank episode. */

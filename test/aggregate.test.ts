@@ -1,6 +1,6 @@
 /**
  * Ranking (functions/shared/results/aggregate.ts): a candidate's score is its mean success over seeds (a
- * failed seed counts 0), then the task's tie-breaker; the order is total and deterministic, so the
+ * failed seed counts 0), then the task's progress, then its tie-break; never a reward's return. The order is total and deterministic, so the
  * same candidates always rank the same, and elitism keeps the best so far on a tie.
  */
 import assert from 'node:assert/strict';
@@ -13,20 +13,20 @@ import type { SeedResult, SeedSummary } from '../functions/shared/search/types.t
 const CANDIDATE: ProposedCandidate = { candidateId: '01-x', name: 'x', idea: 'an idea', codeHash: 'abc', origin: 'proposer' };
 
 function summary(seed: number, success: number, extra: Partial<SeedSummary> = {}): SeedSummary {
-  return { candidateId: '01-x', seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 120 + seed : null, meanReturn: -150 + 10 * seed, stepsTrained: 4096, trainSuccessArea: null, ...extra };
+  return { candidateId: '01-x', seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 120 + seed : null, meanReturn: -150 + 10 * seed, progress: 0.4 + seed / 100, stepsTrained: 4096, trainSuccessArea: null, ...extra };
 }
 
-function result(seed: number, diagnostic: number): SeedResult {
+function result(seed: number, progress: number): SeedResult {
   return {
     task: 'MountainCar-v0', candidateId: '01-x', seed, outcome: 'trained', reason: '', success: 1, meanSuccessSteps: 120, meanReturn: -120,
-    diagnostic, terms: { shaping: { early: seed, late: 2 * seed, series: [seed, 2 * seed] } }, trainSuccessSeries: [0, seed],
+    progress, terms: { shaping: { early: seed, late: 2 * seed, series: [seed, 2 * seed] } }, trainSuccessSeries: [0, seed],
     curve: [], episode: null, steps: 4096, stepsTrained: 4096, thetaSha256: null, chunks: 1, trainSuccessArea: null, stepsToHalfSuccess: null, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
   };
 }
 
 type Ranked = Parameters<typeof compareCandidates>[0];
-const ranked = (candidateId: string, success: number, meanSuccessSteps: number | null, meanReturn: number | null, generation = 1): Ranked =>
-  ({ candidateId, generation, success, meanSuccessSteps, meanReturn });
+const ranked = (candidateId: string, success: number, meanSuccessSteps: number | null, progress: number | null, generation = 1, meanReturn: number | null = null): Ranked =>
+  ({ candidateId, generation, success, meanSuccessSteps, progress, meanReturn });
 
 describe('Function: aggregateCandidate', () => {
   it('averages success over every seed, a failed seed counting 0, and names the first failure', () => {
@@ -38,13 +38,14 @@ describe('Function: aggregateCandidate', () => {
     assert.equal(record.reason, 'seed 1: reward did not return within 1000 ms');
     assert.deepEqual(record.seeds.map((s) => s.seed), [0, 1, 2], 'seeds in order');
     assert.equal(record.meanReturn, (-150 + -130) / 2, 'the return of the trained seeds only');
-    assert.ok(Math.abs((record.diagnostic ?? 0) - 0.535) < 1e-12);
+    assert.ok(Math.abs((record.progress ?? 0) - (0.40 + 0.42) / 2) < 1e-12, 'the progress of the seeds that trained, from their summaries');
+    assert.deepEqual(record.seeds.map((s) => s.progress), [0, 1, 2].map((seed) => 0.4 + seed / 100), 'each seed\'s progress kept');
     assert.deepEqual(record.terms.shaping, { early: 1, late: 2, series: [1, 2] });
   });
 
   it('has nothing to average when no seed trained', () => {
-    const record = aggregateCandidate(CANDIDATE, 1, [summary(0, 0, { outcome: 'error', reason: 'boom', meanReturn: null })], []);
-    assert.deepEqual([record.success, record.meanSuccessSteps, record.meanReturn, record.diagnostic], [0, null, null, null]);
+    const record = aggregateCandidate(CANDIDATE, 1, [summary(0, 0, { outcome: 'error', reason: 'boom', meanReturn: null, progress: null })], []);
+    assert.deepEqual([record.success, record.meanSuccessSteps, record.meanReturn, record.progress], [0, null, null, null]);
     assert.deepEqual(record.terms, {});
   });
 
@@ -67,26 +68,34 @@ describe('Function: aggregateCandidate', () => {
 });
 
 describe('Function: compareScores and compareCandidates', () => {
-  it('puts higher success first, then the tie-breaker: fewer steps, or a higher return', () => {
-    assert.ok(compareScores(ranked('a', 0.9, 150, -150), ranked('b', 0.8, 100, -100), 'fewer-steps') < 0);
-    assert.ok(compareScores(ranked('a', 0.8, 150, -150), ranked('b', 0.8, 100, -100), 'fewer-steps') > 0);
-    assert.ok(compareScores(ranked('a', 0.8, 150, -90), ranked('b', 0.8, 100, -100), 'higher-return') < 0);
-    assert.ok(compareScores(ranked('a', 0.8, 150, -100), ranked('b', 0.8, 100, -100), 'higher-return') > 0, 'then the other measure');
+  it('puts higher success first, then higher progress, then fewer steps where the task\'s tie-break asks', () => {
+    assert.ok(compareScores(ranked('a', 0.9, 150, 0.1), ranked('b', 0.8, 100, 0.9), 'fewer-steps') < 0, 'success before progress');
+    assert.ok(compareScores(ranked('a', 0.8, 150, 0.6), ranked('b', 0.8, 100, 0.5), 'fewer-steps') < 0, 'progress before steps');
+    assert.ok(compareScores(ranked('a', 0.8, 150, 0.5), ranked('b', 0.8, 100, 0.5), 'fewer-steps') > 0, 'then fewer steps');
+    assert.equal(compareScores(ranked('a', 0.8, 150, 0.5), ranked('b', 0.8, 100, 0.5), 'none'), 0, 'no steps without the tie-break');
+  });
+
+  it('never ranks by a reward\'s return: a higher return with less progress ranks below', () => {
+    // A robot that stands collects the healthy bonus of every step: a high return, no progress.
+    const standing = ranked('standing', 0, null, 0.2, 1, 1000);
+    const walking = ranked('walking', 0, null, 3.5, 1, 300);
+    assert.ok(compareScores(walking, standing, 'none') < 0);
+    assert.equal(compareScores(ranked('a', 0, null, 1, 1, 900), ranked('b', 0, null, 1, 1, 100), 'none'), 0);
   });
 
   it('is never NaN: nothing measured ranks last, and two unmeasured candidates tie', () => {
-    for (const tieBreak of ['fewer-steps', 'higher-return'] as const) {
+    for (const tieBreak of ['fewer-steps', 'none'] as const) {
       const none = ranked('a', 0, null, null);
       assert.equal(compareScores(none, ranked('b', 0, null, null), tieBreak), 0);
-      assert.ok(compareScores(none, ranked('b', 0, 199, -200), tieBreak) > 0);
+      assert.ok(compareScores(none, ranked('b', 0, 199, -0.5), tieBreak) > 0);
       assert.ok(!Number.isNaN(compareCandidates(none, ranked('b', 0, null, null), tieBreak)));
     }
   });
 
   it('is a total, deterministic order: every permutation sorts the same way', () => {
     const all = [
-      ranked('c', 0.5, 130, -140), ranked('a', 0.5, 130, -140), ranked('b', 0.5, 130, -140, 2), ranked('d', 0, null, null),
-      ranked('e', 0, null, null), ranked('f', 1, 110, -110), ranked('g', 0.5, 120, -150),
+      ranked('c', 0.5, 130, 0.4), ranked('a', 0.5, 130, 0.4), ranked('b', 0.5, 130, 0.4, 2), ranked('d', 0, null, null),
+      ranked('e', 0, null, null), ranked('f', 1, 110, 0.5), ranked('g', 0.5, 120, 0.4),
     ];
     const expected = ['f', 'g', 'a', 'c', 'b', 'd', 'e'];
     const shuffle = (xs: Ranked[], seed: number): Ranked[] => xs.map((x, i) => ({ x, k: Math.sin(seed * 97 + i * 13) })).sort((p, q) => p.k - q.k).map((p) => p.x);

@@ -1,17 +1,18 @@
 /**
  * The screen's bank of episodes (tasks/bank.ts, bank-file.ts): every task ships one, small; its
  * successes pass the task's own test and its failures fail it; every episode is the task's
- * environment's own (replayed from its seed, the same observations to the last bit); a task that
- * declares nothing gets random actions and doing nothing; a broken file is refused by name.
+ * environment's own (replayed from its seed, the same observations to the last bit, and checked
+ * against its digest when read); a task that declares nothing gets random actions and doing
+ * nothing; a broken or stale file is refused by name.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { bankPolicies, passes } from '../tasks/bank.ts';
-import { bankFile, InvalidBank, loadBank, readStoredBank } from '../tasks/bank-file.ts';
+import { bankFile, InvalidBank, loadBank, readStoredBank, writeBank } from '../tasks/bank-file.ts';
 import type { Task } from '../tasks/contract.ts';
 import { TASKS } from '../tasks/registry.ts';
 import { TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.ts';
@@ -21,7 +22,8 @@ const MAX_BANK_BYTES = 384 * 1024;
 
 describe('The bank of each task', () => {
   for (const task of TASKS) {
-    it(`${task.id}: stored, small, every kind present, each episode of its kind`, () => {
+    it(`${task.id}: stored, small, every kind present, each episode of its kind`, async () => {
+      await task.prepare?.();
       assert.ok(statSync(bankFile(task)).size <= MAX_BANK_BYTES, `${bankFile(task)} is ${statSync(bankFile(task)).size} bytes`);
       const bank = readStoredBank(task);
       assert.ok(bank, 'a stored bank');
@@ -81,6 +83,33 @@ describe('Function: readStoredBank', () => {
     writeFileSync(join(dir, 'bank.json.gz'), gzipSync(JSON.stringify(body)));
     assert.throws(() => readStoredBank({ ...mountainCar, directory: dir }), (e: Error) => e instanceof InvalidBank && /bank\.json\.gz is the bank of CartPole-v1, not of MountainCar-v0/.test(e.message));
     assert.throws(() => readStoredBank({ ...cartPole, directory: dir }), (e: Error) => e instanceof InvalidBank && /episode 0 does not have 4 observation values a step/.test(e.message));
+  });
+});
+
+describe('A stored bank@2 episode', () => {
+  it('is played again from its seed and refused by name where the environment shows otherwise than its digest', () => {
+    const cartPole = TASKS.find((t) => t.id === 'CartPole-v1') as Task;
+    const dir = mkdtempSync(join(tmpdir(), 'bank-'));
+    const stored = readStoredBank(cartPole);
+    assert.ok(stored);
+    const file = join(dir, 'bank.json.gz');
+    writeBank(file, { ...stored, episodes: stored.episodes.slice(0, 2) }, { by: 'this test' });
+    const own = { ...cartPole, directory: dir };
+    assert.deepEqual(readStoredBank(own)?.episodes.map((e) => [...e.observations]), stored.episodes.slice(0, 2).map((e) => [...e.observations]));
+    // One action changed after the bank was made: the episode no longer shows what its digest says.
+    const body = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as { episodes: Array<{ actions: number[] }> };
+    body.episodes[1].actions[0] = 1 - body.episodes[1].actions[0];
+    writeFileSync(file, gzipSync(JSON.stringify(body)));
+    assert.throws(() => readStoredBank(own), (e: Error) => e instanceof InvalidBank && /episode 1 \(.*seed \d+\) plays otherwise .*make the bank again/.test(e.message));
+  });
+
+  it('of a bank@1 file is refused for a task that records state those files lack', () => {
+    const hopper = TASKS.find((t) => t.id === 'Hopper-v5') as Task;
+    const dir = mkdtempSync(join(tmpdir(), 'bank-'));
+    const body = { format: 'eureka-serverless/bank@1', task: 'Hopper-v5', made: {}, successWords: 'x', policies: [{ name: 'random', kind: 'failure', words: 'y' }],
+      episodes: [{ policy: 'random', kind: 'failure', seed: 0, terminated: true, truncated: false, return: 1, observations: Array(22).fill(0), actions: [0, 0, 0] }] };
+    writeFileSync(join(dir, 'bank.json.gz'), gzipSync(JSON.stringify(body)));
+    assert.throws(() => readStoredBank({ ...hopper, directory: dir }), (e: Error) => e instanceof InvalidBank && /made before banks kept the recorded state/.test(e.message));
   });
 });
 

@@ -12,7 +12,7 @@ import type { Episode } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 
 const episode = (over: Partial<Episode>): Episode => ({
-  observations: new Float32Array(0), obsSize: 0, length: 10, return: -10, terminated: false, truncated: false, ...over,
+  observations: new Float32Array(0), obsSize: 0, recorded: new Float64Array(0), recordSize: 0, length: 10, return: -10, terminated: false, truncated: false, ...over,
 });
 const sum = (e: { success: number | null; terminated: number | null; truncated: number | null }) => (e.success ?? 0) + (e.terminated ?? 0) + (e.truncated ?? 0);
 

@@ -27,7 +27,7 @@ describe('Function: grade', () => {
     assert.deepEqual(new Set(result.episode.actions), new Set([1]));
     assert.equal(result.episode.truncated, true);
     assert.equal(result.episode.success, false);
-    assert.ok(result.diagnostic < 0, 'the highest position stays in the valley');
+    assert.ok(result.progress < 0, 'the highest position stays in the valley');
   });
 
   it('is deterministic for a seed and uses evaluation seeds far from training seeds', () => {

@@ -33,7 +33,7 @@ function heirStubs() {
   const ids = Array.from({ length: 16 }, (_, i) => `${String(i + 1).padStart(2, '0')}-candidate`);
   const summaryOf = (input: SeedTask, outcome: 'trained' | 'error', success: number) => ({
     candidateId: input.candidateId, seed: input.seed, outcome, reason: outcome === 'error' ? 'faulted at the budget' : '', success,
-    meanSuccessSteps: null, meanReturn: -200, stepsTrained: input.targetSteps, trainSuccessArea: success,
+    meanSuccessSteps: null, meanReturn: -200, progress: null, stepsTrained: input.targetSteps, trainSuccessArea: success,
   });
   const roles: Record<TaskRole, (input: never) => unknown> = {
     init: (event: InitEvent): InitResult => ({ searchId: event.executionName, config, baselineTasks: seedTasks(event.executionName, 0, ['environment_reward'], config, 0), nextGeneration: 1, feedbackTimeoutSeconds: 60 }),

@@ -71,7 +71,7 @@ function exportedPolicySuccess(task: Task, net: Network, theta: Float32Array, se
         returns[i] += env.reward[i];
         if (env.terminated[i] === 0 && env.truncated[i] === 0) continue;
         passed[i] = task.success.test({
-          observations: Float32Array.from(seen[i]), obsSize: task.obsSize, length: seen[i].length / task.obsSize - 1,
+          observations: Float32Array.from(seen[i]), obsSize: task.obsSize, recorded: new Float64Array(0), recordSize: 0, length: seen[i].length / task.obsSize - 1,
           return: returns[i], terminated: env.terminated[i] === 1, truncated: env.truncated[i] === 1,
         });
       }

@@ -19,7 +19,7 @@ const MOUNTAIN_CAR = getTask('MountainCar-v0');
 const config = (racing: unknown, steps = 150_000) => parseSearchInput({ steps, seeds: 2, racing }, { proposer: 'offline' });
 
 function summary(candidateId: string, seed: number, success: number, extra: Partial<SeedSummary> = {}): SeedSummary {
-  return { candidateId, seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 150 : null, meanReturn: -150, stepsTrained: 16_384, trainSuccessArea: 0.2, ...extra };
+  return { candidateId, seed, outcome: 'trained', reason: '', success, meanSuccessSteps: success > 0 ? 150 : null, meanReturn: -150, progress: null, stepsTrained: 16_384, trainSuccessArea: 0.2, ...extra };
 }
 
 const event = (rung: number, results: SeedSummary[], finished: SeedSummary[] = []): PromoteEvent =>

@@ -36,7 +36,7 @@ describe('Reflect: what may become the best so far', () => {
   async function seed(generation: number, candidateId: string, s: number, success: number, stopped = false): Promise<SeedSummary> {
     const result: SeedResult = {
       task: 'MountainCar-v0', candidateId, seed: s, outcome: 'trained', reason: '', success,
-      meanSuccessSteps: success > 0 ? 120 : null, meanReturn: -200 + 80 * success, diagnostic: 0.3,
+      meanSuccessSteps: success > 0 ? 120 : null, meanReturn: -200 + 80 * success, progress: 0.3,
       terms: { shaping: { early: 0.1, late: success, series: [0.1, success] } }, trainSuccessSeries: [0, success],
       curve: [{ step: 2048, meanReward: -1, trainSuccess: success, episodeLength: 150 }], episode: null,
       steps: 4096, stepsTrained: stopped ? 2048 : 4096, thetaSha256: null, chunks: 1, trainSuccessArea: success,

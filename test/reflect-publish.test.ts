@@ -40,7 +40,7 @@ describe('Reflect and Publish: the choice of the winner', () => {
       const success = successOf(t);
       const result: SeedResult = {
         task: t.task, candidateId: t.candidateId, seed: t.seed, outcome: 'trained', reason: '', success,
-        meanSuccessSteps: success > 0 ? 150 - 40 * success : null, meanReturn: -200 + 80 * success, diagnostic: 0.3 + 0.2 * success,
+        meanSuccessSteps: success > 0 ? 150 - 40 * success : null, meanReturn: -200 + 80 * success, progress: 0.3 + 0.2 * success,
         terms: { shaping: { early: 0.1, late: success, series: [0.1, success] } }, trainSuccessSeries: [0, success], curve: [{ step: 2048, meanReward: -1, trainSuccess: success, episodeLength: 150 }],
         episode: { observations: [[-0.5, 0], [-0.49, 0.01]], actions: [2], rewards: [-1], success: false, terminated: false, truncated: false },
         steps: t.budget.steps, stepsTrained: t.budget.steps, thetaSha256: null, chunks: 1, trainSuccessArea: success, stepsToHalfSuccess: null, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',

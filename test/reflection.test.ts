@@ -69,11 +69,11 @@ describe('Function: reflectionText', () => {
       'mean return on the environment\'s own reward: -151; mean highest position: 0.432 (the flag is at 0.5).'));
   });
 
-  it('speaks another task\'s words: its success clause and its diagnostic', () => {
+  it('speaks another task\'s words: its success clause and its progress', () => {
     const pendulum = getTask('Pendulum-v1');
-    const other = reflectionText(pendulum, { best: { ...BEST, meanSuccessSteps: null, diagnostic: 0.5 }, scoreboard: SCOREBOARD, bestByGeneration: HISTORY });
+    const other = reflectionText(pendulum, { best: { ...BEST, meanSuccessSteps: null, progress: 0.5 }, scoreboard: SCOREBOARD, bestByGeneration: HISTORY });
     assert.ok(other.includes(`share of greedy evaluation episodes that ${pendulum.success.clause}) per seed`));
-    assert.ok(other.includes(`${pendulum.diagnostic.label}: ${pendulum.diagnostic.format(0.5)}`));
+    assert.ok(other.includes(`progress, ${pendulum.progress.label}: ${pendulum.progress.format(0.5)}`));
     assert.ok(other.includes('mean steps of the successful episodes: n/a (no episode succeeded)'));
     assert.doesNotMatch(other, /flag|highest position/);
   });

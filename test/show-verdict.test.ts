@@ -12,12 +12,12 @@ const verdict = (beatsBaselines: boolean, winner: number, baseline: number, deci
 });
 
 describe('Function: verdictLine', () => {
-  it('says a win on the same success was won on the tie-break, and how', () => {
+  it('says a win on the same success was won on progress or the tie-break, and how', () => {
     const line = verdictLine(verdict(true, 0.5, 0.5, 'steps'));
     assert.doesNotMatch(line, /^the winner beat the baselines: /);
-    assert.equal(line, 'the winner beat the baselines on the tie-break only: g1-energy-2 succeeded as often as the best baseline, human_shaping ' +
+    assert.equal(line, 'the winner beat the baselines on steps only: g1-energy-2 succeeded as often as the best baseline, human_shaping ' +
       '(50% against 50% on the fresh seeds), and did it in fewer steps');
-    assert.match(verdictLine(verdict(true, 0.9, 0.9, 'return')), /on the tie-break only: .*\(90% against 90% on the fresh seeds\), and did it with a higher return$/);
+    assert.match(verdictLine(verdict(true, 0.9, 0.9, 'progress')), /on progress only: .*\(90% against 90% on the fresh seeds\), and did it with more progress$/);
   });
 
   it('prints a win on success with the scores, to a tenth of a point where whole points would read the same', () => {

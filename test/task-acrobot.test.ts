@@ -41,6 +41,7 @@ function episodeOf(e: RecordedEpisode): Episode {
   return {
     observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
     obsSize: e.initial_obs.length,
+    recorded: new Float64Array(0), recordSize: 0,
     length: e.steps.length,
     return: e.steps.reduce((sum, s) => sum + s.reward, 0),
     terminated: last.terminated,
@@ -193,18 +194,18 @@ describe('Task: Acrobot-v1', () => {
     assert.equal(task.success.test({ ...reached, return: -101, length: 102 }), false, 'the target on step 102');
   });
 
-  it('measures the highest tip height as its diagnostic: above the target when reached, below it otherwise', () => {
+  it('measures the highest tip height as its progress: above the target when reached, below it otherwise', () => {
     for (const e of golden.episodes) {
       // Act
-      const highest = task.diagnostic.measure(episodeOf(e));
+      const highest = task.progress.measure(episodeOf(e));
       // Assess
       const heights = [e.initial_obs, ...e.steps.map((s) => s.obs)].map((o) => tipHeight(o));
       assert.ok(Math.abs(highest - Math.max(...heights)) < 1e-6, `seed ${e.seed}: ${highest}`);
       if (e.policy === 'heuristic') assert.ok(highest > TARGET_HEIGHT, `seed ${e.seed}: ${highest}`);
       else assert.ok(highest < TARGET_HEIGHT && highest >= -2, `seed ${e.seed}: ${highest}`);
     }
-    assert.equal(task.diagnostic.label, 'mean highest tip height');
-    assert.match(task.diagnostic.format(0.4321), /^0\.43 \(the target is at 1\.0/);
+    assert.equal(task.progress.label, 'mean highest tip height');
+    assert.match(task.progress.format(0.4321), /^0\.43 \(the target is at 1\.0/);
   });
 
   it('renders an episode as an animated SVG with the target line, plots of the tip height, and a sentence', () => {

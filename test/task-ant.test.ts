@@ -9,27 +9,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { recordingText } from '../tasks/conformance.ts';
-import type { Episode, EpisodeRecord, Task } from '../tasks/contract.ts';
+import type { EpisodeRecord, Task } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import { mujocoEpisode, type MujocoEpisode } from '../tasks/mujoco-common/recording.ts';
 import { AntEnv } from '../tasks/ant/environment.ts';
-import { metresForward, SUCCESS_METRES } from '../tasks/ant/task.ts';
-import { policyEpisodes } from '../tasks/bank.ts';
+import { SUCCESS_METRES } from '../tasks/ant/task.ts';
+import { playEpisode, policyEpisodes } from '../tasks/bank.ts';
+import { episodeOf, recordedMetres, withMetres } from './support/mujoco-golden.ts';
 
 type RewardFn = (obs: number[], action: number[], nextObs: number[], terminated: boolean) => [number, Record<string, number>];
 const rewardOf = (code: string): RewardFn => new Function(`${code}\nreturn computeReward;`)() as RewardFn;
 
 let task: Task;
 let golden: MujocoEpisode[];
-
-function episodeOf(e: MujocoEpisode): Episode {
-  const last = e.steps[e.steps.length - 1];
-  return {
-    observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
-    obsSize: e.initial_obs.length, length: e.steps.length, return: e.steps.reduce((sum, s) => sum + s.reward, 0),
-    terminated: last.terminated, truncated: last.truncated,
-  };
-}
 
 describe('Task: Ant-v5', () => {
   before(async () => {
@@ -92,23 +84,34 @@ describe('Task: Ant-v5', () => {
     }
   });
 
-  it(`measures metres forward from the observed x velocity, within 5 cm of Gymnasium's x_position; succeeds only on all 1,000 steps and ${SUCCESS_METRES} m: no golden episode does`, () => {
+  it(`measures metres forward as the torso's recorded x at the end less at the start; succeeds only on all 1,000 steps and ${SUCCESS_METRES} m: no golden episode does`, () => {
     for (const e of golden) {
-      const episode = episodeOf(e);
-      const moved = (e.steps[e.steps.length - 1].info?.x_position ?? Number.NaN) - e.initial_qpos[0];
-      assert.ok(Math.abs(metresForward(episode) - moved) < 0.05, `seed ${e.seed}: ${metresForward(episode)} m against ${moved} m`);
+      const episode = episodeOf(e, task);
+      assert.equal(task.progress.measure(episode), recordedMetres(e), `seed ${e.seed}`);
       assert.equal(task.success.test(episode), false, `seed ${e.seed}`);
     }
-    const standing = episodeOf(golden.find((e) => e.episode_length === 1000 && e.steps.length === 1000)!);
-    const walking = (speed: number): Episode => {
-      const observations = Float32Array.from(standing.observations);
-      for (let t = 0; t <= standing.length; t++) observations[105 * t + 13] = speed;
-      return { ...standing, observations };
-    };
-    // 1,000 steps of 0.05 s at v m/s: 50 v metres.
-    assert.equal(task.success.test(walking(SUCCESS_METRES / 50 + 0.001)), true);
-    assert.equal(task.success.test(walking(SUCCESS_METRES / 50 - 0.01)), false);
-    assert.equal(task.success.test({ ...walking(2 * SUCCESS_METRES / 50), terminated: true }), false);
+    const standing = episodeOf(golden.find((e) => e.episode_length === 1000 && e.steps.length === 1000)!, task);
+    assert.equal(task.success.test(withMetres(standing, SUCCESS_METRES)), true);
+    assert.equal(task.success.test(withMetres(standing, SUCCESS_METRES - 0.01)), false);
+    assert.equal(task.success.test({ ...withMetres(standing, 2 * SUCCESS_METRES), terminated: true }), false, 'a fall fails however far');
+  });
+
+  it('a policy that vibrates in place stays up all 1,000 steps, fails the success test and scores no progress, whatever its velocity reads', () => {
+    // Every actuator flips between -1 and +1 each step: the legs shake at the control rate, the torso stays put.
+    const shake = (t: number): number[] => Array(8).fill(t % 2 === 0 ? 1 : -1);
+    for (const seed of [0, 1]) {
+      const episode = playEpisode(task, 'shake', 'failure', (_obs, t) => shake(t), seed);
+      assert.equal(episode.length, 1000, `seed ${seed}: it stays healthy to the time limit`);
+      const asTested = { ...episode, obsSize: task.obsSize, recordSize: task.recordSize };
+      assert.ok(Math.abs(task.progress.measure(asTested)) < 2, `seed ${seed}: ${task.progress.measure(asTested)} m`);
+      assert.equal(task.success.test(asTested), false);
+      // The same episode with its x velocity reading 2 m/s at every step's end, as a shake in step with
+      // the controls could read (the old test integrated it: 100 m): the recorded x still says it stayed.
+      const observations = Float32Array.from(episode.observations);
+      for (let t = 0; t <= episode.length; t++) observations[task.obsSize * t + 13] = 2;
+      assert.equal(task.success.test({ ...asTested, observations }), false);
+      assert.equal(task.progress.measure({ ...asTested, observations }), task.progress.measure(asTested));
+    }
   });
 
   it('a copy restored from a snapshot steps on exactly as the one it was taken from (the torso\'s last position included)', () => {

@@ -40,6 +40,7 @@ function episodeOf(e: RecordedEpisode): Episode {
   return {
     observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
     obsSize: e.initial_obs.length,
+    recorded: new Float64Array(0), recordSize: 0,
     length: e.steps.length,
     return: e.steps.reduce((sum, s) => sum + s.reward, 0),
     terminated: last.terminated,
@@ -184,11 +185,11 @@ describe('Task: CartPole-v1', () => {
 
   it('measures the episode length as its diagnostic and states the threshold with it', () => {
     // Prepare
-    const lengths = golden.episodes.map((e) => task.diagnostic.measure(episodeOf(e)));
+    const lengths = golden.episodes.map((e) => task.progress.measure(episodeOf(e)));
     // Assess
     assert.deepEqual(lengths, golden.episodes.map((e) => e.steps.length));
-    assert.equal(task.diagnostic.label, 'mean episode length');
-    assert.match(task.diagnostic.format(312.5), /^312\.5 steps .*475/);
+    assert.equal(task.progress.label, 'mean episode length');
+    assert.match(task.progress.format(312.5), /^312\.5 steps .*475/);
   });
 
   it('renders an episode as an animated SVG with plots of the angle and the position, and a sentence', () => {

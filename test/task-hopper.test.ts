@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { recordingText } from '../tasks/conformance.ts';
-import type { Episode, EpisodeRecord, Task } from '../tasks/contract.ts';
+import type { EpisodeRecord, Task } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import { mujocoEpisode, type MujocoEpisode } from '../tasks/mujoco-common/recording.ts';
 import { HopperEnv } from '../tasks/hopper/environment.ts';
-import { SUCCESS_METRES, SUCCESS_RETURN } from '../tasks/hopper/task.ts';
+import { SUCCESS_METRES } from '../tasks/hopper/task.ts';
 import { policyEpisodes } from '../tasks/bank.ts';
+import { episodeOf, recordedMetres, withMetres } from './support/mujoco-golden.ts';
 
 type RewardFn = (obs: number[], action: number[], nextObs: number[], terminated: boolean) => [number, Record<string, number>];
 const rewardOf = (code: string): RewardFn => new Function(`${code}\nreturn computeReward;`)() as RewardFn;
@@ -21,15 +22,6 @@ const rewardOf = (code: string): RewardFn => new Function(`${code}\nreturn compu
 const GOLDEN = new URL('../../shared/golden/mujoco/Hopper-v5.json.gz', import.meta.url);
 let task: Task;
 let golden: MujocoEpisode[];
-
-function episodeOf(e: MujocoEpisode): Episode {
-  const last = e.steps[e.steps.length - 1];
-  return {
-    observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
-    obsSize: e.initial_obs.length, length: e.steps.length, return: e.steps.reduce((sum, s) => sum + s.reward, 0),
-    terminated: last.terminated, truncated: last.truncated,
-  };
-}
 
 describe('Task: Hopper-v5', () => {
   before(async () => {
@@ -89,15 +81,19 @@ describe('Task: Hopper-v5', () => {
     }
   });
 
-  it(`succeeds only on all 1,000 steps healthy and ${SUCCESS_METRES} m forward (a return of ${SUCCESS_RETURN}): no golden episode does`, () => {
-    for (const e of golden) assert.equal(task.success.test(episodeOf(e)), false, `seed ${e.seed}`);
-    const standing = episodeOf(golden.find((e) => e.episode_length === 1000)!);
+  it(`succeeds only on all 1,000 steps healthy and ${SUCCESS_METRES} m forward of the recorded x: no golden episode does`, () => {
+    for (const e of golden) {
+      const episode = episodeOf(e, task);
+      assert.equal(task.success.test(episode), false, `seed ${e.seed}`);
+      assert.equal(task.progress.measure(episode), recordedMetres(e), `seed ${e.seed}: progress is the torso's x at the end less at the start`);
+    }
+    const standing = episodeOf(golden.find((e) => e.episode_length === 1000)!, task);
     assert.equal(standing.truncated, true);
-    assert.equal(task.success.test({ ...standing, return: SUCCESS_RETURN }), true);
-    assert.equal(task.success.test({ ...standing, return: SUCCESS_RETURN - 1 }), false);
-    assert.equal(task.success.test({ ...standing, return: SUCCESS_RETURN + 500, terminated: true }), false);
-    // The diagnostic reads metres from the return: the standing controller went nowhere.
-    assert.ok(Math.abs(task.diagnostic.measure(standing)) < 0.1);
+    assert.equal(task.success.test(withMetres(standing, SUCCESS_METRES)), true);
+    assert.equal(task.success.test(withMetres(standing, SUCCESS_METRES - 0.01)), false);
+    assert.equal(task.success.test({ ...withMetres(standing, SUCCESS_METRES + 5), terminated: true }), false, 'a fall fails however far');
+    assert.equal(task.success.test({ ...standing, return: 1e6 }), false, 'no return makes a success');
+    assert.ok(Math.abs(task.progress.measure(standing)) < 0.1, 'the standing controller went nowhere');
   });
 
   it('the bank\'s policies fail as they say: toppling, standing still to the time limit, flailing, random', () => {

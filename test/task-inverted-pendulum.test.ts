@@ -57,7 +57,7 @@ describe('Task: InvertedPendulum-v5', () => {
     for (const e of golden) {
       const last = e.steps[e.steps.length - 1];
       const episode = {
-        observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()), obsSize: 4, length: e.steps.length,
+        observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()), obsSize: 4, recorded: new Float64Array(0), recordSize: 0, length: e.steps.length,
         return: e.steps.reduce((sum, s) => sum + s.reward, 0), terminated: last.terminated, truncated: last.truncated,
       };
       assert.equal(task.success.test(episode), e.episode_length === 1000 && !last.terminated, `seed ${e.seed}`);

@@ -55,6 +55,7 @@ function episodeOf(e: LunarEpisode): Episode {
   return {
     observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
     obsSize: 8,
+    recorded: new Float64Array(0), recordSize: 0,
     length: e.steps.length,
     return: e.steps.reduce((sum, s) => sum + s.reward, 0),
     terminated: last.terminated,
@@ -268,18 +269,21 @@ for (const variant of VARIANTS) {
       assert.deepEqual(task.features.map((f) => f.name), ['nearPad', 'slow', 'level', 'legsDown']);
     });
 
-    it('says the golden landings (return >= 200) succeed and the crashes do not; measures the final distance', () => {
+    it('says the golden landings (return >= 200) succeed and the crashes do not; progress is minus the final distance and speed', () => {
       for (const e of episodes) {
         const episode = episodeOf(e);
         assert.equal(task.success.test(episode), e.policy === 'heuristic', `seed ${e.seed} (${e.policy}, return ${episode.return})`);
         const last = e.steps[e.steps.length - 1].obs;
-        assert.ok(Math.abs(task.diagnostic.measure(episode) - Math.hypot(last[0], last[1])) < 1e-6);
-        if (e.policy === 'heuristic') assert.ok(task.diagnostic.measure(episode) < 0.2, 'the heuristic lands near the pad');
+        assert.ok(Math.abs(task.progress.measure(episode) + Math.hypot(last[0], last[1]) + Math.hypot(last[2], last[3])) < 1e-6);
+        if (e.policy === 'heuristic') assert.ok(task.progress.measure(episode) > -0.2, 'the heuristic comes to rest near the pad');
       }
       const landed = episodeOf(episodes.find((e) => e.policy === 'heuristic') ?? episodes[0]);
       assert.equal(task.success.test({ ...landed, return: 200 }), true, 'a return of exactly 200');
       assert.equal(task.success.test({ ...landed, return: 199.99 }), false);
-      assert.match(task.diagnostic.format(0.1234), /^0\.12 \(0 is the pad's centre/);
+      assert.match(task.progress.format(-0.1234), /^0\.12 from rest on the pad's centre/);
+      const best = Math.max(...episodes.filter((e) => e.policy !== 'heuristic').map((e) => task.progress.measure(episodeOf(e))));
+      const worstLanding = Math.min(...episodes.filter((e) => e.policy === 'heuristic').map((e) => task.progress.measure(episodeOf(e))));
+      assert.ok(worstLanding > best, `every landing made more progress (${worstLanding}) than any crash (${best})`);
     });
 
     it('renders an episode over its terrain as an animated SVG, plots altitude and speed, and tells its ending', () => {

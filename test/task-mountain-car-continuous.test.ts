@@ -51,6 +51,7 @@ function episodeOf(e: RecordedEpisode): Episode {
   return {
     observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
     obsSize: e.initial_obs.length,
+    recorded: new Float64Array(0), recordSize: 0,
     length: e.steps.length,
     return: e.steps.reduce((sum, s) => sum + s.reward, 0),
     terminated: last.terminated,
@@ -273,14 +274,14 @@ describe('Task: MountainCarContinuous-v0', () => {
 
   it('measures the highest position as its diagnostic and states the goal with it', () => {
     // Prepare
-    const highest = golden.episodes.map((e) => task.diagnostic.measure(episodeOf(e)));
+    const highest = golden.episodes.map((e) => task.progress.measure(episodeOf(e)));
     // Assess
-    assert.equal(task.diagnostic.label, 'mean highest position');
+    assert.equal(task.progress.label, 'mean highest position');
     for (const [k, e] of golden.episodes.entries()) {
       assert.equal(highest[k], Math.max(...[e.initial_obs, ...e.steps.map((s) => s.obs)].map((o) => o[0])));
       assert.equal(highest[k] >= GOAL_POSITION, e.policy === 'heuristic', `seed ${e.seed}: ${highest[k]}`);
     }
-    assert.equal(task.diagnostic.format(0.4321), '0.432 (the goal is at 0.45)');
+    assert.equal(task.progress.format(0.4321), '0.432 (the goal is at 0.45)');
   });
 
   it('renders an episode as an animated SVG with plots of the position and the force, and a sentence', () => {

@@ -49,6 +49,7 @@ function episodeOf(e: RecordedEpisode): Episode {
   return {
     observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
     obsSize: e.initial_obs.length,
+    recorded: new Float64Array(0), recordSize: 0,
     length: e.steps.length,
     return: e.steps.reduce((sum, s) => sum + s.reward, 0),
     terminated: last.terminated,
@@ -70,7 +71,7 @@ function recordOf(e: RecordedEpisode, success: boolean): EpisodeRecord {
 /** A made-up 200-step episode at the given angles after each step (the first observation hangs down). */
 function episodeAt(angles: number[]): Episode {
   const observations = Float32Array.from([[-1, 0, 0], ...angles.map((a) => [Math.cos(a), Math.sin(a), 0])].flat());
-  return { observations, obsSize: 3, length: angles.length, return: 0, terminated: false, truncated: true };
+  return { observations, obsSize: 3, recorded: new Float64Array(0), recordSize: 0, length: angles.length, return: 0, terminated: false, truncated: true };
 }
 
 /** 100 steps hanging down, then 100 upright. */
@@ -276,13 +277,13 @@ describe('Task: Pendulum-v1', () => {
 
   it('measures the share of steps upright as its diagnostic', () => {
     // Prepare
-    const shares = golden.episodes.map((e) => task.diagnostic.measure(episodeOf(e)));
+    const shares = golden.episodes.map((e) => task.progress.measure(episodeOf(e)));
     // Assess
-    assert.equal(task.diagnostic.label, 'mean share of steps upright');
+    assert.equal(task.progress.label, 'mean share of steps upright');
     assert.equal(shares[1], 1, 'seed 1 is upright throughout');
     for (const [k, e] of golden.episodes.entries()) assert.ok(e.policy === 'heuristic' ? shares[k] >= 0.5 : shares[k] < 0.1, `seed ${e.seed}: ${shares[k]}`);
-    assert.equal(task.diagnostic.measure(episodeAt(halfUpright())), 0.5);
-    assert.match(task.diagnostic.format(0.625), /^62\.5% of steps within 0\.2 rad of upright/);
+    assert.equal(task.progress.measure(episodeAt(halfUpright())), 0.5);
+    assert.match(task.progress.format(0.625), /^62\.5% of steps within 0\.2 rad of upright/);
   });
 
   it('renders an episode as an animated SVG with plots of the angle and the torque, and a sentence', () => {

@@ -24,7 +24,7 @@ let golden: MujocoEpisode[];
 function episodeOf(e: MujocoEpisode): Episode {
   const last = e.steps[e.steps.length - 1];
   return {
-    observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()), obsSize: 10, length: e.steps.length,
+    observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()), obsSize: 10, recorded: new Float64Array(0), recordSize: 0, length: e.steps.length,
     return: e.steps.reduce((sum, s) => sum + s.reward, 0), terminated: last.terminated, truncated: last.truncated,
   };
 }

@@ -10,9 +10,9 @@ import type { Task } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import type { MujocoEpisode } from '../tasks/mujoco-common/recording.ts';
 import { Walker2dEnv } from '../tasks/walker2d/environment.ts';
-import { SUCCESS_METRES, SUCCESS_RETURN } from '../tasks/walker2d/task.ts';
+import { SUCCESS_METRES } from '../tasks/walker2d/task.ts';
 import { policyEpisodes } from '../tasks/bank.ts';
-import { episodeOf, goldenEpisodes, recordOf, rewardFileGap, rewardFileTerms, rewardOf } from './support/mujoco-golden.ts';
+import { episodeOf, goldenEpisodes, recordedMetres, recordOf, rewardFileGap, rewardFileTerms, rewardOf, withMetres } from './support/mujoco-golden.ts';
 
 let task: Task;
 let golden: MujocoEpisode[];
@@ -64,15 +64,19 @@ describe('Task: Walker2d-v5', () => {
     }
   });
 
-  it(`succeeds only on all 1,000 steps healthy and ${SUCCESS_METRES} m forward (a return of ${SUCCESS_RETURN}): no golden episode does`, () => {
-    for (const e of golden) assert.equal(task.success.test(episodeOf(e)), false, `seed ${e.seed}`);
-    const standing = episodeOf(golden.find((e) => e.episode_length === 1000)!);
+  it(`succeeds only on all 1,000 steps healthy and ${SUCCESS_METRES} m forward of the recorded x: no golden episode does`, () => {
+    for (const e of golden) {
+      const episode = episodeOf(e, task);
+      assert.equal(task.success.test(episode), false, `seed ${e.seed}`);
+      assert.equal(task.progress.measure(episode), recordedMetres(e), `seed ${e.seed}: progress is the torso's x at the end less at the start`);
+    }
+    const standing = episodeOf(golden.find((e) => e.episode_length === 1000)!, task);
     assert.equal(standing.truncated, true);
-    assert.equal(task.success.test({ ...standing, return: SUCCESS_RETURN }), true);
-    assert.equal(task.success.test({ ...standing, return: SUCCESS_RETURN - 1 }), false);
-    assert.equal(task.success.test({ ...standing, return: SUCCESS_RETURN + 500, terminated: true }), false);
-    // The diagnostic reads metres from the return: the posture controller went nowhere.
-    assert.ok(Math.abs(task.diagnostic.measure(standing)) < 0.1);
+    assert.equal(task.success.test(withMetres(standing, SUCCESS_METRES)), true);
+    assert.equal(task.success.test(withMetres(standing, SUCCESS_METRES - 0.01)), false);
+    assert.equal(task.success.test({ ...withMetres(standing, SUCCESS_METRES + 5), terminated: true }), false, 'a fall fails however far');
+    assert.equal(task.success.test({ ...standing, return: 1e6 }), false, 'no return makes a success');
+    assert.ok(Math.abs(task.progress.measure(standing)) < 0.1, 'the posture controller went nowhere');
   });
 
   it('the bank\'s policies fail as they say: collapsing, standing still to the time limit, flailing, random', () => {

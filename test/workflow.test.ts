@@ -384,7 +384,7 @@ function checkItem(searchId: string, generation: number, candidateId: string): C
 
 function trained(input: SeedTask): SeedSummary {
   return {
-    candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanSuccessSteps: 117.35, meanReturn: -117.35,
+    candidateId: input.candidateId, seed: input.seed, outcome: 'trained', reason: '', success: 0.95, meanSuccessSteps: 117.35, meanReturn: -117.35, progress: 0.5,
     stepsTrained: input.targetSteps, trainSuccessArea: 0.5,
   };
 }
@@ -757,7 +757,7 @@ function largestSearchStubs(reason = 'r'.repeat(SUMMARY_REASON_CHARS), input: Re
       const done = Math.min(target, (updates.get(id) ?? 0) + Math.max(1, Math.floor(input.chunkSteps / rollout)));
       updates.set(id, done);
       const summary = { candidateId: input.candidateId, seed: input.seed, outcome: 'trained' as const, reason, success: ahead ? 0.9 - (input.seed % 7) / 100 : (input.seed % 7) / 100,
-        meanSuccessSteps: 123.456789, meanReturn: -123.456789, stepsTrained: done * rollout, trainSuccessArea: 0.123456789 };
+        meanSuccessSteps: 123.456789, meanReturn: -123.456789, progress: 0.123456789, stepsTrained: done * rollout, trainSuccessArea: 0.123456789 };
       if (!full(input) && calls.chunks.get(id) === 2) return { done: true, summary: { ...summary, outcome: 'error', success: 0 } };
       return done < target ? { done: false, stepsTrained: done * rollout, targetSteps: input.targetSteps } : { done: true, summary };
     },

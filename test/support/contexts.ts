@@ -29,7 +29,7 @@ export const BEST: ReflectionBest = {
   ],
   meanSuccessSteps: 121.5,
   meanReturn: -151.4,
-  diagnostic: 0.4321,
+  progress: 0.4321,
   terms: { step: ramp(-1, -1), shaping: ramp(0.12, 30), goal: ramp(0, 0.0042) },
   trainSuccessSeries: [0, 0, 0.05, 0.1, 0.2, 0.4, 0.6, 0.7, 0.8, 0.85],
 };

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { recordingText } from '../../tasks/conformance.ts';
-import type { Episode, EpisodeRecord } from '../../tasks/contract.ts';
+import type { Episode, EpisodeRecord, Task } from '../../tasks/contract.ts';
+import type { MujocoEnv } from '../../tasks/mujoco-common/mujoco-env.ts';
 import { mujocoEpisode, type MujocoEpisode } from '../../tasks/mujoco-common/recording.ts';
 
 export type RewardFn = (obs: number[], action: number[], nextObs: number[], terminated: boolean) => [number, Record<string, number>];
@@ -19,13 +20,39 @@ export function goldenEpisodes(id: string): MujocoEpisode[] {
   return json.episodes.map((e) => mujocoEpisode(e as MujocoEpisode));
 }
 
-export function episodeOf(e: MujocoEpisode): Episode {
+/** A recorded episode as the success test sees it; with a task, its recorded state too, from the recorded qpos and qvel. */
+export function episodeOf(e: MujocoEpisode, task?: Task): Episode {
   const last = e.steps[e.steps.length - 1];
+  const recorded = task ? recordedOf(task, e) : new Float64Array(0);
   return {
     observations: Float32Array.from([e.initial_obs, ...e.steps.map((s) => s.obs)].flat()),
-    obsSize: e.initial_obs.length, length: e.steps.length, return: e.steps.reduce((sum, s) => sum + s.reward, 0),
+    obsSize: e.initial_obs.length, recorded, recordSize: task?.recordSize ?? 0,
+    length: e.steps.length, return: e.steps.reduce((sum, s) => sum + s.reward, 0),
     terminated: last.terminated, truncated: last.truncated,
   };
+}
+
+/**
+ * The task's recorded state along a recorded episode: each recorded step given to the task's own
+ * environment as its next state (as conformance's logic check does), and what it records read off.
+ */
+export function recordedOf(task: Task, e: MujocoEpisode): Float64Array {
+  if (task.recordSize === 0) return new Float64Array(0);
+  const env = task.gymnasiumEnv(1, 0) as unknown as MujocoEnv;
+  try {
+    env.autoReset = false;
+    env.setRecordedState(0, e.initial_qpos, e.initial_qvel);
+    env.restartFromState(0);
+    const values = [...env.record];
+    for (const step of e.steps) {
+      env.giveNextState(0, step.qpos, step.qvel);
+      env.step(step.action);
+      values.push(...env.finalRecord);
+    }
+    return Float64Array.from(values);
+  } finally {
+    env.dispose();
+  }
 }
 
 export function recordOf(e: MujocoEpisode): EpisodeRecord {
@@ -68,4 +95,18 @@ export function rewardFileTerms(reward: RewardFn, episodes: MujocoEpisode[]): { 
 /** Whether a reward gives a finite number on every golden transition. */
 export function finiteOnEveryStep(reward: RewardFn, episodes: MujocoEpisode[]): boolean {
   return episodes.every((e) => e.steps.every((s, t) => Number.isFinite(reward(t === 0 ? e.initial_obs : e.steps[t - 1].obs, s.action, s.obs, s.terminated)[0])));
+}
+
+/** The episode with its recorded x (entry `xAt`) moved evenly so that it ends `metres` beyond its start. */
+export function withMetres(episode: Episode, metres: number, xAt = 0): Episode {
+  const recorded = Float64Array.from(episode.recorded);
+  const r = episode.recordSize;
+  const x0 = recorded[xAt];
+  for (let t = 0; t <= episode.length; t++) recorded[t * r + xAt] = x0 + (metres * t) / episode.length;
+  return { ...episode, recorded };
+}
+
+/** Where the recorded qpos says the torso ended along x, less where it started: the metres a recorded episode moved. */
+export function recordedMetres(e: MujocoEpisode): number {
+  return e.steps[e.steps.length - 1].qpos[0] - e.initial_qpos[0];
 }

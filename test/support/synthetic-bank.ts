@@ -19,7 +19,7 @@ export function syntheticBank(episodes: MadeEpisode[], gamma = 0.99): { bank: Ba
   const policies = [...new Map(episodes.map((e) => [e.policy, { name: e.policy, kind: e.kind, words: `the ${e.policy} policy` }])).values()];
   const made: BankEpisode[] = episodes.map((e, i) => ({
     policy: e.policy, kind: e.kind, seed: i, length: e.rewards.length,
-    observations: new Float32Array(e.rewards.length + 1), actions: new Float64Array(e.rewards.length),
+    observations: new Float32Array(e.rewards.length + 1), recorded: new Float64Array(0), actions: new Float64Array(e.rewards.length),
     terminated: e.terminated ?? true, truncated: !(e.terminated ?? true), return: e.rewards.reduce((a, b) => a + b, 0),
   }));
   const rewards = Float64Array.from(episodes.flatMap((e) => e.rewards));
