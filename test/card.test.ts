@@ -262,12 +262,16 @@ describe('Function: card edge cases', () => {
     assert.match(renderCardHtml(data), /<h1>Nothing the search found beat the baselines: use the person&#39;s shaping \(human_shaping\)/);
   });
 
-  it('counts a tie with the best baseline, or the same success reached slower, as not beating it', () => {
+  it('counts a tie with the best baseline, less progress or the same success reached slower, as not beating it', () => {
     const data = clone();
     const human = data.baselines.find((b) => b.candidateId === 'human_shaping') as CardReward;
     data.winner.freshSuccess = human.freshSuccess;
+    [data.winner.freshProgress, human.freshProgress] = [0.49, 0.5];
+    data.winner.freshSuccessSteps = (human.freshSuccessSteps ?? 0) - 5;
+    assert.match(headline(data).title, /^Nothing the search found beat the baselines: .*, level on success but less progress$/, 'progress before steps');
+    [data.winner.freshProgress, human.freshProgress] = [0.5, 0.5];
     data.winner.freshSuccessSteps = (human.freshSuccessSteps ?? 0) + 5;
-    assert.match(headline(data).title, /^Nothing the search found beat the baselines: .*, level on success but slower to it$/);
+    assert.match(headline(data).title, /^Nothing the search found beat the baselines: .*, level on success and progress but slower to it$/);
     data.winner.freshSuccessSteps = human.freshSuccessSteps;
     assert.match(headline(data).title, /, level with it$/);
     data.winner.freshSuccessSteps = (human.freshSuccessSteps ?? 0) - 5;
@@ -363,10 +367,11 @@ describe('Function: renderCardHtml for another task (Pendulum-v1)', () => {
     for (const text of [html, md]) assert.doesNotMatch(text, /flag|MountainCar|car-animation|phase-portrait/);
   });
 
-  it('draws the pendulum\'s own animation and plots, and its tie-breaker column (return)', () => {
+  it('draws the pendulum\'s own animation and plots, and its rank column (progress, no steps: its tie-break is none)', () => {
     assert.ok(html.includes('data-chart="pendulum-animation"'));
     assert.match(html, /<animateTransform[^>]*type="rotate"[^>]*repeatCount="indefinite"/);
-    assert.match(html, /<th class="num">Return<\/th>/);
+    assert.match(html, /<th class="num">Progress<\/th>/);
+    assert.match(html, /progress is mean share of steps upright \(the share of the episode&#39;s steps the pendulum spent upright\)/);
     assertClean(html);
     assertClean(md);
   });

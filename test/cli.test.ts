@@ -74,10 +74,14 @@ describe('CLI: eureka', () => {
     assert.equal(result.steps, 4096);
   });
 
-  it('tasks --json lists every task with its spaces, success test and budget', async () => {
+  it('tasks --json lists every task with its spaces, success test, progress in words and budget', async () => {
     const ran = await eureka(['tasks', '--json']);
     assert.equal(ran.code, 0, ran.stderr);
-    const { tasks } = JSON.parse(ran.stdout) as { tasks: Array<{ id: string; action: { kind: string }; success: string; budget: { steps: number } }> };
+    const { tasks } = JSON.parse(ran.stdout) as { tasks: Array<{ id: string; action: { kind: string }; success: string; progress: string; recorded: string[]; budget: { steps: number } }> };
+    for (const t of tasks) assert.ok(t.progress.length > 20, `${t.id}: its progress in words`);
+    const hopper = tasks.find((t) => t.id === 'Hopper-v5');
+    assert.match(hopper?.progress ?? '', /recorded x at the end less at the start/);
+    assert.match(hopper?.recorded[0] ?? '', /^torso x \(m\), qpos\[0\]/);
     const ids = tasks.map((t) => t.id);
     for (const id of ['MountainCar-v0', 'MountainCarContinuous-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'LunarLander-v3', 'LunarLanderContinuous-v3']) {
       assert.ok(ids.includes(id), id);

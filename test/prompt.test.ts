@@ -33,7 +33,7 @@ describe('Function: buildPrompt', () => {
       'action is a number: 0 (push left), 1 (no push) or 2 (push right).',
       task.success.describe,
       'share of evaluation episodes that reach the flag',
-      'ties are broken by fewer steps in the successful episodes',
+      'equal success is decided by higher progress (the highest position the car reached along the track (the flag is at 0.5)), then fewer steps in the successful episodes, then how early in training it learned',
       'never graded on the reward',
       'gamma 0.99',
       'Training budget: 150000 environment steps per seed',
@@ -123,7 +123,8 @@ describe('Function: buildPrompt', () => {
     assert.ok(user.includes(BEST.candidate.code.trimEnd()), 'the best code');
     assert.match(user, /seed 1: 0\.95, seed 2: 0\.8, seed 3: 0 \(timeout: total sandbox budget of 60 s exceeded\)/);
     assert.match(user, /mean highest position: 0\.432 \(the flag is at 0\.5\)/);
-    assert.match(user, /mean return on the environment's own reward: -151/);
+    assert.match(user, /progress, mean highest position: 0\.432 \(the flag is at 0\.5\)/);
+    assert.match(user, /mean return on the environment's own reward \(not what it is ranked by\): -151/);
     assert.match(user, /shaping: \['0\.12', '3\.44'/, 'the term series');
     assert.match(user, /mean per step early 0\.12, late 30\)/);
     assert.match(user, /hostile_exfiltrate \| 0 \| error: ReferenceError: process is not defined/);

@@ -120,12 +120,13 @@ describe('Function: promoteRung', () => {
     assert.deepEqual([...new Set(some.state.tasks.map((t) => t.candidateId))].sort(), ['a', 'b', 'c', 'd']);
   });
 
-  it('cuts on the environment\'s return before any success, where the seeds agree on it', () => {
-    const at = (meanReturn: number) => ({ meanSuccessSteps: null, trainSuccessArea: null, meanReturn });
+  it('cuts on the task\'s progress before any success, where the seeds agree on it, never on a reward\'s return', () => {
+    // The one that crashes pays itself the most on the environment's reward: the race does not read it.
+    const at = (progress: number) => ({ meanSuccessSteps: null, trainSuccessArea: null, progress, meanReturn: progress < -3 ? 900 : -100 });
     const results = [
-      summary('lands', 0, 0, at(-20)), summary('lands', 1, 0, at(-35)), summary('lands', 2, 0, at(-28)),
-      summary('hovers', 0, 0, at(-60)), summary('hovers', 1, 0, at(-10)), summary('hovers', 2, 0, at(-110)),
-      summary('crashes', 0, 0, at(-410)), summary('crashes', 1, 0, at(-380)), summary('crashes', 2, 0, at(-455)),
+      summary('lands', 0, 0, at(-0.20)), summary('lands', 1, 0, at(-0.35)), summary('lands', 2, 0, at(-0.28)),
+      summary('hovers', 0, 0, at(-0.60)), summary('hovers', 1, 0, at(-0.10)), summary('hovers', 2, 0, at(-1.10)),
+      summary('crashes', 0, 0, at(-4.10)), summary('crashes', 1, 0, at(-3.80)), summary('crashes', 2, 0, at(-4.55)),
     ];
     const { state } = promoteRung(parseSearchInput({ steps: 150_000, seeds: 3, racing: { eta: 3, rungs: 3 } }, { proposer: 'offline' }), getTask('LunarLander-v3'), event(1, results));
     // hovers' seeds spread too widely to tell it from lands; crashes is behind on every seed.

@@ -147,9 +147,15 @@ describe('Reflect and Publish: the choice of the winner', () => {
     const summary = JSON.parse(await readFile(join(dir, 'bucket', 'searches', SEARCH, 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.schema, SUMMARY_SCHEMA);
     assert.equal(summary.task, 'MountainCar-v0');
-    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'config', 'estimate', 'finishedAt', 'history', 'nothingTrained', 'proposer', 'schema',
+    assert.deepEqual(Object.keys(summary).sort(), ['artifacts', 'baselines', 'beatsBaselines', 'bestByGeneration', 'candidates', 'config', 'estimate', 'finishedAt', 'history', 'nothingTrained', 'proposer', 'schema',
       'searchId', 'seedRunSeconds', 'startedAt', 'stepsFullBudget', 'stepsTrained', 'task', 'versusBestBaseline', 'winner']);
     assert.equal(summary.nothingTrained, null);
+    // Every candidate's progress, per seed too: each seed's is 0.3 + 0.2 x its success here.
+    assert.ok(summary.candidates.length > 0);
+    for (const c of summary.candidates as Array<{ seeds: Array<{ success: number; progress: number | null; outcome: string }> }>) {
+      for (const s of c.seeds.filter((x) => x.outcome === 'trained')) assert.ok(Math.abs((s.progress ?? Number.NaN) - (0.3 + 0.2 * s.success)) < 1e-12);
+    }
+    assert.ok(Math.abs((summary.winner.freshProgress ?? Number.NaN) - (0.3 + 0.2 * 0.7)) < 1e-12, `the winner's progress on its fresh seeds: ${summary.winner.freshProgress}`);
     assert.deepEqual(summary.history, history);
     // Every seed-run here trained to its budget: nothing was saved, and the count says so.
     assert.ok(summary.stepsTrained > 0 && summary.stepsTrained === summary.stepsFullBudget, `${summary.stepsTrained} of ${summary.stepsFullBudget}`);

@@ -62,11 +62,12 @@ describe('Function: reflectionText', () => {
     assert.ok(text.includes(`Idea: ${BEST.candidate.idea}`));
   });
 
-  it('gives the task metric per seed, with the reason of a failed seed', () => {
+  it('gives the task metric and progress per seed, with the reason of a failed seed', () => {
     assert.ok(text.includes('seed 1: 0.95, seed 2: 0.8, seed 3: 0 (timeout: total sandbox budget of 60 s exceeded)'));
     assert.ok(text.includes('Task metric (share of greedy evaluation episodes that reach the flag) per seed'));
-    assert.ok(text.includes('Mean success: 0.57; mean steps of the successful episodes: 122; ' +
-      'mean return on the environment\'s own reward: -151; mean highest position: 0.432 (the flag is at 0.5).'));
+    assert.ok(text.includes('Progress (the highest position the car reached along the track (the flag is at 0.5); mean over the greedy episodes) per seed: seed 1: 0.5, seed 2: 0.364.'));
+    assert.ok(text.includes('Mean success: 0.57; progress, mean highest position: 0.432 (the flag is at 0.5); mean steps of the successful episodes: 122; ' +
+      'mean return on the environment\'s own reward (not what it is ranked by): -151.'));
   });
 
   it('speaks another task\'s words: its success clause and its progress', () => {

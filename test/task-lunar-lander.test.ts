@@ -130,7 +130,7 @@ for (const variant of VARIANTS) {
         ? { kind: 'box', names: ['main engine', 'lateral engine'], low: [-1, -1], high: [1, 1] }
         : { kind: 'discrete', names: ['do nothing', 'fire left engine', 'fire main engine', 'fire right engine'], neutral: 0 });
       assert.equal(task.termination, 'mixed');
-      assert.equal(task.tieBreak, 'higher-return');
+      assert.equal(task.tieBreak, 'none');
       assert.deepEqual(task.budget, { steps: 800_000, evalEpisodes: 20, smokeSteps: 100_000, stepsPerSecond: 20_000, raceSurvival: 0.8 });
     });
 

@@ -14,8 +14,12 @@ export interface TaskListing {
   maxEpisodeSteps: number;
   rewardThreshold: number | null;
   observation: Array<{ name: string; low: number | string; high: number | string }>;
+  /** What the environment records beside the observation for the success test and progress (the reward may read it). */
+  recorded: string[];
   action: Task['action'];
   success: string;
+  /** The task's progress in words: what the rank reads after success, never a reward. */
+  progress: string;
   tieBreak: Task['tieBreak'];
   budget: Task['budget'];
 }
@@ -31,8 +35,10 @@ export function listing(task: Task): TaskListing {
     maxEpisodeSteps: task.maxEpisodeSteps,
     rewardThreshold: task.rewardThreshold ?? null,
     observation: task.observation.map((d) => ({ name: d.name, low: bound(d.low), high: bound(d.high) })),
+    recorded: (task.recorded ?? []).map((d) => d.name),
     action: task.action,
     success: task.success.describe,
+    progress: task.progress.describe,
     tieBreak: task.tieBreak,
     budget: task.budget,
   };
@@ -53,8 +59,10 @@ export async function tasksCommand(raw: unknown): Promise<void> {
       `${t.id}  (${t.folder})`,
       `  ${t.description}`,
       `  observation: ${t.observation.map((d) => d.name).join(', ')}`,
+      ...(t.recorded.length > 0 ? [`  recorded: ${t.recorded.join('; ')}`] : []),
       `  action: ${action}`,
       `  success: ${t.success}`,
+      `  progress: ${t.progress}`,
       `  budget: ${t.budget.steps.toLocaleString('en-US')} steps per seed-run, ${t.budget.evalEpisodes} evaluation episodes (smoke: ${t.budget.smokeSteps.toLocaleString('en-US')} steps)`,
       '',
     ];

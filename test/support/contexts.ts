@@ -23,9 +23,9 @@ export const BEST: ReflectionBest = {
   generation: 1,
   success: 0.57,
   seeds: [
-    { seed: 1, success: 0.95, outcome: 'trained', reason: '' },
-    { seed: 2, success: 0.8, outcome: 'trained', reason: '' },
-    { seed: 3, success: 0, outcome: 'timeout', reason: 'total sandbox budget of 60 s exceeded' },
+    { seed: 1, success: 0.95, progress: 0.5, outcome: 'trained', reason: '' },
+    { seed: 2, success: 0.8, progress: 0.3642, outcome: 'trained', reason: '' },
+    { seed: 3, success: 0, progress: null, outcome: 'timeout', reason: 'total sandbox budget of 60 s exceeded' },
   ],
   meanSuccessSteps: 121.5,
   meanReturn: -151.4,
