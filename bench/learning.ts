@@ -8,7 +8,7 @@
  * --steps N (a budget other than the task's, to choose one), --sandbox-operations N (the sandbox's total QuickJS operations per seed-run, over the default
  * that grows with the steps: a count, so the same on any machine), --show-hidden (the policy also
  * sees the observation entries its task hides from it, to measure why they are hidden), --episodes
- * (each greedy evaluation episode's ending, diagnostic and return, to choose a success line), --json.
+ * (each greedy evaluation episode's ending, progress and return, to choose a success line), --json.
  */
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
@@ -85,7 +85,7 @@ function ppoOverrides(text: string | undefined): PpoOverrides | undefined {
   return parsed as PpoOverrides;
 }
 
-/** The grader's episodes again (the same seeds, so the same episodes), one line each: how it ended, the diagnostic, the return. */
+/** The grader's episodes again (the same seeds, so the same episodes), one line each: how it ended, the progress, the return. */
 function episodeLines(task: Task, policy: NonNullable<Awaited<ReturnType<typeof runSeed>>['policy']>, seed: number): string {
   const seen: Episode[] = [];
   const probe = { ...task, success: { ...task.success, test: (e: Episode) => (seen.push(e), task.success.test(e)) } };

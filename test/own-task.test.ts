@@ -81,13 +81,14 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     // Outside this repository, a folder says its TypeScript is ES modules (eureka new-task writes it).
     await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
     const good = await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8');
-    await writeFile(join(dir, 'broken', 'task.ts'), good.replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace("tieBreak: 'fewer-steps'", "tieBreak: 'fastest'"));
+    await writeFile(join(dir, 'broken', 'task.ts'), good.replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace('  progress: {', '  diagnostic: {'));
     await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'broken', 'environment.ts'));
     // A copy of the example under its own id: the first folder on the path with the id keeps it.
     await mkdir(join(dir, 'twin'));
     for (const file of ['task.ts', 'environment.ts']) await copyFile(join(EXAMPLES, 'point-goal', file), join(dir, 'twin', file));
     const taskPath = `${EXAMPLES}:${dir}`;
-    const skipped = new RegExp(`^eureka: skipped task folder ${join(dir, 'broken')}: tieBreak: .*fewer-steps.*higher-return.*\n` +
+    // A folder written before progress (it declares the old diagnostic): both fields are named.
+    const skipped = new RegExp(`^eureka: skipped task folder ${join(dir, 'broken')}: progress: must say how far an episode got.*; diagnostic: is now progress.*\n` +
       `eureka: skipped task folder ${join(dir, 'twin')}: id: PointGoal-v0 is already the id of ${join(EXAMPLES, 'point-goal')}\n$`);
 
     const tasks = await eureka(['tasks'], taskPath);

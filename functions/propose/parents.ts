@@ -4,6 +4,7 @@
  * never compete for the best so far but are good parents), each with its code, score and term
  * statistics, rebuilt from the store like the rest of the proposer's context.
  */
+import { compareCandidates } from '../shared/results/aggregate.ts';
 import { baselinesOf } from '../shared/search/baselines.ts';
 import { rewardKey } from '../shared/store/keys.ts';
 import type { CandidateRecord, MetaRecord } from '../shared/store/records.ts';
@@ -18,14 +19,15 @@ export function peopleOf(config: MetaRecord['config']): Candidate[] {
   return [...config.humanInit, ...baselinesOf(getTask(config.task)).reverse()];
 }
 
-/** The best fully trained rewards of generations 0 to `generation`, best first (success, then return). */
+/** The best fully trained rewards of generations 0 to `generation`, best first, as the search ranks (success, then progress, ...). */
 export async function loadParents(store: SearchStore, searchId: string, generation: number): Promise<ParentReward[]> {
   const records = (await Promise.all(Array.from({ length: generation + 1 }, (_, g) => store.candidates(searchId, g)))).flat();
+  const task = getTask((await store.meta(searchId)).config.task);
   const ranked = records
     // A twin (the same reward on the whole bank, trained once as its partner) carries its partner's
     // scores and outcome: it is the same parent, not another one.
     .filter((r) => r.outcome === 'trained' && r.origin !== 'hostile' && r.twinOf === undefined)
-    .sort((a, b) => b.success - a.success || (b.meanReturn ?? -Infinity) - (a.meanReturn ?? -Infinity))
+    .sort((a, b) => compareCandidates(a, b, task.tieBreak))
     .slice(0, PARENTS);
   return Promise.all(ranked.map(async (r: CandidateRecord) => ({
     candidate: { name: r.name, idea: r.idea, code: (await store.blobs.getText(rewardKey(searchId, r.generation, r.candidateId))) ?? '' },

@@ -57,8 +57,8 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const bestByGeneration = [...context.bestByGeneration, {
     generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
   }];
-  const scoreboard = ranked.map(({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped, screen }) =>
-    ({ candidateId, name, idea, success, meanSuccessSteps, meanReturn, outcome, reason, stopped, ...(screen === undefined ? {} : { screen: screen.line }) }));
+  const scoreboard = ranked.map(({ candidateId, name, idea, success, progress, meanSuccessSteps, meanReturn, outcome, reason, stopped, screen }) =>
+    ({ candidateId, name, idea, success, progress, meanSuccessSteps, meanReturn, outcome, reason, stopped, ...(screen === undefined ? {} : { screen: screen.line }) }));
   // The best so far is this generation's best or the one the context already holds; this
   // generation's best is shown beside it when it fell short.
   const top = ranked.find((c) => c.twinOf === undefined) ?? ranked[0];

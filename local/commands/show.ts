@@ -93,7 +93,10 @@ export interface ScoreboardReport {
   status: string;
   statusDetail: string | null;
   task: string;
-  generations: Array<{ generation: number; rows: Array<{ name: string; success: number; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>; bestSoFar: string | null }>;
+  generations: Array<{
+    generation: number; bestSoFar: string | null;
+    rows: Array<{ name: string; success: number; progress: number | null; meanSuccessSteps: number | null; meanReturn: number | null; outcome: string; reason: string }>;
+  }>;
   proposer: { kind: string; model: string; requests: number; inputTokens: number; outputTokens: number; thinkingTokens?: number; costUsd: number | null; repairRequests: number };
   /** The input's ceiling on the proposer's cost (null: none). */
   maxCostUsd: number | null;
@@ -155,7 +158,7 @@ async function readReport(store: SearchStore, searchId: string, locate: (key: st
     statusDetail: null,
     generations: summaries.map((s) => ({
       generation: s.generation,
-      rows: s.scoreboard.map(({ name, success, meanSuccessSteps, meanReturn, outcome, reason }) => ({ name, success, meanSuccessSteps, meanReturn, outcome, reason })),
+      rows: s.scoreboard.map(({ name, success, progress, meanSuccessSteps, meanReturn, outcome, reason }) => ({ name, success, progress: progress ?? null, meanSuccessSteps, meanReturn, outcome, reason })),
       bestSoFar: s.bestSoFar?.name ?? null,
     })),
     proposer: {
@@ -201,9 +204,9 @@ function formatReport(r: ScoreboardReport): string {
   if (r.statusDetail) lines.push(r.statusDetail);
   const cell = (x: number | null, digits: number) => (x === null ? '-' : x.toFixed(digits)).padStart(8);
   for (const g of r.generations) {
-    lines.push(`generation ${g.generation} (best so far: ${g.bestSoFar ?? '-'})   success   steps   return`);
+    lines.push(`generation ${g.generation} (best so far: ${g.bestSoFar ?? '-'})   success  progress   steps   return`);
     for (const row of g.rows) {
-      lines.push(`  ${pct(row.success)} ${cell(row.meanSuccessSteps, 0)} ${cell(row.meanReturn, 1)}  ${row.outcome.padEnd(7)} ${row.name}${row.reason ? `  (${row.reason})` : ''}`);
+      lines.push(`  ${pct(row.success)}   ${cell(row.progress, 2)} ${cell(row.meanSuccessSteps, 0)} ${cell(row.meanReturn, 1)}  ${row.outcome.padEnd(7)} ${row.name}${row.reason ? `  (${row.reason})` : ''}`);
     }
   }
   const p = r.proposer;

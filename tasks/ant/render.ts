@@ -3,6 +3,7 @@
  * its path traced; beside it the metres forward and the torso's height over time, and a sentence.
  */
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
+import { recordedFromStart } from '../mujoco-common/progress.ts';
 import { topRenderer } from '../mujoco-common/top-render.ts';
 import { readTaskFile } from '../task-files.ts';
 import { FRAME_SKIP, HEALTHY_Z_RANGE } from './environment.ts';
@@ -10,10 +11,12 @@ import { FRAME_SKIP, HEALTHY_Z_RANGE } from './environment.ts';
 const DT = 0.01 * FRAME_SKIP;
 
 /**
- * The torso's x and y are not observed: the x and y velocities (observation 13 and 14) after
- * each step, integrated by the trapezoid rule, place it; the rest of qpos is observation 0-12.
+ * The torso's x and y are not observed: the recorded state's, from the start. A result stored
+ * before the tasks recorded state integrates the x and y velocities (observation 13 and 14) after
+ * each step by the trapezoid rule instead; the rest of qpos is observation 0-12.
  */
 export function antQpos(episode: EpisodeRecord): number[][] {
+  const [xs, ys] = [recordedFromStart(episode, 0), recordedFromStart(episode, 1)];
   let [x, y] = [0, 0];
   return episode.observations.map((o, t) => {
     if (t > 0) {
@@ -21,7 +24,7 @@ export function antQpos(episode: EpisodeRecord): number[][] {
       x += (before[13] + o[13]) / 2 * DT;
       y += (before[14] + o[14]) / 2 * DT;
     }
-    return [x, y, ...o.slice(0, 13)];
+    return [xs?.[t] ?? x, ys?.[t] ?? y, ...o.slice(0, 13)];
   });
 }
 

@@ -1,7 +1,7 @@
 /** Walker2d on the card: the robot's side view (mujoco-common/render.ts), its height and forward progress, and a sentence. */
 import type { CardRenderer } from '../contract.ts';
 import { mujocoRenderer } from '../mujoco-common/render.ts';
-import { xFromRewards } from '../mujoco-common/progress.ts';
+import { torsoXs } from '../mujoco-common/progress.ts';
 import { readTaskFile } from '../task-files.ts';
 import { CTRL_COST_WEIGHT, FRAME_SKIP, HEALTHY_REWARD, HEALTHY_Z_RANGE } from './environment.ts';
 
@@ -10,9 +10,9 @@ const DT = 0.002 * FRAME_SKIP;
 export const WALKER2D_RENDERER: CardRenderer = mujocoRenderer({
   xml: () => readTaskFile('walker2d', 'walker2d_v5.xml'),
   dt: DT,
-  // The torso's x is not observed: rebuilt from the forward reward; the observation's first 8 entries are qpos[1:].
+  // The torso's x is not observed: the recorded state's (rebuilt from the forward reward in older results); the observation's first 8 entries are qpos[1:].
   qpos: (episode) => {
-    const xs = xFromRewards(episode, { dt: DT, healthyReward: HEALTHY_REWARD, ctrlCostWeight: CTRL_COST_WEIGHT });
+    const xs = torsoXs(episode, { dt: DT, healthyReward: HEALTHY_REWARD, ctrlCostWeight: CTRL_COST_WEIGHT });
     return episode.observations.map((o, t) => [xs[t], ...o.slice(0, 8)]);
   },
   progress: { label: 'metres forward', of: (qpos) => qpos[0] },
