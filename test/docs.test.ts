@@ -1,8 +1,9 @@
 /**
  * The README and docs/ hold together: every relative link reaches a file (and its heading, when it
  * names one), the README stays a ten-minute read, every docs page opens by saying what its
- * reader can do after reading it, every table row has its header's cells, and the MuJoCo page's
- * table of tasks names each MuJoCo task once. Reads files only: no build, no network.
+ * reader can do after reading it, every table row has its header's cells, the MuJoCo page's
+ * table of tasks names each MuJoCo task once, and the pages that set up EUREKA_TASK_PATH say that
+ * its folders run as the user. Reads files only: no build, no network.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -139,5 +140,14 @@ describe('Docs: README.md and docs/', () => {
     // Its rows below the header and the |---| line.
     const named = table.slice(2).map((row) => row[0].replace(/`/g, ''));
     assert.deepEqual([...named].sort(), [...ids].sort());
+  });
+
+  it('says plainly, on the pages that set up EUREKA_TASK_PATH, that a task folder runs with the user\'s full rights', () => {
+    // test/own-task.test.ts holds the claim: tasks and show import a folder's task.ts.
+    for (const page of ['docs/your-own-task.md', 'docs/cli.md']) {
+      const paragraph = read(page).split('\n\n').map((p) => p.replace(/\s+/g, ' ')).find((p) => p.includes('full rights'));
+      assert.ok(paragraph, `${page} says a task folder runs with full rights`);
+      for (const words of ['EUREKA_TASK_PATH', '`task.ts`', '`tasks`', '`show`', 'TrainSeed worker', 'in no sandbox']) assert.ok(paragraph.includes(words), `${page}: ${words}`);
+    }
   });
 });
