@@ -8,6 +8,10 @@ import { screenFindings, type ScreenFinding } from '../functions/shared/words/sc
 export function describeScreen(screen: Screen): string[] {
   const { bank } = screen;
   const findings = screenFindings(screen);
+  // The returns of a reward of huge values are held in units of 2^returnsExponent (screen-types.ts);
+  // the scales a step beside them are not, so each return says its unit.
+  const exponent = screen.returnsExponent ?? 0;
+  const inUnits = (value: string): string => (exponent === 0 ? value : `${value} × 2^${exponent}`);
   const lines = [
     `screen: ${verdict(findings)} on ${bank.episodes} episodes of the bank ` +
       `(${bank.successes} successes, ${bank.failures} failures, ${bank.transitions} steps${bank.stored ? '' : ', made now: no stored bank'}), ` +
@@ -16,10 +20,10 @@ export function describeScreen(screen: Screen): string[] {
   ];
   for (const kind of screen.kinds) {
     const versus = kind.auc === null ? '' : `, AUC ${kind.auc.toFixed(2)}`;
-    lines.push(`  ${kind.kind} ${kind.policy} (${kind.words}): ${kind.episodes} episodes, mean return ${kind.meanReturn.toFixed(3)}${versus}`);
+    lines.push(`  ${kind.kind} ${kind.policy} (${kind.words}): ${kind.episodes} episodes, mean return ${inUnits(kind.meanReturn.toFixed(3))}${versus}`);
   }
   for (const term of screen.terms) lines.push(`  term ${term.name}: ${(term.share * 100).toFixed(1)}% of the total${term.constant ? ', the same on every step' : ''}`);
-  lines.push(`  scale: ${screen.scale.meanAbsStep.toPrecision(3)} a step (the environment's own about ${screen.scale.environmentStep.toPrecision(3)}), returns spread over ${screen.scale.returnSpread.toPrecision(3)}`);
+  lines.push(`  scale: ${screen.scale.meanAbsStep.toPrecision(3)} a step (the environment's own about ${screen.scale.environmentStep.toPrecision(3)}), returns spread over ${inUnits(screen.scale.returnSpread.toPrecision(3))}`);
   for (const f of findings) lines.push(`  ${f.severity === 'fails' ? 'FAILS' : 'note'}: ${f.text}`);
   return lines;
 }

@@ -6,6 +6,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const EXAMPLE = new URL('../examples/tasks/point-goal/', import.meta.url);
 const ENTRY = new URL('../tasks/task-entry.ts', import.meta.url);
@@ -41,8 +42,9 @@ export async function writeTaskFolder(dir: string, id: string): Promise<void> {
     compilerOptions: {
       target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
       allowImportingTsExtensions: true, skipLibCheck: true,
-      paths: { 'eureka-serverless/task': [ENTRY.pathname] },
-      typeRoots: [TYPES.pathname], types: ['node'],
+      // File paths, not URLs' pathnames: in a checkout under "My Projects" a pathname says My%20Projects.
+      paths: { 'eureka-serverless/task': [fileURLToPath(ENTRY)] },
+      typeRoots: [fileURLToPath(TYPES)], types: ['node'],
     },
   };
   await mkdir(dir, { recursive: true });

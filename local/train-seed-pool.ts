@@ -22,6 +22,9 @@ const MEMORY_POLL_MS = 200;
  */
 const INIT_CAP_SECONDS = 120;
 
+/** A pool's workers by default: one a core this process may run on. */
+export const defaultPoolSlots = (): number => availableParallelism();
+
 export class SeedRunKilled extends Error {
   constructor(override readonly name: 'Runtime.OutOfMemory' | 'Sandbox.Timedout' | 'Runtime.ExitError', message: string) {
     super(message);
@@ -94,7 +97,7 @@ export class TrainSeedPool {
     private readonly caps: FunctionCaps,
     private readonly env: NodeJS.ProcessEnv,
     private readonly onProgress: (p: SeedProgress) => void = () => {},
-    readonly slots = availableParallelism(),
+    readonly slots = defaultPoolSlots(),
   ) {}
 
   /** One chunk of a seed-run ("Train one seed"); 'finished' once the seed-run reached its target. */

@@ -1,7 +1,9 @@
 /**
  * The README and docs/ hold together: every relative link reaches a file (and its heading, when it
- * names one), the README stays a ten-minute read, and every docs page opens by saying what its
- * reader can do after reading it. Reads files only: no build, no network.
+ * names one), the README stays a ten-minute read, every docs page opens by saying what its
+ * reader can do after reading it, every table row has its header's cells, the MuJoCo page's
+ * table of tasks names each MuJoCo task once, and the pages that set up EUREKA_TASK_PATH say that
+ * its folders run as the user. Reads files only: no build, no network.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -52,6 +54,34 @@ function anchors(page: string): Set<string> {
   return found;
 }
 
+/** A table row's cells, as GitHub splits them: at every pipe not escaped with a backslash. */
+const cellsOf = (row: string): string[] => row.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+
+/** Each table of the page (outside code blocks): its rows' cells, the header first. */
+function tables(page: string): string[][][] {
+  const found: string[][][] = [];
+  let current: string[][] | null = null;
+  for (const text of outsideFences(read(page))) {
+    if (!text.trim().startsWith('|')) {
+      current = null;
+      continue;
+    }
+    if (current === null) found.push((current = []));
+    current.push(cellsOf(text));
+  }
+  return found;
+}
+
+/** The MuJoCo tasks' ids, from their folders (tasks/<folder>/task.ts). */
+function mujocoTaskIds(): string[] {
+  return readdirSync(join(ROOT, 'tasks')).flatMap((folder) => {
+    const file = join(ROOT, 'tasks', folder, 'task.ts');
+    if (!existsSync(file) || !read(`tasks/${folder}/task.ts`).includes('MUJOCO_PPO')) return [];
+    const id = /\bid: '([^']+)'/.exec(read(`tasks/${folder}/task.ts`))?.[1];
+    return id === undefined ? [] : [id];
+  });
+}
+
 function relativeLinks(page: string): string[] {
   const targets = outsideFences(read(page)).flatMap((line) => [...line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]));
   return targets.filter((t) => !/^[a-z]+:/i.test(t));
@@ -90,5 +120,34 @@ describe('Docs: README.md and docs/', () => {
       return !title.startsWith('# ') || !rest[0]?.startsWith(OPENING);
     });
     assert.deepEqual(unopened, [], `each should open with "# Title", then "${OPENING} ..."`);
+  });
+
+  it('gives every table row as many cells as its header (a row pasted into the wrong table shows)', () => {
+    const off: string[] = [];
+    for (const page of pages) {
+      for (const [header, ...rows] of tables(page)) {
+        for (const row of rows) if (row.length !== header.length) off.push(`${page}: the row "${row[0]}" has ${row.length} cells under the header "${header.join(' | ')}"`);
+      }
+    }
+    assert.deepEqual(off, []);
+  });
+
+  it('names each MuJoCo task once in docs/mujoco.md\'s table of tasks', () => {
+    const ids = mujocoTaskIds();
+    assert.equal(ids.length, 8);
+    const table = tables('docs/mujoco.md').find(([header]) => header[0] === 'task' && header.includes('success (per greedy evaluation episode)'));
+    assert.ok(table, 'the table of tasks');
+    // Its rows below the header and the |---| line.
+    const named = table.slice(2).map((row) => row[0].replace(/`/g, ''));
+    assert.deepEqual([...named].sort(), [...ids].sort());
+  });
+
+  it('says plainly, on the pages that set up EUREKA_TASK_PATH, that a task folder runs with the user\'s full rights', () => {
+    // test/own-task.test.ts holds the claim: tasks and show import a folder's task.ts.
+    for (const page of ['docs/your-own-task.md', 'docs/cli.md']) {
+      const paragraph = read(page).split('\n\n').map((p) => p.replace(/\s+/g, ' ')).find((p) => p.includes('full rights'));
+      assert.ok(paragraph, `${page} says a task folder runs with full rights`);
+      for (const words of ['EUREKA_TASK_PATH', '`task.ts`', '`tasks`', '`show`', 'TrainSeed worker', 'in no sandbox']) assert.ok(paragraph.includes(words), `${page}: ${words}`);
+    }
   });
 });

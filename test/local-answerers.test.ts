@@ -13,7 +13,7 @@ import { ANSWER_PENDING_ERROR, ANSWER_PENDING_RETRIES, ANSWER_WAIT_SLICE_SECONDS
 import { definitionAsl } from '../infra/workflow-asl.ts';
 import { STATE } from '../infra/workflow-names.ts';
 import { commandAnswerer } from '../functions/propose/command-answerer.ts';
-import { filesAnswerer } from '../functions/propose/files-answerer.ts';
+import { CHANGING_ANSWER_SECONDS, filesAnswerer } from '../functions/propose/files-answerer.ts';
 import { ProposerError, type BilledReply, type ReplyLedger } from '../functions/propose/proposer.ts';
 import { checkText, textProposer, type TextAnswerer } from '../functions/propose/text-proposer.ts';
 import { parseSearchInput } from '../functions/shared/input/search-input.ts';
@@ -252,6 +252,24 @@ describe('Proposer: files:DIR', () => {
     const hourAgo = new Date(Date.now() - 2 * 3600_000);
     await utimes(join(dir, 'request-1.md'), hourAgo, hourAgo);
     assert.equal(await filesAnswerer(dir, { timeoutMinutes: 60, pollMs: 20 }).ask(request('asked long ago')), 'written meanwhile');
+  });
+
+  it('fails for good, past the deadline, on an answer that keeps changing for the stated seconds more (a file rewritten in a loop)', async () => {
+    const dir = await tempDir();
+    const answer = join(dir, 'answer-1.json');
+    // The deadline passed as the request was written; between any two looks the file grows by a character.
+    let written = '';
+    const rewrite = async () => {
+      written += 'x';
+      await writeFile(answer, written);
+    };
+    await rewrite();
+    const options = { timeoutMinutes: 0, sliceSeconds: 1, changingSeconds: 0.2, pause: rewrite };
+    await assert.rejects(filesAnswerer(dir, options).ask(request('never done')),
+      /^ProposerError: No answer: .*answer-1\.json was still changing 0\.2 s past its deadline, 0 min after .*request-1\.md \(feedbackTimeoutMinutes\): write it whole/);
+    assert.ok(written.length > 2, 'it looked at the file more than twice');
+    // The slice and these seconds more end before Propose's Lambda is stopped.
+    assert.ok(ANSWER_WAIT_SLICE_SECONDS + CHANGING_ANSWER_SECONDS < FUNCTION_CAPS.propose.timeoutSeconds);
   });
 
   it('is awaited past Propose\'s timeout: the definition retries Propose and Repair on AnswerPending for the whole execution', () => {

@@ -1,11 +1,12 @@
 /**
  * MuJoCo's engine room (physics/mujoco/): the official WebAssembly build loaded once, copies of a
  * model stepped apart, a copy's whole state saved and put back so that it goes on to the last bit,
- * every object freed once, and the side view the card draws.
+ * every object freed once, and the side view the card draws. A failed load is tried again.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadMujoco, mujoco } from '../physics/mujoco/engine.ts';
+import type { ClassHandle } from '@mujoco/mujoco';
+import { loadMujoco, mujoco, type MjModel } from '../physics/mujoco/engine.ts';
 import { MujocoCopies } from '../physics/mujoco/copies.ts';
 import { sideView } from '../physics/mujoco/side-view.ts';
 import { readTaskFile } from '../tasks/task-files.ts';
@@ -22,6 +23,30 @@ function withCopies<T>(n: number, run: (copies: MujocoCopies) => T): T {
 }
 
 describe('Engine: MuJoCo on WebAssembly', () => {
+  // First in this file: nothing in its process may have loaded the engine before.
+  it('tries a failed load again on the next call, rather than keeping its error for the life of the process', async () => {
+    assert.throws(() => mujoco(), { name: 'MujocoNotLoaded' }, 'nothing loaded the engine before this test');
+    // The runtime's WebAssembly (the project's TypeScript lib has no DOM types): its first
+    // instantiation fails as a compile out of memory would.
+    const api = (globalThis as unknown as { WebAssembly: { instantiate: (...args: unknown[]) => Promise<unknown> } }).WebAssembly;
+    const instantiate = api.instantiate;
+    let calls = 0;
+    api.instantiate = async (...args) => {
+      calls += 1;
+      if (calls === 1) throw new RangeError('WebAssembly.instantiate(): Out of memory');
+      return instantiate.apply(api, args);
+    };
+    try {
+      await assert.rejects(loadMujoco(), /Out of memory/);
+      const engine = await loadMujoco();
+      assert.equal(engine.mj_versionString(), '3.14.0');
+      assert.equal(mujoco(), engine);
+      assert.equal(calls, 2);
+    } finally {
+      api.instantiate = instantiate;
+    }
+  });
+
   it('loads MuJoCo 3.14.0 once per process', async () => {
     const first = await loadMujoco();
     assert.equal(await loadMujoco(), first);
@@ -67,6 +92,25 @@ describe('Engine: MuJoCo on WebAssembly', () => {
     const before = memory();
     for (let k = 0; k < 150; k++) withCopies(4, (c) => c.doSimulation(0, [0, 0, 0]));
     assert.ok(memory() <= before + 32 * 2 ** 20, `the memory grew from ${before} to ${memory()} bytes`);
+  });
+
+  it('frees every geom accessor the side view reads a name through', () => {
+    // The bindings allocate an accessor on each model.geom(g) (300,000 unfreed grew the engine's memory by 3.5 MB).
+    const prototype = mujoco().MjModel.prototype as MjModel;
+    const geom = prototype.geom;
+    const handed: ClassHandle[] = [];
+    prototype.geom = function (this: MjModel, g: number | string) {
+      const accessor = geom.call(this, g);
+      handed.push(accessor);
+      return accessor;
+    };
+    try {
+      sideView(HOPPER_XML, [[0, 1.25, 0, 0, 0, 0]]);
+    } finally {
+      prototype.geom = geom;
+    }
+    assert.equal(handed.length, 4);
+    assert.deepEqual(handed.map((accessor) => accessor.isDeleted()), [true, true, true, true]);
   });
 
   it('draws the hopper from the side: four capsules, stacked from the foot at the floor to the torso at 1.25 m', () => {

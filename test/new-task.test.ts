@@ -4,10 +4,12 @@
  * stands with D on EUREKA_TASK_PATH, and a message that says what to fill in. Bad usage exits 2.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { eureka } from './support/eureka-cli.ts';
 
 describe('CLI: eureka new-task', () => {
@@ -46,6 +48,27 @@ describe('CLI: eureka new-task', () => {
     assert.ok(card.includes('data-chart="point-goal-animation"'), 'the card draws with the task\'s own renderer');
     const summary = JSON.parse(await readFile(join(dataDir, 'bucket', 'searches', 'mine', 'winner', 'summary.json'), 'utf8'));
     assert.equal(summary.task, 'my-task');
+  });
+
+  it('points the editor\'s tsconfig at plain file paths that exist, in a checkout whose path has a space', async () => {
+    // Prepare: what the template reads, copied into ".../with space/checkout" (a copy, not a link:
+    // a module's URL is its real path); the types folder linked, as it only has to be there.
+    const checkout = join(await tempDir('eureka-new-task-space-'), 'with space', 'checkout');
+    const repo = fileURLToPath(new URL('..', import.meta.url));
+    for (const part of ['local/task-template.ts', 'tasks/task-entry.ts', 'examples/tasks/point-goal']) await cp(join(repo, part), join(checkout, part), { recursive: true });
+    await mkdir(join(checkout, 'node_modules'));
+    await symlink(join(repo, 'node_modules', '@types'), join(checkout, 'node_modules', '@types'));
+    const template = (await import(pathToFileURL(join(checkout, 'local', 'task-template.ts')).href)) as typeof import('../local/task-template.ts');
+
+    // Act
+    const folder = join(checkout, '..', 'my tasks', 'Spaced-v0');
+    await template.writeTaskFolder(folder, 'Spaced-v0');
+
+    // Assess
+    const { compilerOptions } = JSON.parse(await readFile(join(folder, 'tsconfig.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]>; typeRoots: string[] } };
+    assert.deepEqual(compilerOptions.paths['eureka-serverless/task'], [join(checkout, 'tasks', 'task-entry.ts')]);
+    assert.deepEqual(compilerOptions.typeRoots, [join(checkout, 'node_modules', '@types') + '/']);
+    for (const path of [...compilerOptions.paths['eureka-serverless/task'], ...compilerOptions.typeRoots]) assert.ok(existsSync(path), `${path} exists`);
   });
 
   const usage: Array<[string, string[], RegExp]> = [

@@ -4,7 +4,8 @@
  * conformance` checks it against episodes recorded from its Python original (point_goal.py, by
  * tasks/record-gymnasium.py), and its person's shaping learns at its default budget (a copy of it
  * anywhere on disk runs a smoke search: test/new-task.test.ts). A broken folder is skipped with one line naming the folder and the field,
- * and the commands that need other tasks go on.
+ * and the commands that need other tasks go on. A folder's code runs with the command's full
+ * rights, in every command that loads the tasks (docs/cli.md).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -116,5 +117,21 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.equal(ran.code, 0, ran.stderr);
     assert.match(ran.stderr, /^eureka: skipped task folder .*point-goal: no package\.json with "type": "module" .*\n$/);
     assert.equal(JSON.parse(ran.stdout).tasks.some((t: { id: string }) => t.id === 'PointGoal-v0'), false);
+  });
+
+  it('runs a folder\'s own code, unsandboxed, in every command that loads the tasks: even tasks and show (docs/cli.md says so)', async () => {
+    // A task folder whose task.ts, once imported, writes a line of its own beside itself.
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-trusted-task-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+    await mkdir(join(dir, 'marked'));
+    await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'marked', 'environment.ts'));
+    const task = (await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8')).replace("id: 'PointGoal-v0'", "id: 'Marked-v0'");
+    await writeFile(join(dir, 'marked', 'task.ts'), `${task}\nimport { appendFileSync } from 'node:fs';\nappendFileSync(new URL('./ran.log', import.meta.url), process.argv[2] + '\\n');\n`);
+    const listed = await eureka(['tasks', '--json'], dir);
+    assert.equal(listed.code, 0, listed.stderr);
+    const shown = await eureka(['show', 'no-such-search', '--data-dir', dir], dir);
+    assert.equal(shown.code, 2, shown.stderr);
+    assert.equal(await readFile(join(dir, 'marked', 'ran.log'), 'utf8'), 'tasks\nshow\n');
   });
 });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gae } from '../functions/train-seed/ppo.ts';
+import { ppoConfigFor } from '../core/ppo-config.ts';
+import { gae, train, type RewardModel } from '../functions/train-seed/ppo.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
+import type { Task, VecEnv } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 
 describe('Function: gae', () => {
@@ -52,4 +54,37 @@ describe('Function: train', () => {
       assert.notDeepEqual(a.policy!.theta, c.policy!.theta);
     });
   }
+
+  it('frees the training copies when a checkpoint\'s environment cannot be restored, not leaving them to the finalizer', async () => {
+    // Prepare: InvertedPendulum's copies, each dispose() counted; a checkpoint of no update, then
+    // the same with its physics cut short, as a checkpoint of another shape would be.
+    const real = getTask('InvertedPendulum-v5');
+    const made: VecEnv[] = [];
+    const disposed: VecEnv[] = [];
+    const task: Task = {
+      ...real,
+      makeEnv: (n, seed) => {
+        const envs = real.makeEnv(n, seed);
+        const free = envs.dispose?.bind(envs);
+        envs.dispose = () => {
+          disposed.push(envs);
+          free?.();
+        };
+        made.push(envs);
+        return envs;
+      },
+    };
+    const config = ppoConfigFor(real, 1, 2048);
+    const noReward: RewardModel = { evaluate: () => assert.fail('no update runs') };
+    const { checkpoint } = await train(config, task, noReward, { stopAfterUpdate: 0 });
+    assert.ok(checkpoint.env?.physics instanceof Float64Array);
+    const cut = { ...checkpoint, env: { ...checkpoint.env, physics: checkpoint.env.physics.subarray(1) } };
+
+    // Act
+    await assert.rejects(train(config, task, noReward, { resume: cut }), /a snapshot of another environment/);
+
+    // Assess: both trainings' copies freed, each once.
+    assert.equal(made.length, 2);
+    assert.deepEqual(made.map((envs) => disposed.filter((d) => d === envs).length), [1, 1]);
+  });
 });

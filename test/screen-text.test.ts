@@ -29,4 +29,22 @@ describe('Function: describeScreen', () => {
     assert.equal(failsScreen(screen), true);
     assert.match(describeScreen(screen)[0], /^screen: FAILS \(ranks every failure above succeeding/);
   });
+
+  it('gives the returns of a reward of huge values in their units of 2^returnsExponent, beside the scale a step in plain units', () => {
+    const screen = screenOf(syntheticBank([
+      { policy: 'good', kind: 'success', rewards: [1e307, 1e307, 1e307] }, { policy: 'bad', kind: 'failure', rewards: [1e307, 0, 0] },
+    ]));
+    const exponent = screen.returnsExponent ?? 0;
+    assert.ok(exponent > 0, 'the screen holds these returns in units of a power of two');
+    const lines = describeScreen(screen);
+    const returns = lines.filter((line) => / mean return /.test(line));
+    assert.equal(returns.length, 2);
+    for (const line of returns) assert.match(line, new RegExp(` mean return [0-9.]+ × 2\\^${exponent}`));
+    // 4e307 paid over 6 steps, in plain units.
+    const scale = lines.find((line) => line.startsWith('  scale: '));
+    assert.match(scale ?? '', new RegExp(`^  scale: 6\\.67e\\+306 a step .*, returns spread over [0-9.e+]+ × 2\\^${exponent}$`));
+    // An ordinary reward's returns are in units of 1, and say nothing of it.
+    const ordinary = screenOf(syntheticBank([{ policy: 'good', kind: 'success', rewards: [1, 1, 1] }, { policy: 'bad', kind: 'failure', rewards: [1, 0, 0] }]));
+    assert.equal(describeScreen(ordinary).some((line) => line.includes('2^')), false);
+  });
 });

@@ -6,7 +6,9 @@
  * (and takes one written meanwhile at once). An answer is read once it has stopped changing, so a
  * half-written file is never taken. One Propose invocation waits at most its share of the time
  * (ANSWER_WAIT_SLICE_SECONDS, within its Lambda's timeout); then it fails with AnswerPending and
- * the state machine's Retry invokes it again to go on waiting.
+ * the state machine's Retry invokes it again to go on waiting. Past the deadline an answer that is
+ * there but still changing gets CHANGING_ANSWER_SECONDS more, in the invocation that saw it, and
+ * then fails for good: otherwise a file rewritten in a loop would hold the search to its end.
  */
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,9 +23,18 @@ export interface FilesOptions {
   sliceSeconds?: number;
   /** How often the directory is looked at. @default 1000 */
   pollMs?: number;
+  /** Past the deadline, how long an answer that is there may go on changing. @default CHANGING_ANSWER_SECONDS */
+  changingSeconds?: number;
   /** Waits between two looks (tests pass a gate they open). @default a timer of `ms` */
   pause?: (ms: number) => Promise<void>;
 }
+
+/**
+ * Past the deadline, the seconds an answer that is there may go on changing, counted from the first
+ * look past it in one invocation: a writer that finishes needs milliseconds, and half a minute
+ * more than the slice still ends before the Lambda's timeout (the slice leaves it a minute).
+ */
+export const CHANGING_ANSWER_SECONDS = 30;
 
 const REQUEST = /^request-(\d+)\.md$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,7 +63,11 @@ async function answerIn(dir: string, request: TextRequest, options: FilesOptions
   const { n, writtenAt } = await requestNumber(dir, request.text);
   const answer = join(dir, `answer-${n}.json`);
   const deadline = writtenAt + options.timeoutMinutes * 60_000;
-  const sliceEnd = Date.now() + (options.sliceSeconds ?? ANSWER_WAIT_SLICE_SECONDS) * 1000;
+  const started = Date.now();
+  const sliceEnd = started + (options.sliceSeconds ?? ANSWER_WAIT_SLICE_SECONDS) * 1000;
+  const changingSeconds = options.changingSeconds ?? CHANGING_ANSWER_SECONDS;
+  // Past the deadline (never before it), the slice's end gives way to this.
+  const settleBy = Math.max(deadline, started) + changingSeconds * 1000;
   const pollMs = options.pollMs ?? 1000;
   const pause = options.pause ?? sleep;
   process.stderr.write(`eureka: waiting until ${new Date(deadline).toISOString()} for ${answer} (the request is ${join(dir, `request-${n}.md`)})\n`);
@@ -63,11 +78,15 @@ async function answerIn(dir: string, request: TextRequest, options: FilesOptions
     if (seen !== null && seen === last) return readFile(answer, 'utf8');
     last = seen;
     const now = Date.now();
-    // Past the deadline an answer already there still gets its second look: only a missing one is late.
+    // Past the deadline an answer already there still gets its second look: only a missing one is
+    // late, and one that keeps changing, once it had its stated seconds more (never another slice).
     if (now >= deadline && seen === null) {
       throw new ProposerError(`No answer: ${answer} was not written within ${options.timeoutMinutes} min of ${join(dir, `request-${n}.md`)} (feedbackTimeoutMinutes)`);
     }
-    if (now >= sliceEnd) throw new AnswerPending(`still waiting for ${answer} (until ${new Date(deadline).toISOString()})`);
+    if (now >= settleBy) {
+      throw new ProposerError(`No answer: ${answer} was still changing ${changingSeconds} s past its deadline, ${options.timeoutMinutes} min after ${join(dir, `request-${n}.md`)} (feedbackTimeoutMinutes): write it whole, to another name and then rename it`);
+    }
+    if (now >= sliceEnd && now < deadline) throw new AnswerPending(`still waiting for ${answer} (until ${new Date(deadline).toISOString()})`);
     await pause(seen === null ? Math.min(pollMs, Math.max(1, deadline - now)) : pollMs);
   }
 }

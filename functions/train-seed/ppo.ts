@@ -129,6 +129,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
 
   const first = resume ? resume.update + 1 : 1;
   await task.prepare?.();
+  // environments() frees the copies itself when a restore throws; from here the finally does.
   const { envs, tracker } = environments(task, config, d, resume);
   // The loop below, in a function of its own, so that the copies are freed (an engine's
   // WebAssembly objects) however it ends.
@@ -242,7 +243,8 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
 /**
  * The training copies: the seed-run's own, or where a checkpoint left them. An environment that
  * cannot save itself starts fresh copies at a chunk, seeded by the seed-run and the update, so a
- * resumed run is still reproducible.
+ * resumed run is still reproducible. Copies whose restore throws (a checkpoint of another shape)
+ * are freed here: the caller never holds them.
  */
 function environments(task: Task, config: PpoConfig, obsSize: number, resume?: TrainerCheckpoint): { envs: VecEnv; tracker: EpisodeTracker } {
   if (!resume) {
@@ -254,11 +256,16 @@ function environments(task: Task, config: PpoConfig, obsSize: number, resume?: T
     return { envs, tracker: new EpisodeTracker(envs, obsSize) };
   }
   const envs = task.makeEnv(config.numEnvs, config.seed);
-  if (!envs.restore) throw new Error(`${task.id}: a checkpoint holds its environment, but the environment cannot be restored`);
-  envs.restore(resume.env);
-  const tracker = new EpisodeTracker(envs, obsSize);
-  if (resume.tracker) tracker.restore(resume.tracker);
-  return { envs, tracker };
+  try {
+    if (!envs.restore) throw new Error(`${task.id}: a checkpoint holds its environment, but the environment cannot be restored`);
+    envs.restore(resume.env);
+    const tracker = new EpisodeTracker(envs, obsSize);
+    if (resume.tracker) tracker.restore(resume.tracker);
+    return { envs, tracker };
+  } catch (error) {
+    envs.dispose?.();
+    throw error;
+  }
 }
 
 /** Seeds of fresh copies at a chunk sit past every training and evaluation seed (grade.ts). */

@@ -15,12 +15,22 @@ export class MujocoNotLoaded extends Error {
 let loading: Promise<MainModule> | undefined;
 let loaded: MainModule | undefined;
 
-/** The engine, loaded on the first call (later calls share it). */
+/**
+ * The engine, loaded on the first call (later calls share it). A load that failed is not kept: the
+ * callers waiting on it see its error, and the next call loads again (a warm worker or a Lambda
+ * container lives on after one failed invocation).
+ */
 export async function loadMujoco(): Promise<MainModule> {
-  loading ??= loadModule().then((module) => {
-    loaded = module;
-    return module;
-  });
+  loading ??= loadModule().then(
+    (module) => {
+      loaded = module;
+      return module;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 

@@ -5,7 +5,7 @@
  * axis, spheres and ellipsoids discs, boxes their outline's segment; planes (the floor) are left
  * to the drawing. No GL: the card draws these as SVG.
  */
-import { mujoco } from './engine.ts';
+import { mujoco, type MjModel } from './engine.ts';
 
 /** mjtGeom values (mjmodel.h). */
 const PLANE = 0;
@@ -49,7 +49,7 @@ export function sideView(xml: string, qposes: ArrayLike<number>[], plane: ViewPl
       const rgba = model.geom_rgba as Float32Array;
       const drawn = Array.from({ length: model.ngeom }, (_, g) => g).filter((g) => types[g] !== PLANE && [SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX].includes(types[g]));
       const geoms = drawn.map((g) => ({
-        name: model.geom(g).name,
+        name: geomName(model, g),
         radius: types[g] === BOX ? sizes[3 * g + 2] : sizes[3 * g],
         color: hex(rgba.subarray(4 * g, 4 * g + 3)),
       }));
@@ -75,6 +75,16 @@ export function sideView(xml: string, qposes: ArrayLike<number>[], plane: ViewPl
     }
   } finally {
     model.delete();
+  }
+}
+
+/** Geom g's name, through an accessor the bindings allocate on each `model.geom(g)`: freed here. */
+function geomName(model: MjModel, g: number): string {
+  const geom = model.geom(g);
+  try {
+    return geom.name;
+  } finally {
+    geom.delete();
   }
 }
 
