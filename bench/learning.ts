@@ -73,12 +73,15 @@ if (json) {
 }
 
 /** --ppo's JSON: known settings only, each of its default's type. */
+const OPTIONAL_SETTINGS: Record<string, unknown> = { normObsTerminal: false };
+
 function ppoOverrides(text: string | undefined): PpoOverrides | undefined {
   if (text === undefined) return undefined;
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== 'object' || parsed === null) throw new Error(`--ppo ${text}: expected a JSON object`);
   for (const [key, value] of Object.entries(parsed)) {
-    const known = (DEFAULT_PPO_CONFIG as unknown as Record<string, unknown>)[key];
+    // The settings absent unless set (core/ppo-config.ts) are checked against their type here.
+    const known = (DEFAULT_PPO_CONFIG as unknown as Record<string, unknown>)[key] ?? OPTIONAL_SETTINGS[key];
     if (known === undefined || key === 'seed' || key === 'totalTimesteps') throw new Error(`--ppo: ${key} is not a PPO setting a task may set`);
     if (typeof value !== typeof known) throw new Error(`--ppo: ${key} must be a ${typeof known}, got ${JSON.stringify(value)}`);
   }

@@ -4,7 +4,7 @@
  * end as a user runs it (`eureka search` in a process of its own), one task after another: these
  * take hours at the tasks' default budgets. Prints, per task, the winner's fresh success and
  * return beside Gymnasium's reward's (the environment's reward file) and the person's shaping's on
- * the same fresh seeds, per fresh seed, with the steps trained and the wall time; and appends each
+ * the same fresh seeds (and their progress), per fresh seed, with the steps trained and the wall time; and appends each
  * task's row to --out (JSON lines) as it finishes, so a run cut short keeps what it finished.
  *
  * `npx tsx bench/mujoco-searches.ts --task Swimmer-v5 [--task ...]` (default: every MuJoCo task).
@@ -35,7 +35,7 @@ const keptDir = values('data-dir')[0];
 const out = values('out')[0];
 
 /** One reward's scores on the fresh seeds. */
-interface Fresh { name: string; success: number | null; return: number | null; perSeed: Array<{ seed: number; success: number }> }
+interface Fresh { name: string; success: number | null; progress: number | null; return: number | null; perSeed: Array<{ seed: number; success: number; progress: number | null }> }
 interface Row {
   task: string; searchId: string; winner: Fresh; environment: Fresh | null; person: Fresh | null;
   beatsBaselines: boolean | null; stepsTrained: number; stepsFullBudget: number;
@@ -44,7 +44,8 @@ interface Row {
 }
 
 const fresh = (r: RewardSummary | undefined): Fresh | null => (r === undefined ? null : {
-  name: r.name, success: r.freshSuccess, return: r.freshReturn, perSeed: r.freshSeeds.map((s) => ({ seed: s.seed, success: s.success })),
+  name: r.name, success: r.freshSuccess, progress: r.freshProgress, return: r.freshReturn,
+  perSeed: r.freshSeeds.map((s) => ({ seed: s.seed, success: s.success, progress: s.progress ?? null })),
 });
 
 const all = (await mujocoTasks()).map(({ task, env }) => {
@@ -90,7 +91,7 @@ if (json) process.stdout.write(`${JSON.stringify(rows)}\n`);
 function line(r: Row): string {
   const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${Math.round(x * 100)}%`);
   const one = (label: string, f: Fresh | null) => (f === null ? `${label} -` :
-    `${label} ${pct(f.success)} (return ${f.return?.toFixed(1) ?? '-'}; per seed ${f.perSeed.map((s) => `${s.seed}:${pct(s.success)}`).join(' ')})`);
+    `${label} ${pct(f.success)} (progress ${f.progress?.toFixed(2) ?? '-'}, return ${f.return?.toFixed(1) ?? '-'}; per seed ${f.perSeed.map((s) => `${s.seed}:${pct(s.success)}`).join(' ')})`);
   return `${r.task.padEnd(26)} ${one(`winner ${r.winner.name}`, r.winner)}\n${''.padEnd(27)}${one('Gymnasium\'s reward', r.environment)}\n` +
     `${''.padEnd(27)}${one('the person\'s shaping', r.person)}\n${''.padEnd(27)}beats the baselines ${r.beatsBaselines ?? '-'}; ` +
     `steps ${r.stepsTrained.toLocaleString('en-US')} of ${r.stepsFullBudget.toLocaleString('en-US')} without racing (${(r.stepsTrained / r.stepsFullBudget).toFixed(2)}); ${(r.seconds / 3600).toFixed(2)} h${r.resumed ? ' (this run; resumed)' : ''}`;

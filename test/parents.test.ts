@@ -28,7 +28,7 @@ describe('Function: loadParents', () => {
     await put('twins', 'best-again', 0.9, { twinOf: 'best', seeds: [], stepsTrained: 0 });
     await put('twins', 'second', 0.6);
     await put('twins', 'third', 0.3);
-    const parents = await loadParents(real.store(), 'twins', 1);
+    const parents = await loadParents(real.store(), 'twins', 1, 'none');
     assert.deepEqual(parents.map((p) => p.candidate.name), ['best', 'second', 'third']);
   });
 });

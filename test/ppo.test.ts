@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 import { gae, train, type RewardModel } from '../functions/train-seed/ppo.ts';
+import { initBackend } from '../functions/train-seed/backend.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import type { Task, VecEnv } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
@@ -86,5 +87,25 @@ describe('Function: train', () => {
     // Assess: both trainings' copies freed, each once.
     assert.equal(made.length, 2);
     assert.deepEqual(made.map((envs) => disposed.filter((d) => d === envs).length), [1, 1]);
+  });
+
+  it('counts the final observation of every episode that ends in the observation statistic only where normObsTerminal asks, as CleanRL\'s wrapper does', async () => {
+    // Prepare: InvertedPendulum's random policy drops the pole within a few dozen steps, so episodes end in the rollout.
+    const task = getTask('InvertedPendulum-v5');
+    await Promise.all([task.prepare?.(), initBackend()]);
+    const zero: RewardModel = { evaluate: (batch) => ({ rewards: new Float64Array(batch.count), terms: new Map() }) };
+    const run = async (normObsTerminal: boolean) => {
+      const config = { ...ppoConfigFor(task, 3, 2048), ...(normObsTerminal ? { normObsTerminal } : {}) };
+      const { checkpoint } = await train(config, task, zero, { stopAfterUpdate: 1 });
+      return { count: checkpoint.obsNormalizer?.[0] ?? Number.NaN, ended: checkpoint.updates[0].episodesEnded, copies: config.numEnvs, steps: config.numSteps };
+    };
+
+    // Act
+    const [without, counted] = [await run(false), await run(true)];
+
+    // Assess: the reset observations and every step's (CleanRL's one copy, 2,048 steps), and with the flag each ending's final one too.
+    assert.ok(without.ended > 16, `${without.ended} episodes ended`);
+    assert.ok(Math.abs(without.count - (1e-4 + without.copies * (1 + without.steps))) < 1e-6, `${without.count}`);
+    assert.ok(Math.abs(counted.count - (without.count + counted.ended)) < 1e-6, `${counted.count} against ${without.count} + ${counted.ended}`);
   });
 });

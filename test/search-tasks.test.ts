@@ -45,7 +45,7 @@ for (const id of ['CartPole-v1', 'Pendulum-v1']) {
       });
       const bucket = join(dataDir, 'bucket', 'searches', searchId);
       const summary = JSON.parse(await readFile(join(bucket, 'winner', 'summary.json'), 'utf8'));
-      assert.equal(summary.schema, 'eureka-serverless/summary@4');
+      assert.equal(summary.schema, 'eureka-serverless/summary@5');
       assert.equal(summary.task, id);
       assert.equal(summary.winner.freshSuccess, output.winner.freshSuccess);
       const result = JSON.parse(await readFile(join(bucket, 'generations', '0', 'candidates', 'environment_reward', 'seeds', '0', 'result.json'), 'utf8'));

@@ -293,7 +293,7 @@ describe('Workflow: shape of the deployed definition', () => {
         assert.equal(state(pass).Type, 'Pass');
         assert.equal(state(pass).End, true);
         assert.deepEqual(Object.keys(state(pass).Parameters as JsonObject).map((key) => key.replace(/\.\$$/, '')).sort(),
-          ['candidateId', 'meanReturn', 'meanSuccessSteps', 'outcome', 'reason', 'seed', 'stepsTrained', 'success', 'trainSuccessArea']);
+          ['candidateId', 'meanReturn', 'meanSuccessSteps', 'outcome', 'progress', 'reason', 'seed', 'stepsTrained', 'success', 'trainSuccessArea']);
       }
     }
   });
@@ -546,14 +546,14 @@ describe('Workflow: behaviour, run locally', () => {
     assert.deepEqual(byCandidate.get('g1-c1-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c1-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'memory',
       reason: `the seed-run exceeded its ${FUNCTION_CAPS.trainSeed.memoryMb} MB memory cap (Runtime.OutOfMemory)`,
-      success: 0, meanSuccessSteps: null, meanReturn: null, stepsTrained: 150_000, trainSuccessArea: null,
+      success: 0, meanSuccessSteps: null, meanReturn: null, progress: null, stepsTrained: 150_000, trainSuccessArea: null,
     });
     assert.equal(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.outcome, 'timeout');
     assert.match(byCandidate.get('g1-c2-energy-shaping-with-goal-bonus')?.reason ?? '', /600 s time cap \(Sandbox\.Timedout\)/);
     assert.deepEqual(byCandidate.get('g1-c3-energy-shaping-with-goal-bonus'), {
       candidateId: 'g1-c3-energy-shaping-with-goal-bonus', seed: 1000, outcome: 'error',
       reason: 'the seed-run failed with MissingReward (its Cause is in the execution history)', success: 0, meanSuccessSteps: null, meanReturn: null,
-      stepsTrained: 150_000, trainSuccessArea: null,
+      progress: null, stepsTrained: 150_000, trainSuccessArea: null,
     });
     assert.equal(byCandidate.get('g1-c4-energy-shaping-with-goal-bonus')?.outcome, 'trained');
   });

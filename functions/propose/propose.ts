@@ -15,6 +15,7 @@ import { proposedCandidate } from '../shared/store/proposed-candidate.ts';
 import { BudgetRefused, checkBudget, refusedStop } from './budget.ts';
 import { searchLedger } from './ledger.ts';
 import { HOSTILE_CANDIDATES } from './hostile.ts';
+import { getTask } from '../../tasks/registry.ts';
 import { loadParents, peopleOf } from './parents.ts';
 import type { ProposeContext, Proposer } from './proposer.ts';
 import { materialize, storeAnswer, type StoredCandidate } from './stored-answer.ts';
@@ -53,7 +54,7 @@ export async function proposeContext(store: SearchStore, meta: MetaRecord, searc
   const { task, steps, seeds, evalEpisodes, candidates: k, randomSeed, model } = meta.config;
   const said = generation > 1 ? (await store.feedback(searchId, generation - 1))?.answer?.text?.trim() : undefined;
   const breeding = meta.config.proposer !== 'offline' ? {}
-    : generation === 1 ? { people: peopleOf(meta.config) } : { parents: await loadParents(store, searchId, generation - 1) };
+    : generation === 1 ? { people: peopleOf(meta.config) } : { parents: await loadParents(store, searchId, generation - 1, getTask(meta.config.task).tieBreak) };
   return { task, budget: { steps, seeds, evalEpisodes }, generation, k, randomSeed, model, ...reflection, feedback: said || null, ...breeding };
 }
 

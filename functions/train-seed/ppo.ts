@@ -150,7 +150,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
     } else {
       obsNormalizer?.update(envs.obs, numEnvs);
     }
-    const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), action: new Float32Array(numEnvs * a) };
+    const scratch = { obs: new Float32Array(numEnvs * d), out: new Float32Array(numEnvs * k), action: new Float32Array(numEnvs * a), final: new Float32Array(numEnvs * d) };
     const updates: UpdateStats[] = resume ? [...resume.updates] : [];
     const endings = new EndingCounter();
 
@@ -168,6 +168,7 @@ export async function train(config: PpoConfig, task: Task, reward: RewardModel, 
         actions.set(scratch.action, base * a);
         envs.step(scratch.action);
         obsNormalizer?.update(envs.obs, numEnvs);
+        if (obsNormalizer && config.normObsTerminal) countFinalObservations(obsNormalizer, envs, d, scratch.final);
         applied.set(envs.applied, base * a);
         finalObs.set(envs.finalObs, base * d);
         finalRecord.set(envs.finalRecord, base * r);
@@ -279,6 +280,17 @@ interface RolloutPolicy {
 }
 
 /** The policy at theta, on the kernel (theta loaded once per update) or in plain JS (prepareJs). */
+/** The final observations of the copies whose episode just ended, counted as CleanRL's per-copy wrapper counts them (normObsTerminal). */
+function countFinalObservations(normalizer: ObsNormalizer, envs: VecEnv, d: number, rows: Float32Array): void {
+  let n = 0;
+  for (let e = 0; e < envs.n; e++) {
+    if (envs.terminated[e] === 0 && envs.truncated[e] === 0) continue;
+    rows.set(envs.finalObs.subarray(e * d, (e + 1) * d), n * d);
+    n += 1;
+  }
+  if (n > 0) normalizer.update(rows, n);
+}
+
 function preparePolicy(net: Network, theta: Float32Array, numEnvs: number, kernel: MlpKernel | null): RolloutPolicy {
   const logStd = net.continuous ? Float64Array.from(theta.subarray(net.logStd, net.logStd + net.actions)) : new Float64Array(0);
   const std = logStd.map(Math.exp);
