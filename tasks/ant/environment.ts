@@ -79,6 +79,7 @@
 import type { Random } from '../../core/random.ts';
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
+import { numpyNorm2 } from '../mujoco-common/numpy-norm.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import type { EnvSnapshot } from '../contract.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -172,7 +173,7 @@ export class AntEnv extends MujocoEnv {
     const contactCost = CONTACT_COST_WEIGHT * forces;
     const reward = forward + survive - (ctrlCost + contactCost);
     this.info[i] = {
-      x_position: qpos[0], y_position: qpos[1], distance_from_origin: Math.sqrt(qpos[0] * qpos[0] + qpos[1] * qpos[1]),
+      x_position: qpos[0], y_position: qpos[1], distance_from_origin: numpyNorm2(qpos[0], qpos[1], this.dotRounding),
       x_velocity: xVelocity, y_velocity: yVelocity,
       reward_forward: forward, reward_ctrl: -ctrlCost, reward_contact: -contactCost, reward_survive: survive,
     };

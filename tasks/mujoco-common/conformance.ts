@@ -18,7 +18,10 @@ import { RecordingSchema } from '../conformance.ts';
 import { compareDistributions, type DistributionSpec } from './distribution.ts';
 import type { MujocoEnv } from './mujoco-env.ts';
 import { mujocoEpisode, policyName, type MujocoEpisode } from './recording.ts';
-import { describeEntries, subStepCheck, type SubStepSpec } from './sub-step.ts';
+import { subStepCheck, type SubStepSpec } from './sub-step.ts';
+import { logicCheck } from './logic-check.ts';
+
+export { logicCheck };
 
 export interface MujocoConformanceSpec {
   /** A fresh one-copy environment seeded with `seed` (the caller's task is prepared). */
@@ -57,70 +60,12 @@ function physicsCheck(spec: MujocoConformanceSpec, physics: PhysicsSpec, episode
   return { ...check, detail: `the ${chosen.length} ${physics.policy} episodes: ${check.detail}` };
 }
 
-/**
- * Each recorded step given as our next state: observation, reward, terms and endings, exactly;
- * what reads the last sub-step (spec.subStep) left out.
- */
-export function logicCheck(spec: Pick<MujocoConformanceSpec, 'make' | 'subStep'>, episodes: MujocoEpisode[]): ConformanceCheck {
-  const worst = { obs: 0, reward: 0, terms: 0 };
-  const skipped = new Set(spec.subStep?.obs ?? []);
-  const exact = (k: number): boolean => !skipped.has(k);
-  const subTerms = spec.subStep?.terms ?? {};
-  const rewardExact = Object.keys(subTerms).length === 0;
-  const endingsExact = spec.subStep?.endings !== true;
-  let flags = 0;
-  let first = '';
-  const env = spec.make(0);
-  try {
-    env.autoReset = false;
-    for (const episode of episodes) {
-      env.setRecordedState(0, episode.initial_qpos, episode.initial_qvel);
-      env.restartFromState(0);
-      worst.obs = Math.max(worst.obs, maxAbsOf(env.obs, episode.initial_obs.map(Math.fround), exact));
-      episode.steps.forEach((step, t) => {
-        const before = t === 0 ? { qpos: episode.initial_qpos, qvel: episode.initial_qvel } : episode.steps[t - 1];
-        env.setRecordedState(0, before.qpos, before.qvel);
-        env.giveNextState(0, step.qpos, step.qvel);
-        env.step(step.action);
-        worst.obs = Math.max(worst.obs, maxAbsOf(env.finalObs, step.obs.map(Math.fround), exact));
-        if (rewardExact) worst.reward = Math.max(worst.reward, Math.abs(env.reward[0] - step.reward));
-        for (const [name, value] of Object.entries(env.info[0])) {
-          if (!(name in subTerms)) worst.terms = Math.max(worst.terms, Math.abs(value - (step.info?.[name] ?? Number.NaN)));
-        }
-        if (endingsExact && ((env.terminated[0] === 1) !== step.terminated || (env.truncated[0] === 1) !== step.truncated)) {
-          flags += 1;
-          first ||= ` (first: seed ${episode.seed ?? '?'} step ${t + 1})`;
-        }
-      });
-    }
-  } finally {
-    env.dispose();
-  }
-  const ok = worst.obs === 0 && worst.reward === 0 && worst.terms === 0 && flags === 0;
-  const left = spec.subStep ? leftOut(spec.subStep) : '';
-  return {
-    check: 'logic', ok,
-    detail: `from each recorded state, exactly: largest deviation of the observation (float32) ${worst.obs.toExponential(2)}, ` +
-      `reward ${worst.reward.toExponential(2)}, reward terms ${worst.terms.toExponential(2)}; terminated/truncated differ on ${flags} steps${first}${left}`,
-  };
-}
-
 /** The largest deviation over the entries `keep` selects. */
 function maxAbsOf(a: ArrayLike<number>, b: ArrayLike<number>, keep: (k: number) => boolean): number {
   if (a.length !== b.length) return Infinity;
   let worst = 0;
   for (let k = 0; k < a.length; k++) if (keep(k)) worst = Math.max(worst, Math.abs(a[k] - b[k]));
   return worst;
-}
-
-/** What the logic check left to the last sub-step's check, in words. */
-function leftOut(subStep: SubStepSpec): string {
-  const parts = [
-    subStep.obs.length > 0 ? `observation ${describeEntries(subStep.obs)}` : '',
-    Object.keys(subStep.terms).length > 0 ? `the reward and ${Object.keys(subStep.terms).join(', ')}` : '',
-    subStep.endings ? 'the endings' : '',
-  ].filter((p) => p !== '');
-  return ` (left to the last sub-step's check: ${parts.join(', ')})`;
 }
 
 /** Each step simulated from the recorded state before it (warm start included): the next qpos and qvel. */
