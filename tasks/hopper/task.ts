@@ -94,7 +94,8 @@ Summed over an episode: return = 125 * (metres travelled forward) + (healthy ste
         pd_posture: (env) => [3, 4, 5].map((k) => Math.fround(Math.min(1, Math.max(-1, -(5 * env.qpos(0)[k] + 0.5 * env.qvel(0)[k]))))),
       },
       episodes: 40,
-      standardErrors: 3,
+      // A false alarm in at most 1% of conforming files (measured: docs/mujoco.md, Conformance).
+      falseAlarm: 0.01,
     },
   }),
 });
