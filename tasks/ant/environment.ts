@@ -108,6 +108,8 @@ const ROBOT: RobotSpec = {
   rnePostConstraint: true,
 };
 
+const HEALTHY_RANGES = { z: HEALTHY_Z_RANGE };
+
 const clipForce = (f: number): number => Math.min(Math.max(f, CONTACT_FORCE_RANGE[0]), CONTACT_FORCE_RANGE[1]);
 
 export class AntEnv extends MujocoEnv {
@@ -119,6 +121,11 @@ export class AntEnv extends MujocoEnv {
 
   protected robot(): RobotSpec {
     return ROBOT;
+  }
+
+  /** Gymnasium's healthy ranges, constructor arguments there: read through one method, so a variant (or a port broken on purpose: test/conformance-faults.test.ts) can change them. */
+  protected healthyRanges(): { z: readonly [number, number] } {
+    return HEALTHY_RANGES;
   }
 
   /** Gymnasium's reset_model: uniform noise on qpos, then normal noise on qvel (not uniform, as Hopper's). */
@@ -142,7 +149,8 @@ export class AntEnv extends MujocoEnv {
     const qpos = this.qpos(i);
     const qvel = this.qvel(i);
     if (!qpos.every(Number.isFinite) || !qvel.every(Number.isFinite)) return false;
-    return HEALTHY_Z_RANGE[0] <= qpos[2] && qpos[2] <= HEALTHY_Z_RANGE[1];
+    const { z } = this.healthyRanges();
+    return z[0] <= qpos[2] && qpos[2] <= z[1];
   }
 
   /** Keeps the torso's body position (x, y) as MuJoCo last computed it: after a step, at its last sub-step. */

@@ -35,7 +35,13 @@ export interface MujocoConformanceSpec {
   subStep?: SubStepSpec;
 }
 
-type PhysicsSpec = { check: 'per-step'; tolerance: number; policy?: string } | ({ check: 'distribution' } & DistributionSpec);
+/**
+ * Per step: 'max', the largest deviation of any step (where the two MuJoCo versions agree to
+ * rounding); 'mean', the deviation's mean over the steps (where contacts part them on some steps,
+ * by more than a broken port would on one, but not on most: Ant). @default 'max'
+ */
+type PerStepMeasure = 'max' | 'mean';
+type PhysicsSpec = { check: 'per-step'; tolerance: number; policy?: string; measure?: PerStepMeasure } | ({ check: 'distribution' } & DistributionSpec);
 
 const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>): number => maxAbsOf(a, b, () => true);
 
@@ -54,9 +60,9 @@ export function mujocoConformance(spec: MujocoConformanceSpec): (recording: unkn
 
 function physicsCheck(spec: MujocoConformanceSpec, physics: PhysicsSpec, episodes: MujocoEpisode[]): ConformanceCheck {
   if (physics.check === 'distribution') return compareDistributions(spec.make, physics, episodes);
-  if (physics.policy === undefined) return perStepCheck(spec, episodes, physics.tolerance);
+  if (physics.policy === undefined) return perStepCheck(spec, episodes, physics.tolerance, physics.measure);
   const chosen = episodes.filter((e) => policyName(e) === physics.policy);
-  const check = perStepCheck(spec, chosen, physics.tolerance);
+  const check = perStepCheck(spec, chosen, physics.tolerance, physics.measure);
   return { ...check, detail: `the ${chosen.length} ${physics.policy} episodes: ${check.detail}` };
 }
 
@@ -69,8 +75,8 @@ function maxAbsOf(a: ArrayLike<number>, b: ArrayLike<number>, keep: (k: number) 
 }
 
 /** Each step simulated from the recorded state before it (warm start included): the next qpos and qvel. */
-export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[], tolerance: number): ConformanceCheck {
-  let worst = 0;
+export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[], tolerance: number, measure: PerStepMeasure = 'max'): ConformanceCheck {
+  let [worst, sum, steps] = [0, 0, 0];
   let where = '';
   const env = spec.make(0);
   try {
@@ -84,14 +90,20 @@ export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes
         env.step(step.action);
         const deviation = Math.max(maxAbs(env.qpos(0), step.qpos), maxAbs(env.qvel(0), step.qvel));
         if (deviation > worst) [worst, where] = [deviation, `seed ${episode.seed ?? '?'} step ${t + 1}`];
+        [sum, steps] = [sum + deviation, steps + 1];
       });
     }
   } finally {
     env.dispose();
   }
-  return {
-    check: 'physics per step', ok: worst <= tolerance,
-    detail: `each step from the recorded qpos, qvel and warm start: largest deviation of the next qpos and qvel ${worst.toExponential(2)}` +
-      `${where ? ` (${where})` : ''}, tolerance ${tolerance}`,
-  };
+  const largest = `largest deviation of the next qpos and qvel ${worst.toExponential(2)}${where ? ` (${where})` : ''}`;
+  if (measure === 'mean') {
+    const mean = sum / Math.max(1, steps);
+    return {
+      check: 'physics per step', ok: mean <= tolerance,
+      detail: `each step from the recorded qpos, qvel and warm start: mean over the steps of the next qpos and qvel's deviation ${mean.toExponential(2)}, ` +
+        `tolerance ${tolerance} (${largest})`,
+    };
+  }
+  return { check: 'physics per step', ok: worst <= tolerance, detail: `each step from the recorded qpos, qvel and warm start: ${largest}, tolerance ${tolerance}` };
 }

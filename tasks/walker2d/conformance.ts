@@ -7,7 +7,7 @@
  * free runs from step 125): those, and the random ones, by distribution. Tolerances: the rules of
  * test/conformance-mujoco-planar.test.ts on the tuning recordings (docs/mujoco.md).
  */
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
+import { mujocoConformance, type MujocoConformanceSpec } from '../mujoco-common/conformance.ts';
 import { uniformRandom } from '../mujoco-common/distribution.ts';
 import type { MujocoEnv } from '../mujoco-common/mujoco-env.ts';
 import { Walker2dEnv } from './environment.ts';
@@ -32,10 +32,12 @@ const DISTRIBUTION = {
   falseAlarm: 0.01,
 };
 
-export const walker2dConformance = mujocoConformance({
+export const WALKER2D_CONFORMANCE_SPEC: MujocoConformanceSpec = {
   make: (seed) => new Walker2dEnv(1, seed),
   physics: [
     { check: 'per-step', tolerance: PER_STEP_TOLERANCE, policy: PER_STEP_POLICY },
     { check: 'distribution', ...DISTRIBUTION },
   ],
-});
+};
+
+export const walker2dConformance = mujocoConformance(WALKER2D_CONFORMANCE_SPEC);
