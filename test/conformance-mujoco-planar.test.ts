@@ -46,8 +46,9 @@ const episodesOf = (file: string): MujocoEpisode[] => (read(file) as { episodes:
 
 /**
  * The rules the tolerances were chosen by, on the golden and tuning episodes: per step, 10x the
- * largest deviation rounded up to a power of ten (as for InvertedPendulum); by distribution, 3
- * standard errors of the difference of the means (Hopper's rule; Walker2d's tuning episodes' largest was 1.56).
+ * largest deviation rounded up to a power of ten (as for InvertedPendulum); by distribution, rank
+ * tests at a false-alarm rate of 1% over the check (tasks/mujoco-common/distribution.ts; measured on
+ * the recordings resampled against themselves by bench/distribution-false-alarm.ts).
  */
 const perStepTolerance = (worst: number): number => 10 ** Math.ceil(Math.log10(10 * worst));
 const worstOf = (detail: string): number => Number(/deviation of the next qpos and qvel ([\d.e+-]+)/.exec(detail)?.[1]);
@@ -84,7 +85,7 @@ describe('Conformance: Walker2d, HalfCheetah and Swimmer against Gymnasium\'s ow
     });
   }
 
-  it('Walker2d-v5: the random and the posture controller\'s episodes, as distributions, within 3 standard errors on the held-out recordings', () => {
+  it('Walker2d-v5: the random and the posture controller\'s episodes, as distributions, no rank test below its level on the held-out recordings', () => {
     const distribution = check(tasks['Walker2d-v5']!.conformance!(read(FIXTURE('Walker2d-v5', 'held-out'))), 'distribution');
     assert.ok(distribution.ok, distribution.detail);
     assert.match(distribution.detail, /uniform_random: ours \(40\)/);

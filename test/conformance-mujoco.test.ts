@@ -30,7 +30,8 @@ const read = (file: string): unknown => JSON.parse(recordingText(readFileSync(fi
 /**
  * The rules the tolerances were chosen by, on the tuning episodes: per step, 10x the largest
  * deviation rounded up to a power of ten (InvertedPendulum: 8.9e-16 gives 1e-14); by distribution,
- * 3 standard errors of the difference of the means (the tuning episodes' largest was 0.50; held out 1.39).
+ * rank tests at a false-alarm rate of 1% over the check (tasks/mujoco-common/distribution.ts;
+ * measured on the recordings resampled against themselves by bench/distribution-false-alarm.ts).
  */
 const perStepTolerance = (worst: number): number => 10 ** Math.ceil(Math.log10(10 * worst));
 
@@ -66,7 +67,7 @@ describe('Conformance: the MuJoCo tasks against Gymnasium\'s own v5 code', () =>
     assert.ok(check(task.conformance!(read(FIXTURE('InvertedPendulum-v5', 'held-out'))), 'physics per step').ok);
   });
 
-  it('Hopper-v5: the random and the posture controller\'s episodes, as distributions, within 3 standard errors on the held-out recordings', () => {
+  it('Hopper-v5: the random and the posture controller\'s episodes, as distributions, no rank test below its level on the held-out recordings', () => {
     const distribution = check(tasks['Hopper-v5'].conformance!(read(FIXTURE('Hopper-v5', 'held-out'))), 'distribution');
     assert.ok(distribution.ok, distribution.detail);
     assert.match(distribution.detail, /uniform_random: ours \(\d+\)/);

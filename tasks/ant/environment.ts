@@ -80,6 +80,7 @@ import type { Random } from '../../core/random.ts';
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import { recordFreeBody } from '../mujoco-common/recorded.ts';
+import { numpyNorm2 } from '../mujoco-common/numpy-norm.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import type { EnvSnapshot } from '../contract.ts';
 import { readTaskFile } from '../task-files.ts';
@@ -109,6 +110,8 @@ const ROBOT: RobotSpec = {
   rnePostConstraint: true,
 };
 
+const HEALTHY_RANGES = { z: HEALTHY_Z_RANGE };
+
 const clipForce = (f: number): number => Math.min(Math.max(f, CONTACT_FORCE_RANGE[0]), CONTACT_FORCE_RANGE[1]);
 
 export class AntEnv extends MujocoEnv {
@@ -120,6 +123,11 @@ export class AntEnv extends MujocoEnv {
 
   protected robot(): RobotSpec {
     return ROBOT;
+  }
+
+  /** Gymnasium's healthy ranges, constructor arguments there: read through one method, so a variant (or a port broken on purpose: test/conformance-faults.test.ts) can change them. */
+  protected healthyRanges(): { z: readonly [number, number] } {
+    return HEALTHY_RANGES;
   }
 
   /** Gymnasium's reset_model: uniform noise on qpos, then normal noise on qvel (not uniform, as Hopper's). */
@@ -143,7 +151,8 @@ export class AntEnv extends MujocoEnv {
     const qpos = this.qpos(i);
     const qvel = this.qvel(i);
     if (!qpos.every(Number.isFinite) || !qvel.every(Number.isFinite)) return false;
-    return HEALTHY_Z_RANGE[0] <= qpos[2] && qpos[2] <= HEALTHY_Z_RANGE[1];
+    const { z } = this.healthyRanges();
+    return z[0] <= qpos[2] && qpos[2] <= z[1];
   }
 
   /** Keeps the torso's body position (x, y) as MuJoCo last computed it: after a step, at its last sub-step. */
@@ -174,7 +183,7 @@ export class AntEnv extends MujocoEnv {
     const contactCost = CONTACT_COST_WEIGHT * forces;
     const reward = forward + survive - (ctrlCost + contactCost);
     this.info[i] = {
-      x_position: qpos[0], y_position: qpos[1], distance_from_origin: Math.sqrt(qpos[0] * qpos[0] + qpos[1] * qpos[1]),
+      x_position: qpos[0], y_position: qpos[1], distance_from_origin: numpyNorm2(qpos[0], qpos[1], this.dotRounding),
       x_velocity: xVelocity, y_velocity: yVelocity,
       reward_forward: forward, reward_ctrl: -ctrlCost, reward_contact: -contactCost, reward_survive: survive,
     };

@@ -2,10 +2,10 @@
 import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
 import { metresForward } from '../mujoco-common/healthy-episode.ts';
 import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
+import { HALF_CHEETAH_CONFORMANCE } from './conformance.ts';
 import { HALF_CHEETAH_BANK } from './bank-policies.ts';
 import { HALF_CHEETAH_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
@@ -92,7 +92,5 @@ export default defineTask({
   // 0.65 of the candidates in after a rung gives its raced steps to 4%. They were 1,000 and none (1): its estimate said
   // 11 h 44 min for a search of 46 minutes.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 10_000, raceSurvival: 0.65 },
-  // Contacts, but MuJoCo 3.14 steps as the recordings' 2.2.2 does to about 1e-8 (shared/golden/mujoco/README.md):
-  // 10x the tuning episodes' worst (1.3e-8), rounded up to a power of ten.
-  conformance: mujocoConformance({ make: (seed) => new HalfCheetahEnv(1, seed), physics: { check: 'per-step', tolerance: 1e-6 } }),
+  conformance: HALF_CHEETAH_CONFORMANCE,
 });

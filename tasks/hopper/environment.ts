@@ -100,21 +100,29 @@ const ROBOT: RobotSpec = {
   rnePostConstraint: false,
 };
 
+const HEALTHY_RANGES = { state: HEALTHY_STATE_RANGE, z: HEALTHY_Z_RANGE, angle: HEALTHY_ANGLE_RANGE };
+
 export class HopperEnv extends MujocoEnv {
   protected robot(): RobotSpec {
     return ROBOT;
+  }
+
+  /** Gymnasium's healthy ranges, constructor arguments there: read through one method, so a variant (or a port broken on purpose: test/conformance-faults.test.ts) can change them. */
+  protected healthyRanges(): Readonly<Record<keyof typeof HEALTHY_RANGES, readonly [number, number]>> {
+    return HEALTHY_RANGES;
   }
 
   /** Gymnasium's is_healthy: state_vector()[2:] in range, z above 0.7, the torso's angle within ±0.2. */
   isHealthy(i: number): boolean {
     const qpos = this.qpos(i);
     const qvel = this.qvel(i);
-    const [minState, maxState] = HEALTHY_STATE_RANGE;
+    const ranges = this.healthyRanges();
+    const [minState, maxState] = ranges.state;
     for (let k = 2; k < qpos.length; k++) if (!(minState < qpos[k] && qpos[k] < maxState)) return false;
     for (let k = 0; k < qvel.length; k++) if (!(minState < qvel[k] && qvel[k] < maxState)) return false;
     const z = qpos[1];
     const angle = qpos[2];
-    return HEALTHY_Z_RANGE[0] < z && z < HEALTHY_Z_RANGE[1] && HEALTHY_ANGLE_RANGE[0] < angle && angle < HEALTHY_ANGLE_RANGE[1];
+    return ranges.z[0] < z && z < ranges.z[1] && ranges.angle[0] < angle && angle < ranges.angle[1];
   }
 
   protected stepState(i: number, action: Float64Array): StepOutcome {

@@ -4,10 +4,9 @@ import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { metresForward, stayedHealthy } from '../mujoco-common/healthy-episode.ts';
 import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
-import { uniformRandom } from '../mujoco-common/distribution.ts';
 import { HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HOPPER_BANK } from './bank-policies.ts';
+import { HOPPER_CONFORMANCE } from './conformance.ts';
 import { HOPPER_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
 
@@ -72,18 +71,5 @@ export default defineTask({
   // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not hop.
   // stepsPerSecond: 1M-step seed-runs took 850-1,300 s on the loaded 2-core machine (grading included), rounded down.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 1_000 },
-  conformance: mujocoConformance({
-    make: (seed) => new HopperEnv(1, seed),
-    // Contacts: MuJoCo 3.14 and the recordings' 2.2.2 part ways within a few steps (shared/golden/mujoco/README.md).
-    physics: {
-      check: 'distribution',
-      policies: {
-        uniform_random: uniformRandom([-1, -1, -1], [1, 1, 1]),
-        // The recorder's posture controller: a = clip(-(5 (qpos[3:] - init_qpos[3:]) + 0.5 qvel[3:])); init_qpos[3:] is 0.
-        pd_posture: (env) => [3, 4, 5].map((k) => Math.fround(Math.min(1, Math.max(-1, -(5 * env.qpos(0)[k] + 0.5 * env.qvel(0)[k]))))),
-      },
-      episodes: 40,
-      standardErrors: 3,
-    },
-  }),
+  conformance: HOPPER_CONFORMANCE,
 });

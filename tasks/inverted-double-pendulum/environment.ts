@@ -86,11 +86,18 @@ const ROBOT: RobotSpec = {
   rnePostConstraint: false,
 };
 
+const HEALTHY_RANGES = { tipHeight: [MIN_TIP_HEIGHT, Infinity] as const };
+
 const clip = (v: number): number => Math.min(Math.max(v, -CLIP), CLIP);
 
 export class InvertedDoublePendulumEnv extends MujocoEnv {
   protected robot(): RobotSpec {
     return ROBOT;
+  }
+
+  /** The tip's heights that keep the episode going. Read through one method, so a variant (or a port broken on purpose: test/conformance-faults.test.ts) can change them. */
+  protected healthyRanges(): { tipHeight: readonly [number, number] } {
+    return HEALTHY_RANGES;
   }
 
   /** Gymnasium's reset_model: uniform noise on qpos, then normal noise on qvel. */
@@ -112,7 +119,8 @@ export class InvertedDoublePendulumEnv extends MujocoEnv {
   protected stepState(i: number, action: Float64Array): StepOutcome {
     this.doSimulation(i, action);
     const [x, y] = this.tip(i);
-    const terminated = y <= MIN_TIP_HEIGHT;
+    // Gymnasium's y <= 1 ends it.
+    const terminated = y <= this.healthyRanges().tipHeight[0];
     const qvel = this.qvel(i);
 
     // reward:begin (left out of what the model reads)

@@ -12,6 +12,7 @@ import { MujocoCopies } from '../../physics/mujoco/copies.ts';
 import { loadMujoco } from '../../physics/mujoco/engine.ts';
 import type { EnvSnapshot } from '../contract.ts';
 import { restoreRecord, VectorEnv, type StepOutcome } from '../vector-env.ts';
+import type { DotRounding } from './numpy-norm.ts';
 
 /** A MuJoCo task's `prepare`: the engine loaded, once per process. */
 export async function prepareMujoco(): Promise<void> {
@@ -50,6 +51,11 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
   declare readonly info: StepInfo[];
   /** Copies handed out by createState so far. */
   declare private made: number;
+  /**
+   * How the numpy norms of `info` round their last bit (numpy-norm.ts): BLAS's choice on the
+   * recording machine, so conformance sets it to the recording's; nothing else reads those bits.
+   */
+  dotRounding: DotRounding = 'separate';
   /** Where the next step of each copy ends, when it is given instead of simulated (conformance's logic check). */
   declare private given: Map<CopyIndex, { qpos: ArrayLike<number>; qvel: ArrayLike<number> }> | undefined;
 

@@ -66,6 +66,7 @@
 import { controlCost } from '../mujoco-common/control-cost.ts';
 import { MujocoEnv, type RobotSpec } from '../mujoco-common/mujoco-env.ts';
 import { recordRoot } from '../mujoco-common/recorded.ts';
+import { numpyNorm2 } from '../mujoco-common/numpy-norm.ts';
 import type { StepOutcome } from '../vector-env.ts';
 import { readTaskFile } from '../task-files.ts';
 
@@ -106,7 +107,7 @@ export class SwimmerEnv extends MujocoEnv {
     const ctrlCost = controlCost(CTRL_COST_WEIGHT, action);
     const reward = forward - ctrlCost;
     this.info[i] = {
-      x_position: x, y_position: y, distance_from_origin: Math.sqrt(x * x + y * y), x_velocity: xVelocity, y_velocity: yVelocity,
+      x_position: x, y_position: y, distance_from_origin: numpyNorm2(x, y, this.dotRounding), x_velocity: xVelocity, y_velocity: yVelocity,
       reward_forward: forward, reward_ctrl: -ctrlCost,
     };
     // reward:end

@@ -2,9 +2,9 @@
 import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { mujocoConformance } from '../mujoco-common/conformance.ts';
 import { metresForward } from '../mujoco-common/healthy-episode.ts';
 import { MAX_EPISODE_STEPS, SwimmerEnv } from './environment.ts';
+import { SWIMMER_CONFORMANCE } from './conformance.ts';
 import { SWIMMER_BANK } from './bank-policies.ts';
 import { SWIMMER_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
@@ -74,7 +74,5 @@ export default defineTask({
   // docs/estimate-and-costs.md): 5,312 steps per seed-run-second two at once (beside other work at times), 5,902 as one
   // idle core, rounded down; 0.6 gives its raced steps to 1%. They were 1,500 and none (1).
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 5_900, raceSurvival: 0.6 },
-  // No contacts (nothing collides): MuJoCo 3.14 steps as the recordings' 2.2.2 does, to rounding;
-  // 10x the tuning episodes' worst (8.4e-15), rounded up to a power of ten.
-  conformance: mujocoConformance({ make: (seed) => new SwimmerEnv(1, seed), physics: { check: 'per-step', tolerance: 1e-13 } }),
+  conformance: SWIMMER_CONFORMANCE,
 });

@@ -113,16 +113,24 @@ const ROBOT: RobotSpec = {
   rnePostConstraint: false,
 };
 
+const HEALTHY_RANGES = { z: HEALTHY_Z_RANGE, angle: HEALTHY_ANGLE_RANGE };
+
 export class Walker2dEnv extends MujocoEnv {
   protected robot(): RobotSpec {
     return ROBOT;
+  }
+
+  /** Gymnasium's healthy ranges, constructor arguments there: read through one method, so a variant (or a port broken on purpose: test/conformance-faults.test.ts) can change them. */
+  protected healthyRanges(): Readonly<Record<keyof typeof HEALTHY_RANGES, readonly [number, number]>> {
+    return HEALTHY_RANGES;
   }
 
   /** Gymnasium's is_healthy: z within (0.8, 2.0) and the torso's angle within (-1, 1). */
   isHealthy(i: number): boolean {
     const qpos = this.qpos(i);
     const [z, angle] = [qpos[1], qpos[2]];
-    return HEALTHY_Z_RANGE[0] < z && z < HEALTHY_Z_RANGE[1] && HEALTHY_ANGLE_RANGE[0] < angle && angle < HEALTHY_ANGLE_RANGE[1];
+    const ranges = this.healthyRanges();
+    return ranges.z[0] < z && z < ranges.z[1] && ranges.angle[0] < angle && angle < ranges.angle[1];
   }
 
   protected stepState(i: number, action: Float64Array): StepOutcome {
