@@ -19,6 +19,7 @@
  * got close to the cap is faulted too, in case the candidate caught that error and carried on.
  */
 import { kib } from './sandbox-report.ts';
+import { sandboxCallDeadlineMs, sandboxCallOperations } from './sandbox-budget.ts';
 import { INITIAL_PAGES, newQuickJSRewardSandbox, PAGE_BYTES } from './sandbox-quickjs.ts';
 import { DEFAULT_SANDBOX_LIMITS, RewardFault } from './sandbox-types.ts';
 import type { RewardSandbox, SandboxLimits, SandboxUsage, TransitionLayout } from './sandbox-types.ts';
@@ -38,7 +39,8 @@ export function layoutOf(task: { obsSize: number; actionSize: number; action: { 
 export async function openRewardSandbox(
   source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}, usedBefore: SandboxUsage = { ms: 0, operations: 0 },
 ): Promise<RewardSandbox> {
-  const all = resolveLimits(limits);
+  // A call's caps grow with the observation, as an ordinary reward's work does (sandbox-budget.ts).
+  const all = resolveLimits({ callOperations: sandboxCallOperations(layout.obsSize), callDeadlineMs: sandboxCallDeadlineMs(layout.obsSize), ...limits });
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > all.maxSourceBytes) {
     throw new RewardFault('error', `reward source is ${bytes} bytes, over the ${kib(all.maxSourceBytes)} limit`);
