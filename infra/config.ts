@@ -62,6 +62,23 @@ export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
   publish: 'publish',
 };
 
+/**
+ * The definition's retries of a Task that ran out of time (a slow search takes them; the retries of
+ * faults are elsewhere): Propose and Repair that left a schema repair unsent (Propose.OutOfTime), and
+ * a Repair that timed out (States.Timeout). The worst case of a search counts each attempt at its
+ * Task's timeout, and the waits between them (functions/shared/cost/time-bound.ts).
+ */
+export const TIME_RETRIES = {
+  outOfTime: { intervalSeconds: 1, maxAttempts: 2 },
+  repairTimeout: { intervalSeconds: 2, maxAttempts: 2 },
+} as const;
+
+/** A retry's backoff: each wait twice the one before, at most this long (full jitter: up to it). */
+export const RETRY_BACKOFF = { rate: 2, maxDelaySeconds: 120 } as const;
+
+/** Iterations an inline Map (the checks) runs at once at most, whatever its MaxConcurrency says (AWS's limit). */
+export const INLINE_MAP_MAX_CONCURRENCY = 40;
+
 /** A Task's TimeoutSeconds sits this far above its Lambda's timeout, so the Lambda stops first. */
 export const TASK_TIMEOUT_MARGIN_SECONDS = 30;
 
@@ -99,10 +116,11 @@ export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /**
  * What the pauses for feedback must leave of SEARCH_TIMEOUT_SECONDS to the search itself: G-1
- * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks), so a search
- * that pauses can always finish. 12 h is twice the default search's (G=4, K=6, S=5, concurrency
- * 10) worst case if every Task ran to its timeout (about 5.9 h from FUNCTION_CAPS), and 33 times
- * the 21.5 min that search measured.
+ * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks). 12 h is 2.5
+ * times the default MountainCar search's (G=4, K=6, S=5, concurrency 10) worst case with the offline
+ * proposer (4.8 h: functions/shared/cost/time-bound.ts counts every Task at its timeout), 1.3 times
+ * it with a model (9 h), and 33 times the 21.5 min that search measured; the time bound refuses a
+ * search whose pauses and work together would not finish.
  */
 export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
 
