@@ -191,7 +191,7 @@ describe('Function: the sandbox\'s budgets, against the rewards a model writes (
    * calls between the first and the last are carried into the last as a resumed chunk carries what its
    * earlier chunks did (SandboxUsage), each with the code's loading counted again (more than a run
    * in one piece). Ant's whole 1,000,000 steps, all 488 calls, were run once too (docs/figures.md):
-   * 35 s of CPU, too long for each CI run.
+   * 33 s of CPU, too long for each CI run.
    */
   for (const id of MODEL_REWARD_TASKS) {
     it(`runs ${id}'s heaviest ordinary reward through a full default seed-run's sandbox without a fault`, async () => {
