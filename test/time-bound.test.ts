@@ -12,7 +12,7 @@ import { estimateSearch } from '../functions/shared/cost/estimate.ts';
 import { SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { definitionAsl, type JsonObject } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES, STATE } from '../infra/workflow-names.ts';
-import { getTask } from '../tasks/registry.ts';
+import { getTask, TASK_IDS } from '../tasks/registry.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
 
@@ -107,7 +107,7 @@ describe('Function: the worst case of a whole search, against the execution\'s 2
   });
 
   it('accepts every task\'s default search, with a model and pausing for feedback at the default timeout', () => {
-    for (const task of ['MountainCar-v0', 'LunarLander-v3', 'Hopper-v5', 'Walker2d-v5', 'Ant-v5']) {
+    for (const task of TASK_IDS) {
       const settings = parseSearchInput({ task, proposer: 'anthropic', feedback: 'wait' }, OFFLINE);
       const worst = worstCaseSeconds(settings, getTask(task));
       assert.ok(worst.total <= SEARCH_TIMEOUT_SECONDS, `${task}: ${JSON.stringify(worst)}`);
