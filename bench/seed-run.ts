@@ -239,7 +239,7 @@ const memory = await timeToStop(await example('hostile/memory-arrays.js'));
 log('\nsandbox');
 log(`  evaluate() of 2048 transitions (energy.js): ${perCall.toFixed(2)} ms per call, ${(perCall * 73 / 1000).toFixed(2)} s per 150,000-step seed-run`);
 log(`  QuickJS's start-up, paid by every chunk and charged to no reward's budget: ${startup.medianMs.toFixed(1)} ms (the first in a process ${startup.firstMs.toFixed(1)} ms)`);
-log(`  operations per transition (the budget: ${SANDBOX_CAPS.seedRunOperationsPerStep} a step, or ${SANDBOX_CAPS.seedRunOperationsPerObservation} an observation entry where that is more, at least ${SANDBOX_CAPS.seedRunMinOperations.toLocaleString('en')} a seed-run):`);
+log(`  operations per transition (the budget: ${SANDBOX_CAPS.seedRunOperationsPerStep} a step plus ${SANDBOX_CAPS.seedRunOperationsPerObservation} an observation entry, at least ${SANDBOX_CAPS.seedRunMinOperations.toLocaleString('en')} a seed-run; bench/reward-operations.ts for model-written rewards):`);
 for (const row of operations) log(`    ${row.task.padEnd(26)} the person's shaping ${row.human.toFixed(1).padStart(6)}, the environment's reward ${row.environment.toFixed(1).padStart(6)}`);
 log(`  never-returns.js stopped after ${neverReturns.ms.toFixed(0)} ms (${neverReturns.outcome}); memory-arrays.js after ${memory.ms.toFixed(0)} ms (${memory.outcome})`);
 

@@ -62,6 +62,23 @@ export const TASK_FUNCTION: Readonly<Record<TaskRole, FunctionRole>> = {
   publish: 'publish',
 };
 
+/**
+ * The definition's retries of a Task that ran out of time (a slow search takes them; the retries of
+ * faults are elsewhere): Propose and Repair that left a schema repair unsent (Propose.OutOfTime), and
+ * a Repair that timed out (States.Timeout). The worst case of a search counts each attempt at its
+ * Task's timeout, and the waits between them (functions/shared/cost/time-bound.ts).
+ */
+export const TIME_RETRIES = {
+  outOfTime: { intervalSeconds: 1, maxAttempts: 2 },
+  repairTimeout: { intervalSeconds: 2, maxAttempts: 2 },
+} as const;
+
+/** A retry's backoff: each wait twice the one before, at most this long (full jitter: up to it). */
+export const RETRY_BACKOFF = { rate: 2, maxDelaySeconds: 120 } as const;
+
+/** Iterations an inline Map (the checks) runs at once at most, whatever its MaxConcurrency says (AWS's limit). */
+export const INLINE_MAP_MAX_CONCURRENCY = 40;
+
 /** A Task's TimeoutSeconds sits this far above its Lambda's timeout, so the Lambda stops first. */
 export const TASK_TIMEOUT_MARGIN_SECONDS = 30;
 
@@ -99,10 +116,11 @@ export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
 
 /**
  * What the pauses for feedback must leave of SEARCH_TIMEOUT_SECONDS to the search itself: G-1
- * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks), so a search
- * that pauses can always finish. 12 h is twice the default search's (G=4, K=6, S=5, concurrency
- * 10) worst case if every Task ran to its timeout (about 5.9 h from FUNCTION_CAPS), and 33 times
- * the 21.5 min that search measured.
+ * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks). 12 h is 2.5
+ * times the default MountainCar search's (G=4, K=6, S=5, concurrency 10) worst case with the offline
+ * proposer (4.8 h: functions/shared/cost/time-bound.ts counts every Task at its timeout), 1.3 times
+ * it with a model (9 h), and 33 times the 21.5 min that search measured; the time bound refuses a
+ * search whose pauses and work together would not finish.
  */
 export const SEARCH_WORK_RESERVE_SECONDS = 12 * 60 * 60;
 
@@ -158,31 +176,36 @@ export const SANDBOX_CAPS = {
   /** QuickJS stack limit: 512 KiB or more overflows the host stack (DESIGN §4). */
   stackBytes: 128 * 1024,
   /**
-   * Operations one batched call (2,048 transitions, or loading the code) may do: ~4x what the
-   * heaviest baseline reward needs (~215 a transition, one loop over a 105-entry observation, with
-   * the wrapper's ~16; `npm run bench` prints each task's), a few times the seed-run's budget per step.
+   * Operations one batched call (a rollout, or loading the code) may do at least; where the
+   * observation is long, a rollout of callTransitions at the seed-run's budget a step, which keeps
+   * that budget's headroom (functions/train-seed/sandbox-budget.ts): Ant's 105 entries, 3.85 million.
    */
   callOperations: 2_000_000,
+  /** The transitions one call is sized for: a rollout of 2,048 (16 x 128, or the MuJoCo tasks' 1 x 2,048). */
+  callTransitions: 2048,
   /**
-   * Wall-clock backstop of one call, for work whose operations are slow: past what callOperations
-   * takes at the slowest rate a reward-like code measured (~0.8 million a second, building JSON
-   * text: ~2.5 s here, a few times that on a Lambda vCPU). Checked when QuickJS calls the interrupt
-   * handler, so a loop around one long native call (which counts one operation a call) is stopped
-   * late, and one native call that never ends only by the process's time cap.
+   * Wall-clock backstop of a call of callOperations, for work whose operations are slow: past what
+   * callOperations takes at the slowest rate a reward-like code measured (~0.8 million a second,
+   * building JSON text: ~2.5 s here, a few times that on a Lambda vCPU); a call allowed more
+   * operations gets as much more time. Checked when QuickJS calls the interrupt handler, so a loop
+   * around one long native call (which counts one operation a call) is stopped late, and one
+   * native call that never ends only by the process's time cap.
    */
   callDeadlineMs: 10_000,
   /**
-   * Operations a seed-run may do in the sandbox per environment step it trains: ~3x the heaviest
-   * baseline on a short observation (~70 a transition), and what keeps a default chunk (up to 2 million steps) of a reward at its budget
-   * within TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there)...
+   * Operations a seed-run may do in the sandbox per environment step: this much, plus
+   * seedRunOperationsPerObservation for each observation entry. Measured (`npx tsx
+   * bench/reward-operations.ts`, docs/figures.md): the heaviest of each MuJoCo robot's baselines and
+   * five model-written rewards (test/fixtures/model-rewards/) does 679 a step on Ant's 105 entries
+   * (Gymnasium's own reward 215), 195 on Walker2d's 17; the budget, chosen on those two robots, is
+   * 1,880 and 472 (2.8x and 2.4x), and holds at least 2x on the six others, checked
+   * (test/sandbox-budget.test.ts). A default chunk of a reward at its budget stays within
+   * TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there): MountainCar's, 2
+   * million steps at 232 a step, about 310 s; Ant's, 94,208 at 1,880, about 120 s.
    */
   seedRunOperationsPerStep: 200,
-  /**
-   * ...or, where the observation is long, this many per observation entry: a reward that reads
-   * every entry in a loop or two still fits (105 entries: 420 a step, where the heaviest baseline,
-   * one loop over 78 of them, does 215).
-   */
-  seedRunOperationsPerObservation: 4,
+  /** ...an observation entry: an ordinary reward reads the observation once or twice, up to 4 operations an entry read (a loop and a call). */
+  seedRunOperationsPerObservation: 16,
   /** ...and at least, whatever its steps (a short run, the candidate's check). */
   seedRunMinOperations: 100_000_000,
   /** Most distinct term names, and the longest. */

@@ -9,7 +9,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { FUNCTION_CAPS, type TaskRole, taskTimeoutSeconds } from './config.ts';
+import { FUNCTION_CAPS, RETRY_BACKOFF, type TaskRole, taskTimeoutSeconds } from './config.ts';
 import {
   MAX_CONCURRENCY_PATH, OUT_OF_MEMORY_ERRORS, RETIRED_PROCESS_ERRORS, THROTTLED_LAMBDA_ERRORS, TIMEOUT_ERRORS,
   TRANSIENT_LAMBDA_ERRORS, type IterationStates, type SeedRunStates,
@@ -49,8 +49,8 @@ export function backoff(intervalSeconds: number, maxAttempts: number): sfn.Retry
   return {
     interval: Duration.seconds(intervalSeconds),
     maxAttempts,
-    backoffRate: 2,
-    maxDelay: Duration.seconds(120),
+    backoffRate: RETRY_BACKOFF.rate,
+    maxDelay: Duration.seconds(RETRY_BACKOFF.maxDelaySeconds),
     jitterStrategy: sfn.JitterType.FULL,
   };
 }

@@ -17,7 +17,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import {
-  ANNOUNCE_TIMEOUT_SECONDS, ANSWER_PENDING_ERROR, ANSWER_PENDING_RETRIES, EVENT_SOURCE, FINISHED_DETAIL_TYPE,
+  ANNOUNCE_TIMEOUT_SECONDS, ANSWER_PENDING_ERROR, ANSWER_PENDING_RETRIES, EVENT_SOURCE, FINISHED_DETAIL_TYPE, TIME_RETRIES,
 } from './config.ts';
 import { NO_FEEDBACK_YET } from '../functions/shared/store/feedback-copy.ts';
 import { CHECK_STATES, FEEDBACK_TIMEOUT_PATH, OUT_OF_TIME_ERRORS, PAUSE_PATH, SEED_RUN_STATES, STATE } from './workflow-names.ts';
@@ -52,14 +52,14 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
     feedback: sfn.JsonPath.objectAt('$.feedback'),
   }, { resultPath: '$.proposal' });
   // A 32,000-token answer and its schema repair do not fit one 600 s invocation: the retry sends the repair.
-  propose.addRetry({ errors: OUT_OF_TIME_ERRORS, ...backoff(1, 2) });
+  propose.addRetry({ errors: OUT_OF_TIME_ERRORS, ...backoff(TIME_RETRIES.outOfTime.intervalSeconds, TIME_RETRIES.outOfTime.maxAttempts) });
 
   const checkCandidates = checkMap(scope, STATE.checkCandidates, '$.proposal.checks', '$.checks', CHECK_STATES.candidates, targets);
 
   const repair = invoke(scope, STATE.repair, targets, 'repair', {
     kind: 'repair', searchId: searchId(), generation: generation(), checks: sfn.JsonPath.listAt('$.checks'),
   }, { resultPath: '$.repair' });
-  repair.addRetry({ errors: OUT_OF_TIME_ERRORS, ...backoff(1, 2) });
+  repair.addRetry({ errors: OUT_OF_TIME_ERRORS, ...backoff(TIME_RETRIES.outOfTime.intervalSeconds, TIME_RETRIES.outOfTime.maxAttempts) });
   // Repair is optional: whatever fails it (the function catches and records the model's failures
   // itself; this catches its own: a timeout, a crash) leaves the failed candidates failed, and the
   // search goes on. The error lands at $.repair and is replaced by a small RepairResult.
@@ -73,7 +73,7 @@ export function buildSearchDefinition(scope: Construct, targets: SearchTargets):
   });
   // A Repair that timed out may have stored its answer already (or its replies are billed): once
   // more (twice at most), it returns that answer to be checked instead of leaving the repaired candidates unchecked.
-  repair.addRetry({ errors: [sfn.Errors.TIMEOUT], ...backoff(2, 2) });
+  repair.addRetry({ errors: [sfn.Errors.TIMEOUT], ...backoff(TIME_RETRIES.repairTimeout.intervalSeconds, TIME_RETRIES.repairTimeout.maxAttempts) });
   repair.addCatch(repairFailed, { errors: [sfn.Errors.ALL], resultPath: '$.repair' });
   // A person's answer (files:DIR, local only) is awaited in slices, each within Propose's timeout;
   // between two slices at most 10 s (the backoff is capped: a slice is the wait, not the delay).

@@ -3,7 +3,8 @@
  * does is counted in QuickJS's operations, so the same reward on the same seed ends the same way on
  * any machine and under any load; the wall clock is only a backstop. Its caps have one source, the
  * deployment's SANDBOX_CAPS (infra/config.ts), and QuickJS's start-up in every chunk is not the
- * reward's work.
+ * reward's work. They grow with the observation (sandbox-budget.ts), and leave at least twice what
+ * the heaviest of each MuJoCo robot's baselines and five model-written rewards does (issue 42, item 7).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,9 +13,14 @@ import { SANDBOX_CAPS } from '../infra/config.ts';
 import { sampleTransitions } from '../functions/train-seed/check-reward.ts';
 import { operations } from '../functions/train-seed/sandbox-report.ts';
 import { DEFAULT_SANDBOX_LIMITS, layoutOf, OPERATIONS_PER_TICK, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
-import { runSeed, runSeedChunk, sandboxOperationsFor, type SeedCheckpoint } from '../functions/train-seed/seed-run.ts';
+import { runSeed, runSeedChunk, type SeedCheckpoint } from '../functions/train-seed/seed-run.ts';
+import { sandboxCallOperations, sandboxOperationsFor, sandboxOperationsPerStep } from '../functions/train-seed/sandbox-budget.ts';
+import { stepsAtBudget } from '../functions/shared/search/chunk-size.ts';
 import type { SeedResult } from '../functions/shared/search/types.ts';
+import { ppoConfigFor } from '../core/ppo-config.ts';
+import type { Task } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
+import { MODEL_REWARD_TASKS, modelRewards, recordedBatch, rewardOperations } from './support/model-rewards.ts';
 
 const MOUNTAIN_CAR = getTask('MountainCar-v0');
 const ENERGY = MOUNTAIN_CAR.baselines.human.code;
@@ -59,8 +65,12 @@ describe('Function: the sandbox budgets what a reward does, not how long it take
       callOperations: SANDBOX_CAPS.callOperations, callDeadlineMs: SANDBOX_CAPS.callDeadlineMs, totalOperations: SANDBOX_CAPS.seedRunMinOperations,
       maxTerms: SANDBOX_CAPS.maxTerms, maxTermNameLength: SANDBOX_CAPS.maxTermNameLength,
     });
-    assert.equal(sandboxOperationsFor(1_000_000), 1_000_000 * SANDBOX_CAPS.seedRunOperationsPerStep);
-    assert.equal(sandboxOperationsFor(2048), SANDBOX_CAPS.seedRunMinOperations);
+    // MountainCar's 2 observation entries, Ant's 105: a fixed share a step, and a share an entry.
+    assert.equal(sandboxOperationsFor(1_000_000, 2), 1_000_000 * (SANDBOX_CAPS.seedRunOperationsPerStep + 2 * SANDBOX_CAPS.seedRunOperationsPerObservation));
+    assert.equal(sandboxOperationsFor(1_000_000, 105), 1_000_000 * (SANDBOX_CAPS.seedRunOperationsPerStep + 105 * SANDBOX_CAPS.seedRunOperationsPerObservation));
+    assert.equal(sandboxOperationsFor(2048, 105), SANDBOX_CAPS.seedRunMinOperations);
+    assert.equal(sandboxCallOperations(2), SANDBOX_CAPS.callOperations);
+    assert.equal(sandboxCallOperations(105), SANDBOX_CAPS.callTransitions * sandboxOperationsPerStep(105));
   });
 
   it("a seed-run's sandbox stops a call at the configured cap", async () => {
@@ -133,4 +143,75 @@ describe('Function: the sandbox budgets what a reward does, not how long it take
     assert.match(idle.reason, /^reward used up its seed-run's budget of 3 million operations at step \d+$/);
     assert.deepEqual(outcomeOf(loaded), outcomeOf(idle));
   });
+});
+
+type Measured = Array<{ name: string; code: string; perStep: number }>;
+const measured = new Map<string, Promise<Measured>>();
+
+/** What each of a task's rewards does a step (two calls of its recorded rollout): its two baselines and its five model-written rewards. */
+function rewardsOf(task: Task): Promise<Measured> {
+  const known = measured.get(task.id);
+  if (known) return known;
+  const measuring = (async () => {
+    const batch = await recordedBatch(task);
+    const rewards = [
+      { name: 'the environment\'s reward', code: task.baselines.environment.code },
+      { name: 'the person\'s shaping', code: task.baselines.human.code },
+      ...(await modelRewards(task.id)),
+    ];
+    const out: Measured = [];
+    for (const r of rewards) out.push({ name: r.name, code: r.code, perStep: await rewardOperations(task, r.code, batch, 2) });
+    return out;
+  })();
+  measured.set(task.id, measuring);
+  return measuring;
+}
+
+describe('Function: the sandbox\'s budgets, against the rewards a model writes (issue 42, item 7)', () => {
+  // Chosen on Ant's and Walker2d's rewards (the longest observations of either kind), checked on the six other robots'.
+  for (const id of MODEL_REWARD_TASKS) {
+    it(`leaves ${id}'s heaviest ordinary reward at least twice its operations, a step and a call`, async (t) => {
+      const task = getTask(id);
+      const rewards = await rewardsOf(task);
+      assert.equal(rewards.length, 7, 'two baselines and five model-written rewards');
+      const heaviest = rewards.reduce((a, b) => (b.perStep > a.perStep ? b : a));
+      const perStep = sandboxOperationsPerStep(task.obsSize);
+      t.diagnostic(`${id}: ${rewards.map((r) => `${r.name} ${Math.round(r.perStep)}`).join(', ')}; budget ${perStep} a step`);
+      assert.ok(perStep >= 2 * heaviest.perStep, `${heaviest.name}: ${heaviest.perStep.toFixed(0)} a step, budget ${perStep}`);
+      // A rollout of it fits one call twice over (the MuJoCo tasks' rollout: 2,048 steps of one copy).
+      const { numEnvs, numSteps } = ppoConfigFor(task, 0, task.budget.steps);
+      assert.ok(sandboxCallOperations(task.obsSize) >= 2 * numEnvs * numSteps * heaviest.perStep, `${heaviest.name}'s rollout against ${sandboxCallOperations(task.obsSize)} a call`);
+    });
+  }
+
+  /**
+   * A full default seed-run of the heaviest reward, in the sandbox as TrainSeed runs it, without the
+   * training: the budget bounds the sandbox's work only, and its count does not depend on the machine.
+   * Every call replays the same recorded rollout, so every call counts what the first counted; the
+   * calls between the first and the last are carried into the last as a resumed chunk carries what its
+   * earlier chunks did (SandboxUsage), each with the code's loading counted again (more than a run
+   * in one piece). Ant's whole 1,000,000 steps, all 488 calls, were run once too (docs/figures.md):
+   * 33 s of CPU, too long for each CI run.
+   */
+  for (const id of MODEL_REWARD_TASKS) {
+    it(`runs ${id}'s heaviest ordinary reward through a full default seed-run's sandbox without a fault`, async () => {
+      const task = getTask(id);
+      const heaviest = (await rewardsOf(task)).reduce((a, b) => (b.perStep > a.perStep ? b : a));
+      const batch = await recordedBatch(task);
+      const calls = Math.ceil(stepsAtBudget(task, task.budget.steps) / batch.count);
+      const limits = { totalOperations: sandboxOperationsFor(task.budget.steps, task.obsSize) };
+      const first = await openRewardSandbox(heaviest.code, layoutOf(task), limits);
+      first.evaluate(batch, 0);
+      const perCall = first.usedOperations;
+      first.dispose();
+      const last = await openRewardSandbox(heaviest.code, layoutOf(task), limits, { ms: 0, operations: perCall * (calls - 1) });
+      try {
+        last.evaluate(batch, (calls - 1) * batch.count);
+        assert.ok(last.usedOperations <= limits.totalOperations);
+        assert.ok(last.usedOperations >= calls * perCall - calls * OPERATIONS_PER_TICK, `${calls} calls counted ${last.usedOperations}`);
+      } finally {
+        last.dispose();
+      }
+    });
+  }
 });

@@ -1,24 +1,24 @@
 /**
  * Execution inputs, generated (fast-check; issue 32). Every malformed input is refused by "Start the
  * search" (Init, on a real table) with a message that names the field it got wrong, and nothing of
- * the search is written; every input it accepts keeps within every quota its worst case can meet:
- * the execution's 256 KiB input and Init's 256 KiB output, DynamoDB's 400 KB item (dynalite refuses
- * a larger META), the 25,000-event history of the search and of each seed-run (history-bound.ts),
- * and the execution's 24 hours (time-bound.ts). Seeded: the same inputs on every run.
+ * the search is written; every input it accepts fits what Init itself makes of it: the execution's
+ * 256 KiB input and Init's 256 KiB output, DynamoDB's 400 KB item (dynalite refuses a larger META).
+ * Seeded: the same inputs on every run.
+ *
+ * The worst cases Init refuses by are not checked here with the same formulas Init uses (that
+ * could not disagree with it, issue 42): the history bound against the events the local runtime
+ * counts on real searches (history-bound-runs.test.ts) and at the largest accepted input
+ * (workflow.test.ts), the time bound against the definition's own Tasks (time-bound.test.ts).
  */
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { initSearch } from '../functions/reflect/init.ts';
-import { historyBound } from '../functions/shared/cost/history-bound.ts';
 import { META_SK, searchPk } from '../functions/shared/store/records.ts';
 import { InvalidSearchInput } from '../functions/shared/input/search-input.ts';
-import { worstCaseSeconds } from '../functions/shared/cost/time-bound.ts';
-import { SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
 import { STATE_DATA_LIMIT_BYTES } from '../infra/aws-quotas.ts';
-import { HISTORY_EVENT_BUDGET } from '../infra/history-events.ts';
-import { getTask, TASK_IDS } from '../tasks/registry.ts';
+import { TASK_IDS } from '../tasks/registry.ts';
 import { realStore } from './support/real-store.ts';
 
 const SEED = 3232;
@@ -78,7 +78,7 @@ describe('Property: execution inputs, at "Start the search"', () => {
     assert.deepEqual(bucket, [], 'nothing in the bucket');
   });
 
-  it('keeps every input it accepts within every quota its worst case can meet', async () => {
+  it('keeps every input it accepts, and what Init makes of it, within a state and an item', async () => {
     let accepted = 0;
     await fc.assert(fc.asyncProperty(validInput, async (input) => {
       const name = `ok-${executions++}`;
@@ -93,12 +93,8 @@ describe('Property: execution inputs, at "Start the search"', () => {
         return;
       }
       accepted += 1;
-      const task = getTask(init.config.task);
-      const history = historyBound(init.config, task);
-      assert.ok(history.search <= HISTORY_EVENT_BUDGET && history.seedRun <= HISTORY_EVENT_BUDGET, JSON.stringify(history));
-      const worst = worstCaseSeconds(init.config, task);
-      assert.ok(worst.seedRuns + worst.pauses <= SEARCH_TIMEOUT_SECONDS, JSON.stringify(worst));
       assert.ok(bytes(input) <= STATE_DATA_LIMIT_BYTES && bytes(init) <= STATE_DATA_LIMIT_BYTES, 'the input and Init\'s output fit a state');
+      assert.ok((await real.table().getItem(searchPk(name), META_SK)) !== undefined, 'its META was written (under 400 KB)');
       assert.ok(init.config.maxCostUsd === null || init.config.maxCostUsd <= 10);
     }), { seed: SEED, numRuns: 120 });
     assert.ok(accepted >= 30, `${accepted} of 120 inputs accepted: the property held on enough of them`);

@@ -66,9 +66,10 @@ describe('Function: parseSearchInput', () => {
       ['no input at all is an empty object', undefined, {}],
       ['explicit fields replace their defaults only',
         { candidates: 16, seeds: 5, steps: 2048 }, { candidates: 16, steps: 2048 }],
+      // 15 generations of 16 candidates, each state at its timeout, are the most the execution's 24 hours take (time-bound.ts).
       ['the maximum configuration (K=16, S=5) is accepted',
-        { candidates: 16, seeds: 5, generations: 20, maxConcurrency: 40 },
-        { candidates: 16, generations: 20, maxConcurrency: 40 }],
+        { candidates: 16, seeds: 5, generations: 15, maxConcurrency: 40 },
+        { candidates: 16, generations: 15, maxConcurrency: 40 }],
       ['a searchId is passed through', { searchId: 'nightly_2025-06-11' }, { searchId: 'nightly_2025-06-11' }],
       ['an explicit proposer wins over the caller\'s default',
         { proposer: 'bedrock', model: 'anthropic.claude-sonnet-4-5-v1:0' },
@@ -144,12 +145,20 @@ describe('Function: parseSearchInput', () => {
 
   describe('pauses within the execution\'s limit', () => {
     it('accepts G-1 pauses that leave 12 hours of the 24-hour execution to the search, and no more, at every G', () => {
+      let refusedForTime = 0;
       for (let generations = 2; generations <= 20; generations++) {
         const most = Math.floor((12 * 60 / (generations - 1)) * 10) / 10;
-        const accepted = parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most }, OFFLINE);
-        assert.ok((accepted.generations - 1) * accepted.feedbackTimeoutMinutes * 60 + 12 * 3600 <= SEARCH_TIMEOUT_SECONDS, `G=${generations}`);
-        assert.throws(() => parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most + 0.1 }, OFFLINE), InvalidSearchInput, `G=${generations}`);
+        try {
+          const accepted = parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most }, OFFLINE);
+          assert.ok((accepted.generations - 1) * accepted.feedbackTimeoutMinutes * 60 + 12 * 3600 <= SEARCH_TIMEOUT_SECONDS, `G=${generations}`);
+        } catch (error) {
+          // The 12 hours left hold fewer generations of every state at its timeout than 20: the whole worst case refuses those.
+          assert.match(String(error), /of pauses \(for feedback, or for a person's answers\), more than the execution's 24 h/, `G=${generations}`);
+          refusedForTime += 1;
+        }
+        assert.throws(() => parseSearchInput({ feedback: 'wait', generations, feedbackTimeoutMinutes: most + 0.1 }, OFFLINE), /"feedbackTimeoutMinutes" must be at most/, `G=${generations}`);
       }
+      assert.ok(refusedForTime < 19, 'the pauses\' rule decides for the smaller searches');
     });
 
     it('lets a day-long timeout stand where no pause is made', () => {
@@ -316,38 +325,40 @@ describe('Function: parseSearchInput, against the 25,000-event execution history
 });
 
 describe('Function: parseSearchInput, against the execution\'s 24 hours', () => {
-  // LunarLander-v3, 8 generations of 16 candidates on 10 seeds of 10,000,000 steps: about 56 hours of seed-runs at the default concurrency.
-  const long = { task: 'LunarLander-v3', generations: 8, candidates: 16, seeds: 10, steps: 10_000_000 };
+  // LunarLander-v3, 8 generations of 16 candidates on 10 seeds of 10,000,000 steps, not raced: about 56 hours of seed-runs at the default concurrency.
+  const long = { task: 'LunarLander-v3', generations: 8, candidates: 16, seeds: 10, steps: 10_000_000, racing: false };
   const task = getTask('LunarLander-v3');
 
-  it('refuses an input whose worst case cannot finish inside them, naming the estimate and what would fit', () => {
+  it('refuses an input whose worst case cannot finish inside them, naming what it counted and what would fit', () => {
     const message = rejection(long);
-    assert.match(message, /^Invalid search input: the search's worst case is about (\d+) h \d+ min of seed-runs on AWS at "maxConcurrency" 10 \(the estimate, every candidate trained to the budget\), more than the execution's 24 h: "maxConcurrency" of at least (\d+), or at most (\d+) "generations" would fit$/);
+    assert.match(message, /^Invalid search input: the search's worst case is about (\d+) h \d+ min: \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 10 \(the estimate at the task's measured speed, every candidate trained to the budget at every rung\), \d+ h \d+ min of the other states at their timeouts \(.*\), more than the execution's 24 h: "maxConcurrency" of at least (\d+), or at most (\d+) "generations" would fit$/);
     const [, hours, concurrency, generations] = /about (\d+) h .* at least (\d+), or at most (\d+)/.exec(message) ?? [];
     assert.ok(Number(hours) >= 24, hours);
-    // What it says fits, fits, by the estimate it names; one less does not.
+    // What it says fits, fits, by the worst case it names; one less does not.
     for (const fitting of [{ ...long, maxConcurrency: Number(concurrency) }, { ...long, generations: Number(generations) }]) {
       const settings = parseSearchInput(fitting, OFFLINE);
-      const worst = worstCaseSeconds(settings, task);
-      assert.ok(worst.seedRuns <= SEARCH_TIMEOUT_SECONDS, JSON.stringify(fitting));
+      assert.ok(worstCaseSeconds(settings, task).total <= SEARCH_TIMEOUT_SECONDS, JSON.stringify(fitting));
     }
     assert.throws(() => parseSearchInput({ ...long, maxConcurrency: Number(concurrency) - 1 }, OFFLINE), InvalidSearchInput);
     assert.throws(() => parseSearchInput({ ...long, generations: Number(generations) + 1 }, OFFLINE), InvalidSearchInput);
   });
 
-  it('decides on the estimate\'s AWS wall time at the input\'s concurrency, not the raced expectation', () => {
-    const settings = parseSearchInput({ ...long, maxConcurrency: 320 }, OFFLINE);
-    const raced = estimateSearch(settings, task, { cores: null, region: 'us-east-1', firstPromptChars: null }).aws.seconds;
-    assert.ok(worstCaseSeconds(settings, task).seedRuns >= raced);
-    assert.equal(worstCaseSeconds(settings, task).seedRuns, estimateSearch(settings, { ...task, budget: { ...task.budget, raceSurvival: 1 } }, { cores: null, region: 'us-east-1', firstPromptChars: null }).aws.seconds);
+  it('decides on the estimate\'s AWS wall time at the input\'s concurrency with every candidate to the budget, not the raced expectation, and adds a race\'s heirs', () => {
+    const here = { cores: null, region: 'us-east-1', firstPromptChars: null };
+    const everyCandidate = { ...task, budget: { ...task.budget, raceSurvival: 1 } };
+    const unraced = parseSearchInput({ ...long, maxConcurrency: 320 }, OFFLINE);
+    assert.equal(worstCaseSeconds(unraced, task).seedRuns, estimateSearch(unraced, everyCandidate, here).aws.seconds);
+    const raced = { ...unraced, racing: { eta: 3, rungs: 3 } };
+    assert.ok(estimateSearch(raced, everyCandidate, here).aws.seconds >= estimateSearch(raced, task, here).aws.seconds);
+    assert.ok(worstCaseSeconds(raced, task).seedRuns > estimateSearch(raced, everyCandidate, here).aws.seconds);
   });
 
   it('counts the pauses for feedback in the worst case', () => {
-    // 4 generations at 20 at once: about 15 hours of seed-runs, which 3 pauses of 4 hours (the most the pauses may take) pass.
+    // 4 generations at 20 at once: about 18 hours of seed-runs and other states, which 3 pauses of 4 hours (the most the pauses may take) pass.
     const paused = { ...long, generations: 4, maxConcurrency: 20, feedback: 'wait' };
-    const seedRuns = worstCaseSeconds(parseSearchInput({ ...paused, feedbackTimeoutMinutes: 1 }, OFFLINE), task).seedRuns;
-    assert.ok(seedRuns > 12 * 3600 && seedRuns < 24 * 3600 - 180, `${seedRuns} s`);
-    assert.match(rejection({ ...paused, feedbackTimeoutMinutes: 240 }), /every candidate trained to the budget\) and 12 h 0 min of pauses for feedback, more than the execution's 24 h/);
+    const worst = worstCaseSeconds(parseSearchInput({ ...paused, feedbackTimeoutMinutes: 1 }, OFFLINE), task);
+    assert.ok(worst.seedRuns + worst.states > 12 * 3600 && worst.total < 24 * 3600 - 180, JSON.stringify(worst));
+    assert.match(rejection({ ...paused, feedbackTimeoutMinutes: 240 }), /every candidate trained to the budget at every rung\), .* and 12 h 0 min of pauses \(for feedback, or for a person's answers\), more than the execution's 24 h/);
   });
 });
 

@@ -629,7 +629,8 @@ describe('Workflow: behaviour, run locally', () => {
 
   it('keeps every state under 200 KiB at the largest search the input accepts, raced over the most rungs, every seed-run in chunks', async (t) => {
     const run = await runLocally<PublishResult>(largestSearchStubs(), 'a'.repeat(80), LARGEST_INPUT);
-    assert.equal(run.calls.propose.length, 20);
+    assert.equal(run.calls.propose.length, LARGEST_INPUT.generations);
+    assert.throws(() => parseSearchInput({ ...LARGEST_INPUT, generations: LARGEST_INPUT.generations + 1 }, { proposer: 'anthropic' }), /more than the execution's 24 h/);
     assert.equal(run.calls.reflect[0].seedResults.length, (16 + 16) * 10, 'K + human-init candidates, repaired, x S');
     assert.equal(run.calls.reflect[0].checks.length, 16 + 16 + 2, 'K + human-init + hostile candidates checked');
     assert.equal(run.calls.reflect[0].repairChecks.length, 16 + 16);
@@ -650,9 +651,11 @@ describe('Workflow: behaviour, run locally', () => {
 
   it('fits the 25,000-event history at the largest accepted input: the most steps, the fewest steps a chunk, every seed-run looping', async (t) => {
     // At 10,000,000 steps the fewest steps a chunk accepted (search-input.test.ts): 2,441 chunks a seed-run. Without a
-    // race, 11 generations of these seed-runs are the most the execution's 24 hours take (time-bound.ts; 20 would take 39 h).
-    const generations = 11;
-    const input = { ...LARGEST_INPUT, generations, racing: false, chunkSteps: 4096 };
+    // race, as many generations of these seed-runs as the execution's 24 hours take (time-bound.ts).
+    const shape = { ...LARGEST_INPUT, racing: false as const, chunkSteps: 4096 };
+    const generations = mostGenerations(shape);
+    assert.ok(generations >= 2, `${generations}`);
+    const input = { ...shape, generations };
     const config = parseSearchInput(input, { proposer: 'anthropic' });
     assert.throws(() => parseSearchInput({ ...input, generations: generations + 1 }, { proposer: 'anthropic' }), /more than the execution's 24 h/);
     const lander = getTask(input.task);
@@ -693,12 +696,30 @@ describe('Workflow: behaviour, run locally', () => {
 
 // ---------------------------------------------------------------- the largest accepted search
 
-/** Every limit of parseSearchInput at its maximum: 20 generations, K=16, S=10, 16 human rewards totalling 128 KiB. */
-const LARGEST_INPUT = {
-  task: 'LunarLanderContinuous-v3', generations: 20, candidates: 16, seeds: 10, steps: 10_000_000, evalEpisodes: 100,
+/** The most generations parseSearchInput accepts of an input: the execution's 24 hours decide (time-bound.ts). */
+function mostGenerations(input: Record<string, unknown>): number {
+  for (let generations = 20; generations > 1; generations--) {
+    try {
+      parseSearchInput({ ...input, generations }, { proposer: 'anthropic' });
+      return generations;
+    } catch {
+      // refused: one fewer
+    }
+  }
+  return 1;
+}
+
+/**
+ * Every limit of parseSearchInput at its maximum: K=16, S=10, 16 human rewards totalling 128 KiB, 5 rungs,
+ * 10,000,000 steps, and the most generations the execution's 24 hours then take: one (a race of 32 has up
+ * to 31 heirs, each training on to the budget after the one before: time-bound.ts).
+ */
+const LARGEST_SHAPE = {
+  task: 'LunarLanderContinuous-v3', candidates: 16, seeds: 10, steps: 10_000_000, evalEpisodes: 100,
   includeHostile: true, proposer: 'anthropic', maxConcurrency: 320, randomSeed: 2 ** 32 - 1, racing: { eta: 2, rungs: MAX_RUNGS },
   humanInit: Array.from({ length: 16 }, (_, i) => ({ name: `human-${i}-${'n'.repeat(50)}`, idea: 'i'.repeat(500), code: `// ${'c'.repeat(8 * 1024 - 4)}\n` })),
 };
+const LARGEST_INPUT = { ...LARGEST_SHAPE, generations: mostGenerations(LARGEST_SHAPE) };
 
 /**
  * Stubs shaped like the real handlers at the largest input; every seed-run ends with the longest

@@ -62,10 +62,10 @@ export interface SandboxLimits {
   /**
    * Work one evaluate() call (a batch of up to ~2048 transitions) or loading the code may do, in
    * QuickJS operations (OPERATIONS_PER_TICK): a count, so the same reward stops at the same point
-   * on any machine under any load. @default SANDBOX_CAPS.callOperations
+   * on any machine under any load. @default sandboxCallOperations(obsSize): SANDBOX_CAPS.callOperations, more for a long observation
    */
   callOperations: number;
-  /** Wall-clock backstop of one call, for work that counts few operations. @default SANDBOX_CAPS.callDeadlineMs */
+  /** Wall-clock backstop of one call, for work that counts few operations. @default sandboxCallDeadlineMs(obsSize) */
   callDeadlineMs: number;
   /** Operations in the sandbox per seed-run, loading included; seed-run.ts scales it to the steps. @default SANDBOX_CAPS.seedRunMinOperations */
   totalOperations: number;
@@ -75,7 +75,7 @@ export interface SandboxLimits {
   maxTermNameLength: number;
 }
 
-/** The caps in force unless a caller lowers them: the deployment's (infra/config.ts), the one source. */
+/** The caps in force unless a caller lowers them: the deployment's (infra/config.ts), the one source; a call's two grow with the observation (sandbox-budget.ts). */
 export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxSourceBytes: SANDBOX_CAPS.maxSourceBytes,
   memoryBytes: SANDBOX_CAPS.memoryBytes,

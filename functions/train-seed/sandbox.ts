@@ -19,6 +19,7 @@
  * got close to the cap is faulted too, in case the candidate caught that error and carried on.
  */
 import { kib } from './sandbox-report.ts';
+import { sandboxCallDeadlineMs, sandboxCallOperations } from './sandbox-budget.ts';
 import { INITIAL_PAGES, newQuickJSRewardSandbox, PAGE_BYTES } from './sandbox-quickjs.ts';
 import { DEFAULT_SANDBOX_LIMITS, RewardFault } from './sandbox-types.ts';
 import type { RewardSandbox, SandboxLimits, SandboxUsage, TransitionLayout } from './sandbox-types.ts';
@@ -39,7 +40,10 @@ export function layoutOf(task: { obsSize: number; actionSize: number; recordSize
 export async function openRewardSandbox(
   source: string, layout: TransitionLayout, limits: Partial<SandboxLimits> = {}, usedBefore: SandboxUsage = { ms: 0, operations: 0 },
 ): Promise<RewardSandbox> {
-  const all = resolveLimits(limits);
+  // A call's caps grow with the observation, as an ordinary reward's work does (sandbox-budget.ts).
+  // The recorded state is read as the observation is: it counts in the entries the budgets grow with.
+  const entries = layout.obsSize + (layout.recordSize ?? 0);
+  const all = resolveLimits({ callOperations: sandboxCallOperations(entries), callDeadlineMs: sandboxCallDeadlineMs(entries), ...limits });
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > all.maxSourceBytes) {
     throw new RewardFault('error', `reward source is ${bytes} bytes, over the ${kib(all.maxSourceBytes)} limit`);

@@ -20,8 +20,8 @@ import { checkpointVersion, type CheckpointVersion } from './checkpoint.ts';
 import { grade } from './grade.ts';
 import type { Network } from './network.ts';
 import { train, updatesOf, type TrainerCheckpoint, type UpdateStats } from './ppo.ts';
-import { SANDBOX_CAPS } from '../../infra/config.ts';
 import { layoutOf, openRewardSandbox, RewardFault, type SandboxLimits, type SandboxUsage } from './sandbox.ts';
+import { sandboxOperationsFor } from './sandbox-budget.ts';
 import { stepsToHalfSuccess, termStatistics, trainSuccessArea, trainSuccessSeries } from './term-stats.ts';
 import { trainingEndings } from './episode-stats.ts';
 
@@ -95,7 +95,8 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
 
   let sandbox;
   try {
-    const limits = { totalOperations: sandboxOperationsFor(input.budget.steps, task.obsSize), ...input.limits };
+    // The seed-run's operations grow with its steps and its observation (sandbox-budget.ts), so a benign reward never runs out.
+    const limits = { totalOperations: sandboxOperationsFor(input.budget.steps, task.obsSize + task.recordSize), ...input.limits };
     sandbox = await openRewardSandbox(input.source, layoutOf(task), limits, usedBefore);
   } catch (err) {
     if (err instanceof RewardFault) return fault(err, usedBefore);
@@ -141,16 +142,6 @@ export async function runSeedChunk(input: SeedRunInput): Promise<SeedRunOutput> 
   } finally {
     sandbox.dispose();
   }
-}
-
-/**
- * A seed-run's operations in the sandbox grow with its steps, so a benign reward never runs out on
- * a long run (SANDBOX_CAPS: per step, more per step where the observation is long, and at least).
- * A count, not a time: the same reward on the same seed ends the same way on any machine, under any load.
- */
-export function sandboxOperationsFor(steps: number, obsSize = 0): number {
-  const perStep = Math.max(SANDBOX_CAPS.seedRunOperationsPerStep, obsSize * SANDBOX_CAPS.seedRunOperationsPerObservation);
-  return Math.max(SANDBOX_CAPS.seedRunMinOperations, steps * perStep);
 }
 
 /** SHA-256 of the parameters' float32 bytes: two seed-runs that end the same end with the same hash. */

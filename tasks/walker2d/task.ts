@@ -78,10 +78,12 @@ export default defineTask({
   bank: WALKER2D_BANK,
   ppo: MUJOCO_PPO,
   // CleanRL's budget; the learning table on seeds 0-9 is in docs/mujoco.md. The smoke budget runs the loop (10 updates), it does not walk.
-  // stepsPerSecond: its bank's 1M-step seed-run took 182 s (`eureka bank`, 5,485 steps a second), rounded down.
+  // stepsPerSecond, as every task's (docs/estimate-and-costs.md, "Each task's speed"): the fit of its medium search
+  // (`npx tsx bench/estimate-fit.ts DIR`), 4,994 steps a second as one idle core, rounded down; `bench/seed-speed.ts`
+  // measured 5,084-5,123 per CPU-second beside it (102,400 steps). It was 5,400, from its bank's one 1M-step seed-run.
   // raceSurvival: the other two 1M-step runners' fits (HalfCheetah 0.65, Swimmer 0.6). Both set before its own medium
   // search ran, which checked them (docs/estimate-and-costs.md): raced steps +8%, wall time +2%, GB-seconds +0%.
-  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 5_400, raceSurvival: 0.6 },
+  budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 4_900, raceSurvival: 0.6 },
   // Logic exactly; the physics per step on the short random episodes and by distribution (conformance.ts).
   conformance: walker2dConformance,
 });

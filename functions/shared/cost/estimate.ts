@@ -102,7 +102,7 @@ export function estimateSearch(config: SearchSettings, task: Task, machine: { co
     local: where.cores === null ? null : { cores: where.cores, seconds: localSeconds(config, waves, where.cores, sps * localSpeed), gbSeconds: (seedSeconds / localSpeed + items * LOCAL_OVERHEAD_SECONDS.item) * memoryGb },
     aws: {
       concurrency: config.maxConcurrency,
-      seconds: wallSeconds(waves, config.maxConcurrency, (w) => (w.steps * LAMBDA_VCPU_SLOWDOWN) / sps + w.chunks * AWS_INVOCATION_SECONDS),
+      seconds: wallSeconds(waves, config.maxConcurrency, (w) => awsSeedRunSeconds(w.steps, w.chunks, sps)),
       gbSeconds: awsSeedSeconds * memoryGb,
       region: where.region,
       usd: price === null ? null : awsSeedSeconds * memoryGb * price.gbSecond[LAMBDA_ARCHITECTURE] + invocations * price.request,
@@ -110,6 +110,11 @@ export function estimateSearch(config: SearchSettings, task: Task, machine: { co
     model: where.firstPromptChars === null ? null : modelEstimate(config, where.firstPromptChars),
     stepsPerSecond: sps,
   };
+}
+
+/** One seed-run's `steps` in `chunks` TrainSeed invocations on AWS, at `sps` steps a second on one core here. */
+export function awsSeedRunSeconds(steps: number, chunks: number, sps: number): number {
+  return (steps * LAMBDA_VCPU_SLOWDOWN) / sps + chunks * AWS_INVOCATION_SECONDS;
 }
 
 /** Candidates a generation trains at most: K, and in generation 1 the human rewards (the hostile probes fail their check). */
