@@ -43,25 +43,42 @@ export async function makeBank(task: Task, opts: MakeBankOptions = {}): Promise<
   await task.prepare?.();
   const starts = opts.starts ?? 4;
   const baseline = trainedBaseline(task);
-  const { policy, candidateId } = TRAINED_POLICIES[baseline];
+  const { policy } = TRAINED_POLICIES[baseline];
   const trained: BankEpisode[] = [];
   for (const seed of seeds) {
-    const run = await runSeed({
-      task, candidateId, source: task.baselines[baseline].code, seed,
-      budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes },
-    });
-    opts.onSeed?.(seed, run.result);
-    if (!run.policy) continue;
-    const act = greedyActor(run.policy.network, run.policy.theta);
-    trained.push(...playKind(task, policy.name, 'success', act, starts, BANK_SEED + 100 * (seed + 1)));
+    const act = await trainedActor(task, baseline, seed, opts);
+    if (act !== null) trained.push(...playKind(task, policy.name, 'success', act, starts, BANK_SEED + 100 * (seed + 1)));
+  }
+  // A behaviour's robot's own gait: its own reward's trained policy, played for failures of their own kind.
+  const failing = task.bank?.trainedFailures;
+  const gait: BankEpisode[] = [];
+  if (failing !== undefined) {
+    const act = await trainedActor(task, failing.baseline, seeds[0] ?? 0, opts);
+    if (act !== null) gait.push(...playKind(task, OWN_GAIT, 'failure', act, starts, BANK_SEED + 5000));
   }
   const bank: Bank = {
     task: task.id, stored: true, successWords: successWords(task),
-    policies: [{ ...policy }, ...policyInfos(task)],
-    episodes: [...trained, ...policyEpisodes(task)],
+    policies: [{ ...policy }, ...(failing === undefined ? [] : [{ name: OWN_GAIT, kind: 'failure' as const, words: failing.words }]), ...policyInfos(task)],
+    episodes: [...trained, ...gait, ...policyEpisodes(task)],
   };
-  const made: BankMade = { by: `eureka bank --task ${task.id}`, [baseline]: { seeds, steps: task.budget.steps, startsPerSeed: starts } };
+  const made: BankMade = {
+    by: `eureka bank --task ${task.id}`, [baseline]: { seeds, steps: task.budget.steps, startsPerSeed: starts },
+    ...(failing === undefined ? {} : { [OWN_GAIT]: { baseline: failing.baseline, seed: seeds[0] ?? 0, steps: task.budget.steps, starts } }),
+  };
   return { bank, made };
+}
+
+/** The bank's name for the episodes of the trained policy a task names for failures (bank.trainedFailures). */
+export const OWN_GAIT = 'own-gait';
+
+/** A baseline trained on one seed at the task's budget, as `eureka train` trains it; its greedy actor, or null when it did not train. */
+async function trainedActor(task: Task, baseline: keyof typeof TRAINED_POLICIES, seed: number, opts: MakeBankOptions): Promise<Actor | null> {
+  const run = await runSeed({
+    task, candidateId: TRAINED_POLICIES[baseline].candidateId, source: task.baselines[baseline].code, seed,
+    budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes },
+  });
+  opts.onSeed?.(seed, run.result);
+  return run.policy ? greedyActor(run.policy.network, run.policy.theta) : null;
 }
 
 /** A trained policy's greedy action for one observation, as grading plays it. */

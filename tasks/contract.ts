@@ -291,6 +291,12 @@ export interface BankDeclaration {
    */
   trainedSuccesses?: 'human' | 'environment';
   /**
+   * A baseline whose trained policy `eureka bank` also plays for failures of one kind (a
+   * behaviour's: the robot's own reward's trained policy, its ordinary gait), with their words.
+   * @default none
+   */
+  trainedFailures?: { baseline: 'human' | 'environment'; words: string };
+  /**
    * Why the bank holds no success yet, where it does not: the screen then judges a reward's terms
    * and scale alone, never its ranking (tests hold a bank to it: no success while it is set).
    */
@@ -377,6 +383,12 @@ export interface TaskSpec {
   conformance?: (recording: unknown) => ConformanceReport;
   /** File (in the task's folder) that the model reads. @default 'environment.ts' */
   environmentFile?: string;
+  /**
+   * Files the model reads, in order, in place of `environmentFile`: relative to the task's folder,
+   * or absolute (a behaviour's: its robot's documented environment, then its own overrides and
+   * sentence). Each without its reward lines.
+   */
+  environmentFiles?: readonly string[];
 }
 
 /** A registered task: the spec plus what the registry adds. */

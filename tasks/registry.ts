@@ -11,7 +11,7 @@
  * a broken one of those is skipped and reported, not fatal to the others.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ClipActions } from './clip-actions.ts';
 import type { Task, TaskSpec, VecEnv } from './contract.ts';
@@ -42,6 +42,12 @@ export function pruneReward(source: string): string {
     .replace(/(^[ \t]*\*[ \t]*\n){2,}/gm, (run) => `${run.split('\n')[0]}\n`);
 }
 
+/** What the model reads: each file without its reward lines, several under a line naming each. */
+function environmentSource(files: readonly string[]): string {
+  const sources = files.map((f) => pruneReward(readFileSync(f, 'utf8')));
+  return files.length === 1 ? sources[0] : sources.map((source, k) => `// ===== ${basename(files[k])} =====\n${source}`).join('\n');
+}
+
 function taskFolders(dir: string): string[] {
   if (!existsSync(dir)) return [];
   // existsSync follows symlinks, so a linked task folder counts too.
@@ -57,8 +63,9 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
   const parsed = TaskSpecSchema.safeParse(module.default);
   if (!parsed.success) throw new InvalidTask(`task folder ${where}: ${describeSpecIssues(parsed.error)}`);
   const spec = module.default as TaskSpec;
-  const file = join(where, spec.environmentFile ?? 'environment.ts');
-  if (!existsSync(file)) throw new InvalidTask(`task folder ${where}: no ${spec.environmentFile ?? 'environment.ts'} for the model to read`);
+  const files = (spec.environmentFiles ?? [spec.environmentFile ?? 'environment.ts']).map((f) => (isAbsolute(f) ? f : join(where, f)));
+  const missing = files.find((f) => !existsSync(f));
+  if (missing !== undefined) throw new InvalidTask(`task folder ${where}: no ${missing} for the model to read`);
   const { action } = spec;
   const gymnasiumEnv = (n: number, seed: number): VecEnv => spec.makeEnv(n, seed);
   return {
@@ -71,7 +78,7 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
     recordSize: spec.recorded?.length ?? 0,
     tieBreak: spec.tieBreak ?? 'none',
     actionSize: spec.action.kind === 'discrete' ? 1 : spec.action.names.length,
-    environmentSource: pruneReward(readFileSync(file, 'utf8')),
+    environmentSource: environmentSource(files),
   };
 }
 

@@ -72,6 +72,7 @@ export const TaskSpecSchema = z.object({
     afterContact: FieldTolerance.optional(),
   }).optional(),
   environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  environmentFiles: z.array(text).min(1).max(4).optional(),
   bank: z.object({
     successWords: text.optional(),
     policies: z.array(z.object({
@@ -82,6 +83,7 @@ export const TaskSpecSchema = z.object({
       act: fn,
     })).max(16).refine((ps) => new Set(ps.map((p) => p.name)).size === ps.length, { error: 'policy names must be unique' }).optional(),
     trainedSuccesses: z.enum(['human', 'environment']).optional(),
+    trainedFailures: z.object({ baseline: z.enum(['human', 'environment']), words: text }).optional(),
     noSuccessesYet: text.optional(),
   }).optional(),
 });

@@ -117,8 +117,9 @@ function wrapper(g: Grammar, spec: DerivedSpec, taken: string[]): string {
   const keys = names.map((n) => (taken.includes(n) ? `${n}Added` : n));
   return [
     `${WRAPPER_MARK}: ${describeChanges(g, spec)} ----`,
-    'function computeReward(obs, action, nextObs, terminated) {',
-    `  const out = ${PARENT_FUNCTION}(obs, action, nextObs, terminated);`,
+    // The recorded state passes through to the parent, which may read it (undefined where the task keeps none).
+    'function computeReward(obs, action, nextObs, terminated, state, nextState) {',
+    `  const out = ${PARENT_FUNCTION}(obs, action, nextObs, terminated, state, nextState);`,
     '  const parentTotal = Array.isArray(out) ? out[0] : out.reward;',
     '  const parentTerms = (Array.isArray(out) ? out[1] : out.terms) || {};',
     `  const DROPPED = ${JSON.stringify(spec.drop)};`,

@@ -55,16 +55,20 @@ export interface Grammar {
 const upper = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 const kebab = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
+/** A feature that reads the task's recorded state (`r[...]`) as well as the observation (`s`). */
+export const readsRecorded = (f: Feature): boolean => /\br\[/.test(f.expression);
+
 function featureFamilies(f: Feature): Array<[Family, FamilySpec]> {
+  const [before, after] = readsRecorded(f) ? ['obs, state', 'nextObs, nextState'] : ['obs', 'nextObs'];
   return [
     [`shape:${f.name}`, {
       term: `${f.name}Shaping`, constant: `${upper(f.name)}_SHAPING_SCALE`, slug: `${kebab(f.name)}-shaping`, range: [10, 300],
-      expression: `${upper(f.name)}_SHAPING_SCALE * (GAMMA * ${f.name}(nextObs) - ${f.name}(obs))`,
+      expression: `${upper(f.name)}_SHAPING_SCALE * (GAMMA * ${f.name}(${after}) - ${f.name}(${before}))`,
       describe: (c) => `potential-based shaping on ${f.describe} (x${c})`, kind: 'shaping',
     }],
     [`bonus:${f.name}`, {
       term: `${f.name}Bonus`, constant: `${upper(f.name)}_BONUS`, slug: `${kebab(f.name)}-bonus`, range: [0.1, 3],
-      expression: `${upper(f.name)}_BONUS * ${f.name}(nextObs)`,
+      expression: `${upper(f.name)}_BONUS * ${f.name}(${after})`,
       describe: (c) => `a bonus for ${f.describe} (x${c})`, kind: 'bonus',
     }],
   ];
@@ -184,7 +188,9 @@ export function renderProgram(g: Grammar, program: Program, idea: string): strin
   const p = normalize(g, program);
   const { lines: body, names } = programLines(g, p);
   const lines = [`// idea: ${idea.replace(/\s+/g, ' ')}`, `// program: ${JSON.stringify(p)}`];
-  lines.push('function computeReward(obs, action, nextObs, terminated) {', ...body);
+  // The recorded state as two more arguments, where a feature the program uses reads it.
+  const state = g.task.features.some((f) => readsRecorded(f) && p.terms.some((t) => t.family === `shape:${f.name}` || t.family === `bonus:${f.name}`));
+  lines.push(`function computeReward(obs, action, nextObs, terminated${state ? ', state, nextState' : ''}) {`, ...body);
   lines.push(`  const total = ${names.length > 0 ? names.join(' + ') : '0'};`);
   lines.push(`  return [total, { ${names.join(', ')} }];`, '}', '');
   return lines.join('\n');
@@ -201,7 +207,7 @@ export function programLines(g: Grammar, p: Program): { lines: string[]; names: 
   // F = gamma * phi(s') - phi(s) leaves the optimal policy unchanged only with the discount PPO trains with.
   if (p.terms.some((t) => g.specs[t.family].kind === 'shaping')) lines.push(`  const GAMMA = ${trainerGamma(g)}; // PPO's discount: keeps the shaping potential-based`);
   for (const t of p.terms) lines.push(`  const ${g.specs[t.family].constant} = ${t.coef};`);
-  for (const f of features) lines.push(`  // ${f.describe}: about 0 far from the goal, 1 at it`, `  const ${f.name} = (s) => ${f.expression};`);
+  for (const f of features) lines.push(`  // ${f.describe}: about 0 far from the goal, 1 at it`, `  const ${f.name} = (${readsRecorded(f) ? 's, r' : 's'}) => ${f.expression};`);
   for (const t of p.terms) lines.push(`  const ${g.specs[t.family].term} = ${g.specs[t.family].expression};`);
   return { lines, names: p.terms.map((t) => g.specs[t.family].term) };
 }

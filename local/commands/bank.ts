@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { bankFile, writeBank } from '../../tasks/bank-file.ts';
+import { addPolicySuccesses } from '../bank-add.ts';
 import { makeBank, TRAINED_POLICIES, trainedBaseline } from '../bank-make.ts';
 import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
@@ -13,6 +14,10 @@ const BankFlags = z.object({
   starts: intFlag(1, 20).default(4),
   /** Default: bank.json.gz in the task's folder, where the screen reads it. */
   out: z.string().min(1).optional(),
+  /** A stored policy folder (a search winner's policy/) whose successes are added to the stored bank, training nothing. */
+  addPolicy: z.string().min(1).optional(),
+  name: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, { error: 'must be a kebab-case name' }).optional(),
+  words: z.string().trim().min(1).optional(),
   json: z.boolean().default(false),
 });
 
@@ -23,7 +28,9 @@ export async function bankCommand(raw: unknown): Promise<void> {
   const trained = TRAINED_POLICIES[trainedBaseline(task)].label;
   const onSeed = (seed: number, r: { outcome: string; reason: string; success: number; wallSeconds: number }) =>
     process.stderr.write(`${trained}, seed ${seed}: ${r.outcome}${r.reason ? ` (${r.reason})` : ''}, greedy success ${r.success.toFixed(2)} (${r.wallSeconds.toFixed(1)} s)\n`);
-  const { bank, made } = await makeBank(task, { seeds, starts: flags.starts, onSeed });
+  const { bank, made } = flags.addPolicy === undefined
+    ? await makeBank(task, { seeds, starts: flags.starts, onSeed })
+    : await addPolicySuccesses(task, flags.addPolicy, { starts: flags.starts, name: flags.name, words: flags.words });
   const file = flags.out ?? bankFile(task);
   const bytes = writeBank(file, bank, made);
   const counts = bank.policies.map((p) => ({ ...p, episodes: bank.episodes.filter((e) => e.policy === p.name).length }));

@@ -10,6 +10,7 @@ import { ANT_RENDERER } from './render.ts';
 import { ANT_CONFORMANCE } from './conformance.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
 import { ANT_OBSERVATION } from './observation.ts';
+import { ANT_ACTION } from './robot.ts';
 
 /** Gymnasium's register(): reward_threshold 6000. */
 export const REWARD_THRESHOLD = 6000;
@@ -33,13 +34,7 @@ export default defineTask({
   rewardThreshold: REWARD_THRESHOLD,
   observation: ANT_OBSERVATION,
   recorded: TORSO_XYZ_HEADING,
-  action: {
-    kind: 'box',
-    names: ['right back hip torque', 'right back ankle torque', 'front left hip torque', 'front left ankle torque',
-      'front right hip torque', 'front right ankle torque', 'back hip torque', 'back ankle torque'],
-    low: [-1, -1, -1, -1, -1, -1, -1, -1],
-    high: [1, 1, 1, 1, 1, 1, 1, 1],
-  },
+  action: ANT_ACTION,
   makeEnv: (n, seed) => new AntEnv(n, seed),
   prepare: prepareMujoco,
 

@@ -120,9 +120,10 @@ export class HalfCheetahEnv extends MujocoEnv {
   /** Gymnasium's reset_model here: uniform noise on qpos (first), Gaussian noise on qvel. */
   protected override resetState(i: number, rng: Random): void {
     const { copies } = this;
+    const scale = this.robot().resetNoiseScale;
     copies.resetData(i);
-    const qpos = copies.initQpos.map((q) => q + rng.uniform(-RESET_NOISE_SCALE, RESET_NOISE_SCALE));
-    const qvel = new Float64Array(copies.nv).map(() => RESET_NOISE_SCALE * rng.normal());
+    const qpos = this.startQpos().map((q) => q + rng.uniform(-scale, scale));
+    const qvel = new Float64Array(copies.nv).map(() => scale * rng.normal());
     copies.setState(i, qpos, qvel);
     this.info[i] = {};
   }

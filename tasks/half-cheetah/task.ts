@@ -9,6 +9,7 @@ import { HALF_CHEETAH_CONFORMANCE } from './conformance.ts';
 import { HALF_CHEETAH_BANK } from './bank-policies.ts';
 import { HALF_CHEETAH_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+import { HALF_CHEETAH_ACTION, HALF_CHEETAH_OBSERVATION } from './robot.ts';
 
 /** Gymnasium's register(): reward_threshold 4800. */
 export const REWARD_THRESHOLD = 4800;
@@ -20,8 +21,6 @@ export const REWARD_THRESHOLD = 4800;
  * metre less the control cost; since success reads the recorded x (issue 43) it is the 100 m alone.
  */
 export const SUCCESS_METRES = 100;
-const ANGLE = [-1.2, 1.2] as const;
-const SPIN = [-20, 20] as const;
 
 export default defineTask({
   id: 'HalfCheetah-v5',
@@ -31,32 +30,9 @@ export default defineTask({
     `Solved here means ending at least ${SUCCESS_METRES} m forward of where the torso started (Gymnasium's reward_threshold is a return of ${REWARD_THRESHOLD}).`,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
-  observation: [
-    { name: 'torso height relative to the start (m)', low: -Infinity, high: Infinity, typical: [-0.4, 0.4] },
-    { name: 'torso angle (rad)', low: -Infinity, high: Infinity, typical: [-1, 1] },
-    { name: 'back thigh angle (rad)', low: -Infinity, high: Infinity, typical: [-0.5, 1] },
-    { name: 'back shin angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
-    { name: 'back foot angle (rad)', low: -Infinity, high: Infinity, typical: [-0.4, 0.8] },
-    { name: 'front thigh angle (rad)', low: -Infinity, high: Infinity, typical: [-1, 0.7] },
-    { name: 'front shin angle (rad)', low: -Infinity, high: Infinity, typical: ANGLE },
-    { name: 'front foot angle (rad)', low: -Infinity, high: Infinity, typical: [-0.5, 0.5] },
-    { name: 'torso x velocity (m/s)', low: -Infinity, high: Infinity, typical: [-2, 8] },
-    { name: 'torso z velocity (m/s)', low: -Infinity, high: Infinity, typical: [-3, 3] },
-    { name: 'torso angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: [-5, 5] },
-    { name: 'back thigh angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
-    { name: 'back shin angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
-    { name: 'back foot angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
-    { name: 'front thigh angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
-    { name: 'front shin angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
-    { name: 'front foot angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: SPIN },
-  ],
+  observation: HALF_CHEETAH_OBSERVATION,
   recorded: TORSO_XZ_ANGLE,
-  action: {
-    kind: 'box',
-    names: ['back thigh torque', 'back shin torque', 'back foot torque', 'front thigh torque', 'front shin torque', 'front foot torque'],
-    low: [-1, -1, -1, -1, -1, -1],
-    high: [1, 1, 1, 1, 1, 1],
-  },
+  action: HALF_CHEETAH_ACTION,
   makeEnv: (n, seed) => new HalfCheetahEnv(n, seed),
   prepare: prepareMujoco,
 

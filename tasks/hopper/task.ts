@@ -9,6 +9,7 @@ import { HOPPER_BANK } from './bank-policies.ts';
 import { HOPPER_CONFORMANCE } from './conformance.ts';
 import { HOPPER_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+import { HOPPER_ACTION, HOPPER_OBSERVATION } from './robot.ts';
 
 /** Gymnasium's register(): reward_threshold 3800. */
 export const REWARD_THRESHOLD = 3800;
@@ -23,21 +24,9 @@ export default defineTask({
     `Solved here means staying healthy all ${MAX_EPISODE_STEPS} steps and ending at least ${SUCCESS_METRES} m forward of where the torso started (Gymnasium's reward_threshold is a return of 3,800).`,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
-  observation: [
-    { name: 'torso height z (m)', low: -Infinity, high: Infinity, typical: [0.7, 1.7] },
-    { name: 'torso angle (rad)', low: -Infinity, high: Infinity, typical: [-0.2, 0.2] },
-    { name: 'thigh joint angle (rad)', low: -Infinity, high: Infinity, typical: [-2.6, 0] },
-    { name: 'leg joint angle (rad)', low: -Infinity, high: Infinity, typical: [-2.6, 0] },
-    { name: 'foot joint angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
-    { name: 'torso x velocity (m/s)', low: -10, high: 10, typical: [-3, 5] },
-    { name: 'torso z velocity (m/s)', low: -10, high: 10, typical: [-5, 5] },
-    { name: 'torso angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'thigh hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'leg hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'foot hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-  ],
+  observation: HOPPER_OBSERVATION,
   recorded: TORSO_XZ_ANGLE,
-  action: { kind: 'box', names: ['thigh torque', 'leg torque', 'foot torque'], low: [-1, -1, -1], high: [1, 1, 1] },
+  action: HOPPER_ACTION,
   makeEnv: (n, seed) => new HopperEnv(n, seed),
   prepare: prepareMujoco,
 

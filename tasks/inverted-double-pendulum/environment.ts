@@ -103,9 +103,10 @@ export class InvertedDoublePendulumEnv extends MujocoEnv {
   /** Gymnasium's reset_model: uniform noise on qpos, then normal noise on qvel. */
   protected override resetState(i: number, rng: Random): void {
     const { copies } = this;
+    const scale = this.robot().resetNoiseScale;
     copies.resetData(i);
-    const qpos = copies.initQpos.map((q) => q + rng.uniform(-RESET_NOISE_SCALE, RESET_NOISE_SCALE));
-    const qvel = new Float64Array(copies.nv).map(() => rng.normal() * RESET_NOISE_SCALE);
+    const qpos = this.startQpos().map((q) => q + rng.uniform(-scale, scale));
+    const qvel = new Float64Array(copies.nv).map(() => rng.normal() * scale);
     copies.setState(i, qpos, qvel);
     this.info[i] = {};
   }

@@ -77,12 +77,20 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
     return this.made++;
   }
 
+  /**
+   * Where a reset starts before its noise: the model's qpos0 (Gymnasium's init_qpos), or a keyframe's
+   * where a task's overrides name one (overridden.ts).
+   */
+  protected startQpos(): Float64Array {
+    return this.copies.initQpos;
+  }
+
   /** Gymnasium's reset: mj_resetData, then reset_model's noise on qpos (first) and qvel, and set_state. */
   protected resetState(i: CopyIndex, rng: Random): void {
     const { copies } = this;
     const scale = this.robot().resetNoiseScale;
     copies.resetData(i);
-    const qpos = copies.initQpos.map((q) => q + rng.uniform(-scale, scale));
+    const qpos = this.startQpos().map((q) => q + rng.uniform(-scale, scale));
     const qvel = new Float64Array(copies.nv).map(() => rng.uniform(-scale, scale));
     copies.setState(i, qpos, qvel);
     this.info[i] = {};

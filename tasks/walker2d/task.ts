@@ -9,10 +9,10 @@ import { MAX_EPISODE_STEPS, Walker2dEnv } from './environment.ts';
 import { WALKER2D_BANK } from './bank-policies.ts';
 import { WALKER2D_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+import { WALKER2D_ACTION, WALKER2D_OBSERVATION } from './robot.ts';
 
 /** Metres forward a successful episode ends at, at least (fixed before any run: see docs/mujoco.md). */
 export const SUCCESS_METRES = 8;
-const ANGLES = [-2.6, 0] as const;
 
 export default defineTask({
   id: 'Walker2d-v5',
@@ -21,31 +21,8 @@ export default defineTask({
     'the episode ends as soon as its torso drops to 0.8 m (or rises to 2 m) or tilts 1 rad, or after 1,000 steps. ' +
     `Solved here means staying healthy all ${MAX_EPISODE_STEPS} steps and ending at least ${SUCCESS_METRES} m forward of where the torso started (Gymnasium registers no reward_threshold for it).`,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
-  observation: [
-    { name: 'torso height z (m)', low: -Infinity, high: Infinity, typical: [0.8, 1.5] },
-    { name: 'torso angle (rad)', low: -Infinity, high: Infinity, typical: [-1, 1] },
-    { name: 'right thigh joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
-    { name: 'right leg joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
-    { name: 'right foot joint angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
-    { name: 'left thigh joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
-    { name: 'left leg joint angle (rad)', low: -Infinity, high: Infinity, typical: ANGLES },
-    { name: 'left foot joint angle (rad)', low: -Infinity, high: Infinity, typical: [-0.8, 0.8] },
-    { name: 'torso x velocity (m/s)', low: -10, high: 10, typical: [-2, 5] },
-    { name: 'torso z velocity (m/s)', low: -10, high: 10, typical: [-3, 3] },
-    { name: 'torso angular velocity (rad/s)', low: -10, high: 10, typical: [-5, 5] },
-    { name: 'right thigh hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'right leg hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'right foot hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'left thigh hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'left leg hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-    { name: 'left foot hinge angular velocity (rad/s)', low: -10, high: 10, typical: [-10, 10] },
-  ],
-  action: {
-    kind: 'box',
-    names: ['right thigh torque', 'right leg torque', 'right foot torque', 'left thigh torque', 'left leg torque', 'left foot torque'],
-    low: [-1, -1, -1, -1, -1, -1],
-    high: [1, 1, 1, 1, 1, 1],
-  },
+  observation: WALKER2D_OBSERVATION,
+  action: WALKER2D_ACTION,
   recorded: TORSO_XZ_ANGLE,
   makeEnv: (n, seed) => new Walker2dEnv(n, seed),
   prepare: prepareMujoco,

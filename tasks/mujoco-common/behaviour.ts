@@ -1,0 +1,102 @@
+/**
+ * A behaviour: a task folder that reuses one of Gymnasium's robots (its XML, engine room,
+ * environment code and observation, no copy of any) with a sentence the model reads, a success
+ * test and progress on recorded state, and, where the behaviour needs it, its own termination,
+ * time limit, reset and recorded state (overrides.ts). No reward anyone wrote for it comes with
+ * it: the baselines are the robot's own Gymnasium reward (it pays for something else) and a
+ * person's first try, written from the description alone.
+ *
+ * The model reads the robot's documented environment and the behaviour's own file (its sentence,
+ * overrides, success test and progress), in that order.
+ */
+import type { PpoOverrides } from '../../core/ppo-config.ts';
+import type {
+  ActionSpace, BankDeclaration, CardRenderer, EpisodeRecord, Feature, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget,
+  TaskSpec, Termination, TieBreak,
+} from '../contract.ts';
+import { prepareMujoco } from './mujoco-env.ts';
+import { overridden, type MujocoEnvClass } from './overridden.ts';
+import { MujocoOverridesSchema, type MujocoOverrides } from './overrides.ts';
+
+/** One of Gymnasium's robots, as its task folder gives it to a behaviour. */
+export interface GymnasiumRobot {
+  /** "Hopper": the first part of a behaviour's id. */
+  name: string;
+  /** Its Gymnasium task, whose reward is the behaviour's "robot's own reward": "Hopper-v5". */
+  task: string;
+  /** What the robot is, in a sentence or two (its bodies, joints, motors). */
+  describe: string;
+  env: MujocoEnvClass;
+  /** Its documented environment, the file the model reads (absolute). */
+  environmentFile: string;
+  observation: readonly ObservationDim[];
+  recorded: readonly RecordedDim[];
+  action: ActionSpace;
+  maxEpisodeSteps: number;
+  ppo: PpoOverrides;
+  render: CardRenderer;
+  /** Gymnasium's reward for the robot's own task, as a reward file. */
+  environmentReward: RewardSource;
+}
+
+export interface BehaviourSpec {
+  /** `<Robot>-<Behaviour>-v0`: letters, digits and hyphens. */
+  id: string;
+  robot: GymnasiumRobot;
+  /** What the robot is asked to do, in a sentence: the task, as the model reads it. */
+  sentence: string;
+  overrides: MujocoOverrides;
+  success: SuccessTest;
+  progress: Progress;
+  tieBreak?: TieBreak;
+  /** What an episode's ending means for the offline proposer's goal and failure terms. */
+  termination: Termination;
+  /** The person's first try: a plain shaping written from the description alone. */
+  firstTry: RewardSource;
+  features: readonly Feature[];
+  bank?: BankDeclaration;
+  budget: TaskBudget;
+  /** The behaviour's own file the model reads beside the robot's (absolute): its sentence, overrides, success test and progress. */
+  behaviourFile: string;
+  /** The card's sentence on an episode, in the behaviour's words (the robot's otherwise). */
+  story?: (episode: EpisodeRecord) => string;
+}
+
+const ID = /^[A-Z][A-Za-z0-9]*-[A-Z][A-Za-z0-9]*-v\d+$/;
+
+export class InvalidBehaviour extends Error {
+  override readonly name = 'InvalidBehaviour';
+}
+
+/** The task folder's spec: the robot with the behaviour's overrides, judged by the behaviour's own test. */
+export function behaviour(spec: BehaviourSpec): TaskSpec {
+  if (!ID.test(spec.id) || !spec.id.startsWith(`${spec.robot.name}-`)) {
+    throw new InvalidBehaviour(`id: ${JSON.stringify(spec.id)} must read <Robot>-<Behaviour>-v<N>, letters and digits, starting with ${spec.robot.name}-`);
+  }
+  const checked = MujocoOverridesSchema.safeParse(spec.overrides);
+  if (!checked.success) throw new InvalidBehaviour(`overrides: ${checked.error.issues.map((i) => `${i.path.join('.') || 'the whole'}: ${i.message}`).join('; ')}`);
+  const { robot, overrides } = spec;
+  const Env = overridden(robot.env, overrides);
+  return {
+    id: spec.id,
+    description: `${spec.sentence} The robot is Gymnasium's ${robot.task} robot: ${robot.describe} ` +
+      `Nothing here rewards the behaviour: its success test and progress are below, and the robot's own reward (${robot.task}'s) pays for something else.`,
+    maxEpisodeSteps: overrides.maxEpisodeSteps ?? robot.maxEpisodeSteps,
+    observation: robot.observation,
+    recorded: [...robot.recorded, ...(overrides.recorded ?? []).map((e) => ({ name: e.name }))],
+    action: robot.action,
+    makeEnv: (n, seed) => new Env(n, seed),
+    prepare: prepareMujoco,
+    success: spec.success,
+    ...(spec.tieBreak === undefined ? {} : { tieBreak: spec.tieBreak }),
+    progress: spec.progress,
+    termination: spec.termination,
+    baselines: { environment: robot.environmentReward, human: spec.firstTry },
+    features: spec.features,
+    render: spec.story === undefined ? robot.render : { ...robot.render, story: spec.story },
+    ...(spec.bank === undefined ? {} : { bank: spec.bank }),
+    budget: spec.budget,
+    ppo: robot.ppo,
+    environmentFiles: [robot.environmentFile, spec.behaviourFile],
+  };
+}
