@@ -24,3 +24,16 @@ export {
   type Bar, type BarChartOptions, type Domain, type LegendEntry, type LineChartOptions, type Marker, type Point, type RefLine, type Series,
 } from '../core/svg.ts';
 export { escapeHtml } from '../core/escape.ts';
+/**
+ * Behaviours (docs/behaviours.md): one of Gymnasium's robots, reused with a task's own sentence,
+ * overrides, success test and progress. The robots as a behaviour sees them, the builder, the
+ * override vocabulary, and what the robots' success tests read off an episode.
+ */
+export { behaviour, type BehaviourSpec, type GymnasiumRobot } from './mujoco-common/behaviour.ts';
+export type { HealthyRange, MujocoOverrides, RecordedEntry } from './mujoco-common/overrides.ts';
+export type { StateValue } from './mujoco-common/state-values.ts';
+export { metresForward, stayedHealthy } from './mujoco-common/healthy-episode.ts';
+export { HOPPER } from './hopper/robot.ts';
+export { WALKER2D } from './walker2d/robot.ts';
+export { HALF_CHEETAH } from './half-cheetah/robot.ts';
+export { ANT } from './ant/robot.ts';

@@ -1,0 +1,153 @@
+/**
+ * The behaviours (tasks/mujoco-common/behaviour.ts): each is one of Gymnasium's robots with its own
+ * sentence, overrides, success test and progress on recorded state. For each, the obvious ways to
+ * game its success test fail (standing still, falling over, the robot's ordinary gait, and an
+ * episode that nearly does it), one that does it succeeds, and its progress ranks them.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { playEpisode, readStoredBankOf, replayEpisode, type BankEpisode } from './support/behaviour-episodes.ts';
+import type { Episode, Task } from '../tasks/contract.ts';
+import { prepareTask } from '../tasks/registry.ts';
+import { gallop } from '../tasks/half-cheetah-backward/gaits.ts';
+
+const asEpisode = (task: Task, e: Pick<BankEpisode, 'observations' | 'recorded' | 'length' | 'return' | 'terminated' | 'truncated'>): Episode =>
+  ({ observations: e.observations, obsSize: task.obsSize, recorded: e.recorded, recordSize: task.recordSize, length: e.length, return: e.return, terminated: e.terminated, truncated: e.truncated });
+
+/** The episode with recorded entry k set by f(t, old value) at every step. */
+function withRecorded(e: Episode, k: number, f: (t: number, old: number) => number): Episode {
+  const recorded = Float64Array.from(e.recorded);
+  for (let t = 0; t <= e.length; t++) recorded[t * e.recordSize + k] = f(t, recorded[t * e.recordSize + k]);
+  return { ...e, recorded };
+}
+
+/** An episode of a written policy from a seed's reset, in the behaviour's environment. */
+const played = (task: Task, act: (obs: Float32Array, t: number) => number[], seed = 3): Episode =>
+  asEpisode(task, playEpisode(task, 'test', 'failure', act, seed));
+
+describe('Behaviour: Hopper-BackFlip-v0', () => {
+  let task: Task;
+  let stand: Episode;
+  before(async () => {
+    task = await prepareTask('Hopper-BackFlip-v0');
+    const posture = (obs: Float32Array) => [2, 3, 4].map((k) => Math.min(1, Math.max(-1, -(5 * obs[k] + 0.5 * obs[k + 6]))));
+    stand = played(task, posture);
+  });
+
+  it('is Hopper-v5 with no termination and a 300-step limit: flailing tilts it past 0.2 rad and the episode goes on', () => {
+    const flail = played(task, (_obs, t) => (Math.floor(t / 20) % 2 === 0 ? [1, -1, 1] : [-1, 1, -1]));
+    assert.equal(flail.length, 300);
+    assert.equal(flail.terminated, false);
+    assert.ok(Array.from({ length: 301 }, (_, t) => Math.abs(flail.recorded[3 * t + 2])).some((a) => a > 0.2), 'it tilts past Hopper-v5\'s healthy angle');
+    assert.equal(task.observation.length, 11);
+    assert.match(task.environmentSource, /===== environment\.ts =====[\s\S]*Hopper-v5[\s\S]*===== behaviour\.ts =====[\s\S]*backward somersault/);
+    assert.doesNotMatch(task.environmentSource, /reward_forward = /, 'the robot\'s reward lines stay out of what the model reads');
+  });
+
+  it('fails standing still, falling over, the robot\'s own hop and a flip three quarters of the way; succeeds on a full turn landed', () => {
+    const fall = played(task, () => [0, 0, 0]);
+    // Hopper-v5's bank's hop (its person's shaping's trained policy), its actions replayed from its seed here.
+    const hop = readStoredBankOf('Hopper-v5').episodes.find((e) => e.kind === 'success');
+    assert.ok(hop);
+    const gait = asEpisode(task, replayEpisode(task, hop.seed, hop.actions.subarray(0, 300 * 3)));
+    assert.ok(gait.recorded[3 * 300] - gait.recorded[0] > 1, 'the replayed gait hops forward');
+    const turnedTo = (angle: number) => withRecorded(stand, 2, (t, a) => a + angle * Math.min(1, t / 150));
+    for (const [words, e] of [['standing still', stand], ['falling over', fall], ['hopping forward', gait], ['three quarters of a turn', turnedTo(0.75 * 2 * Math.PI)],
+      ['a flip forwards', turnedTo(-2 * Math.PI)], ['a turn and a quarter', turnedTo(2.5 * Math.PI)]] as const) {
+      assert.equal(task.success.test(e), false, words);
+    }
+    const flip = turnedTo(2 * Math.PI);
+    assert.equal(task.success.test(flip), true, 'a full backward turn, standing the last 100 steps');
+    // Progress ranks them: standing < three quarters < a full turn unlanded < landed.
+    const progress = (e: Episode) => task.progress.measure(e);
+    assert.ok(progress(stand) < 0.1);
+    assert.ok(Math.abs(progress(turnedTo(0.75 * 2 * Math.PI)) - 0.75) < 0.01);
+    assert.ok(Math.abs(progress(flip) - 2) < 0.01, `${progress(flip)}`);
+    const fellAfter = withRecorded(flip, 1, (t, z) => (t > 250 ? 0.3 : z));
+    assert.equal(task.success.test(fellAfter), false, 'a fall after landing');
+    assert.ok(progress(fellAfter) > 1.4 && progress(fellAfter) < progress(flip));
+  });
+});
+
+describe('Behaviour: HalfCheetah-Backward-v0', () => {
+  let task: Task;
+  before(async () => {
+    task = await prepareTask('HalfCheetah-Backward-v0');
+  });
+
+  it('fails lying still, galloping forwards, and a run short of 50 m backwards; succeeds at 50 m, whatever the return', () => {
+    const still = played(task, () => [0, 0, 0, 0, 0, 0]);
+    const forwards = played(task, (_obs, t) => gallop(t, 1));
+    assert.ok(task.progress.measure(forwards) < -10, `the cheetah's ordinary gallop goes forwards: ${task.progress.measure(forwards)} m backwards`);
+    for (const [words, e] of [['lying still', still], ['galloping forwards', forwards]] as const) assert.equal(task.success.test(e), false, words);
+    const backwardsBy = (m: number) => withRecorded(still, 0, (t, x) => x - (m * t) / still.length);
+    assert.equal(task.success.test(backwardsBy(49.9)), false);
+    assert.equal(task.success.test(backwardsBy(50)), true);
+    assert.ok(Math.abs(task.progress.measure(backwardsBy(50)) - 50) < 0.2);
+    assert.equal(task.success.test({ ...still, return: 1e6 }), false, 'no return makes a success');
+  });
+});
+
+describe('Behaviour: Ant-TurnInPlace-v0', () => {
+  let task: Task;
+  let still: Episode;
+  before(async () => {
+    task = await prepareTask('Ant-TurnInPlace-v0');
+    still = played(task, () => [0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('stands still to its 500-step limit and turns nowhere; random actions flip it and end the episode', () => {
+    assert.equal(still.length, 500);
+    assert.ok(Math.abs(task.progress.measure(still)) < 0.2);
+    const random = played(task, (_obs, t) => Array.from({ length: 8 }, (_, k) => Math.sin(7 * t + k)));
+    assert.equal(task.success.test(random), false);
+  });
+
+  it('fails turning right, walking away, turning after wandering off and turning 95% of the way; succeeds on a full left turn in the circle', () => {
+    const turned = (e: Episode, angle: number) => withRecorded(e, 3, (t, h) => h + angle * Math.min(1, t / 300));
+    const walked = (e: Episode, metres: number) => withRecorded(e, 0, (t, x) => x + metres * Math.min(1, t / 400));
+    for (const [words, e] of [['standing still', still], ['turning right', turned(still, -2 * Math.PI)], ['walking 2 m away, turning', turned(walked(still, 2), 2 * Math.PI)],
+      ['95% of a turn', turned(still, 0.95 * 2 * Math.PI)], ['a full turn, then falling', { ...turned(still, 2 * Math.PI), terminated: true }]] as const) {
+      assert.equal(task.success.test(e), false, words);
+    }
+    // A little more than a turn: standing still, the ant's own heading drifts a few hundredths of a radian.
+    assert.equal(task.success.test(turned(still, 2 * Math.PI + 0.1)), true);
+    assert.equal(task.success.test(turned(walked(still, 0.8), 2 * Math.PI + 0.1)), true, 'a turn that drifts 0.8 m stays in the 1 m circle');
+    // Progress stops counting where the torso leaves the circle: its ordinary walk (1.5 m away by step 150) turns little in place.
+    const wanders = turned(walked(still, 6), 2 * Math.PI);
+    assert.ok(task.progress.measure(wanders) < task.progress.measure(turned(still, Math.PI)));
+  });
+});
+
+describe('Behaviour: Walker2d-OneLeg-v0', () => {
+  let task: Task;
+  let stand: Episode;
+  before(async () => {
+    task = await prepareTask('Walker2d-OneLeg-v0');
+    const clip = (x: number) => Math.min(1, Math.max(-1, x));
+    stand = played(task, (obs) => {
+      const torso = -2 * obs[1] - 0.1 * obs[10];
+      return [2, 3, 4, 5, 6, 7].map((k, j) => clip(-(2 * obs[k] + 0.05 * obs[k + 9]) + (j % 3 === 0 ? torso : 0)));
+    });
+  });
+
+  it('records each foot\'s height beside Walker2d\'s own state: both rest near -0.04 m when it stands', () => {
+    assert.equal(task.recordSize, 5);
+    assert.equal(stand.length, 500);
+    for (const k of [3, 4]) assert.ok(Math.abs(stand.recorded[5 * 250 + k] + 0.04) < 0.03, `foot ${k}: ${stand.recorded[5 * 250 + k]}`);
+  });
+
+  it('fails standing on both feet, falling, walking, hopping away on one foot and a hold 10 steps short; succeeds on 250 steps in place', () => {
+    const fall = played(task, () => [0, 0, 0, 0, 0, 0]);
+    const lift = (e: Episode, k: number, from: number, steps: number) => withRecorded(e, k, (t, z) => (t >= from && t < from + steps ? 0.2 : z));
+    const walking = [0, 1, 2, 3].reduce((e, n) => lift(e, 3 + (n % 2), 50 + 100 * n, 100), stand);
+    const hopping = withRecorded(lift(stand, 3, 100, 300), 0, (t, x) => x + 0.005 * Math.max(0, t - 100));
+    for (const [words, e] of [['standing on both feet', stand], ['falling over', fall], ['walking', walking], ['hopping away on one foot', hopping],
+      ['holding 240 steps', lift(stand, 3, 100, 240)], ['holding 250 steps, then falling', { ...lift(stand, 3, 100, 250), terminated: true }]] as const) {
+      assert.equal(task.success.test(e), false, words);
+    }
+    assert.equal(task.success.test(lift(stand, 4, 100, 250)), true);
+    assert.equal(task.progress.measure(lift(stand, 4, 100, 250)), 250);
+    assert.equal(task.progress.measure(walking), 100);
+  });
+});
