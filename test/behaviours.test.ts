@@ -67,6 +67,30 @@ describe('Behaviour: Hopper-BackFlip-v0', () => {
     assert.equal(task.success.test(fellAfter), false, 'a fall after landing');
     assert.ok(progress(fellAfter) > 1.4 && progress(fellAfter) < progress(flip));
   });
+
+  it('draws a flip on the card as a flip: the torso turns a full turn in the animation, and the sentence says it landed', () => {
+    // The stand episode, its torso's angle (observation 1 and recorded entry 2) turned a full turn over steps 0-150.
+    const turn = (t: number) => 2 * Math.PI * Math.min(1, t / 150);
+    const observations = Array.from({ length: stand.length + 1 }, (_, t) => {
+      const o = Array.from(stand.observations.subarray(11 * t, 11 * (t + 1)));
+      o[1] += turn(t);
+      return o;
+    });
+    const recorded = Array.from({ length: stand.length + 1 }, (_, t) => [stand.recorded[3 * t], stand.recorded[3 * t + 1], stand.recorded[3 * t + 2] + turn(t)]);
+    const record = { observations, recorded, actions: Array.from({ length: stand.length }, () => [0, 0, 0]), rewards: [], success: true, terminated: false, truncated: true };
+    const svg = task.render.animation(record, '#2563eb');
+    // The torso is the first geom drawn: its ends' x and z, frame by frame.
+    const values = (name: string) => (svg.match(new RegExp(`<animate attributeName="${name}"[^>]*values="([^"]+)"`))?.[1] ?? '').split(';').map(Number);
+    const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map(values);
+    const angles = x1.map((_, k) => Math.atan2(y2[k] - y1[k], x2[k] - x1[k]));
+    let [total, before] = [0, angles[0]];
+    for (const a of angles.slice(1)) {
+      total += Math.atan2(Math.sin(a - before), Math.cos(a - before));
+      before = a;
+    }
+    assert.ok(Math.abs(Math.abs(total) - 2 * Math.PI) < 0.3, `the torso's line turns ${total} rad in the animation`);
+    assert.match(task.render.story(record), /turns at most 1\.00 of a turn backwards .*lands on its foot/);
+  });
 });
 
 describe('Behaviour: HalfCheetah-Backward-v0', () => {
