@@ -2,7 +2,7 @@
 import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { metresForward, stayedHealthy } from '../mujoco-common/healthy-episode.ts';
+import { metresForward, stayedHealthy, metresForwardProgress } from '../mujoco-common/healthy-episode.ts';
 import { TORSO_XYZ_HEADING } from '../mujoco-common/recorded.ts';
 import { AntEnv, FRAME_SKIP, MAX_EPISODE_STEPS } from './environment.ts';
 import { ANT_BANK } from './bank-policies.ts';
@@ -45,12 +45,7 @@ export default defineTask({
       `at the end is at least ${SUCCESS_METRES} m beyond its x at the start.`,
     test: (episode) => stayedHealthy(episode, MAX_EPISODE_STEPS) && metresForward(episode) >= SUCCESS_METRES,
   },
-  progress: {
-    describe: 'metres the torso moved forward over the episode: its recorded x (qpos[0]) at the end less at the start (a fall ends the episode, so these are the metres made while healthy)',
-    label: 'mean metres forward',
-    measure: (episode) => metresForward(episode),
-    format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m and all ${MAX_EPISODE_STEPS} steps)`,
-  },
+  progress: metresForwardProgress(SUCCESS_METRES, MAX_EPISODE_STEPS),
   termination: 'failure',
 
   baselines: { environment: ENVIRONMENT_REWARD, human: HUMAN_SHAPING },

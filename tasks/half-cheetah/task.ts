@@ -2,7 +2,7 @@
 import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { metresForward } from '../mujoco-common/healthy-episode.ts';
+import { metresForward, metresForwardProgress } from '../mujoco-common/healthy-episode.ts';
 import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HALF_CHEETAH_CONFORMANCE } from './conformance.ts';
@@ -43,12 +43,7 @@ export default defineTask({
       `(${SUCCESS_METRES / 50} m/s on average over its ${MAX_EPISODE_STEPS} steps), upright or not.`,
     test: (episode) => metresForward(episode) >= SUCCESS_METRES,
   },
-  progress: {
-    describe: 'metres the torso moved forward over the episode: its recorded x at the end less at the start',
-    label: 'mean metres forward',
-    measure: (episode) => metresForward(episode),
-    format: (value) => `${value.toFixed(1)} m forward (success needs ${SUCCESS_METRES} m)`,
-  },
+  progress: metresForwardProgress(SUCCESS_METRES),
   termination: 'never',
 
   baselines: { environment: ENVIRONMENT_REWARD, human: HUMAN_SHAPING },

@@ -2,7 +2,7 @@
 import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { metresForward } from '../mujoco-common/healthy-episode.ts';
+import { metresForward, metresForwardProgress } from '../mujoco-common/healthy-episode.ts';
 import { MAX_EPISODE_STEPS, SwimmerEnv } from './environment.ts';
 import { SWIMMER_CONFORMANCE } from './conformance.ts';
 import { SWIMMER_BANK } from './bank-policies.ts';
@@ -50,12 +50,7 @@ export default defineTask({
     describe: `An episode succeeds when the torso's recorded x at the end is at least ${SUCCESS_METRES} m beyond its x at the start, in its ${MAX_EPISODE_STEPS} steps.`,
     test: (episode) => metresForward(episode) >= SUCCESS_METRES,
   },
-  progress: {
-    describe: 'metres the swimmer moved forward over the episode: its torso\'s recorded x at the end less at the start',
-    label: 'mean metres forward',
-    measure: (episode) => metresForward(episode),
-    format: (value) => `${value.toFixed(2)} m forward (success needs ${SUCCESS_METRES} m)`,
-  },
+  progress: metresForwardProgress(SUCCESS_METRES),
   termination: 'never',
 
   baselines: { environment: ENVIRONMENT_REWARD, human: HUMAN_SHAPING },
