@@ -22,49 +22,65 @@ if (!dataDir || !searchId) {
   process.exit(2);
 }
 const root = join(dataDir, 'bucket', 'searches', searchId);
-const summary = JSON.parse(readFileSync(join(root, 'winner', 'summary.json'), 'utf8')) as { task: string; config: { evalEpisodes: number; steps: number; racing: false | { eta: number } } };
-if (summary.config.racing === false) throw new Error(`${searchId} did not race`);
-const { eta } = summary.config.racing;
-const task = getTask(summary.task);
 const list = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
+const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-interface Row { generation: number; rung: number; steps: number; candidateId: string; success: number; progress: number | null; meanReturn: number | null; old: boolean; now: boolean }
+/** Every stored seed result of the search (rung results and results at the budget), with where it lies. */
+const stored = list(join(root, 'generations')).map(Number).filter((g) => g > 0).flatMap((generation) =>
+  list(join(root, 'generations', String(generation), 'candidates')).flatMap((c) =>
+    list(join(root, 'generations', String(generation), 'candidates', c, 'seeds')).flatMap((seed) => {
+      const dir = join(root, 'generations', String(generation), 'candidates', c, 'seeds', seed);
+      const rungs = list(join(dir, 'rungs')).map((f) => ({ file: join(dir, 'rungs', f), steps: Number(f.replace('.json', '')) }));
+      const budget = existsSync(join(dir, 'result.json')) ? [{ file: join(dir, 'result.json'), steps: Number.NaN }] : [];
+      return [...rungs, ...budget].map((r) => ({ generation, candidateId: c, ...r }));
+    })));
+if (stored.length === 0) throw new Error(`no seed results under ${root}`);
+// What the search was: its task from a result, its racing from summary.json where it finished, else from the rungs' steps.
+const first = read<SeedResult>(stored[0].file);
+const task = getTask(first.task);
+const summaryFile = join(root, 'winner', 'summary.json');
+const summary = existsSync(summaryFile) ? read<{ config: { evalEpisodes: number; steps: number; racing: false | { eta: number } } }>(summaryFile) : null;
+const budget = summary?.config.steps ?? first.steps;
+const rungSteps = [...new Set(stored.map((s) => s.steps).filter((x) => Number.isFinite(x)))].sort((a, b) => a - b);
+if (summary?.config.racing === false || rungSteps.length === 0) throw new Error(`${searchId} did not race`);
+const eta = summary?.config.racing ? summary.config.racing.eta : Math.round((rungSteps[1] ?? budget) / rungSteps[0]);
+const evalEpisodes = summary?.config.evalEpisodes ?? task.budget.evalEpisodes;
+
+interface Row {
+  generation: number; rung: number; steps: number; candidateId: string; success: number; progress: number | null; meanReturn: number | null;
+  /** Kept by each order (at the budget: nobody goes on; the places say the order). */
+  old: boolean; now: boolean; last: boolean; oldPlace: number; nowPlace: number;
+}
 const rows: Row[] = [];
 
-for (const generation of list(join(root, 'generations')).map(Number).filter((g) => g > 0).sort((a, b) => a - b)) {
-  const candidates = list(join(root, 'generations', String(generation), 'candidates'));
-  const resultAt = (c: string, seed: string, steps: number): SeedResult | null => {
-    const seedDir = join(root, 'generations', String(generation), 'candidates', c, 'seeds', seed);
-    const file = steps === summary.config.steps ? join(seedDir, 'result.json') : join(seedDir, 'rungs', `${steps}.json`);
-    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SeedResult) : null;
-  };
-  const rungSteps = [...new Set(candidates.flatMap((c) => list(join(root, 'generations', String(generation), 'candidates', c, 'seeds'))
-    .flatMap((s) => list(join(root, 'generations', String(generation), 'candidates', c, 'seeds', s, 'rungs')).map((f) => Number(f.replace('.json', ''))))))]
-    .sort((a, b) => a - b);
-  rungSteps.forEach((steps, r) => {
-    const results: SeedSummary[] = candidates.flatMap((c) => list(join(root, 'generations', String(generation), 'candidates', c, 'seeds'))
-      .flatMap((seed) => { const res = resultAt(c, seed, steps); return res ? [summarize(res)] : []; }));
+for (const generation of [...new Set(stored.map((s) => s.generation))].sort((a, b) => a - b)) {
+  [...rungSteps, budget].forEach((steps, r) => {
+    const here = stored.filter((s) => s.generation === generation && (Number.isNaN(s.steps) ? steps === budget : s.steps === steps));
+    const results: SeedSummary[] = here.map((s) => summarize(read<SeedResult>(s.file)));
     const trained = results.filter((s) => s.outcome === 'trained' || s.outcome === 'stopped').map((s) => ({ ...s, outcome: 'trained' as const }));
-    const now = rank(trained, [], task.tieBreak, generation, summary.config.evalEpisodes).filter((s) => s.trainedSeeds > 0);
-    const old = rank(trained.map((s) => ({ ...s, progress: s.meanReturn })), [], task.tieBreak, generation, summary.config.evalEpisodes).filter((s) => s.trainedSeeds > 0);
-    const [keptNow, keptOld] = [goingOn(now, eta), goingOn(old, eta)];
+    if (trained.length === 0) return;
+    const now = rank(trained, [], task.tieBreak, generation, evalEpisodes).filter((s) => s.trainedSeeds > 0);
+    const old = rank(trained.map((s) => ({ ...s, progress: s.meanReturn })), [], task.tieBreak, generation, evalEpisodes).filter((s) => s.trainedSeeds > 0);
+    const last = steps === budget;
+    const [keptNow, keptOld] = last ? [new Set<string>(), new Set<string>()] : [goingOn(now, eta), goingOn(old, eta)];
     for (const s of now) {
       const o = old.find((x) => x.candidateId === s.candidateId);
-      rows.push({ generation, rung: r + 1, steps, candidateId: s.candidateId, success: s.success, progress: s.progress ?? null, meanReturn: o?.progress ?? null, old: keptOld.has(s.candidateId), now: keptNow.has(s.candidateId) });
+      rows.push({ generation, rung: r + 1, steps, candidateId: s.candidateId, success: s.success, progress: s.progress ?? null, meanReturn: o?.progress ?? null,
+        old: keptOld.has(s.candidateId), now: keptNow.has(s.candidateId), last, oldPlace: old.indexOf(o!) + 1, nowPlace: now.indexOf(s) + 1 });
     }
   });
 }
 
 if (process.argv.includes('--json')) {
-  process.stdout.write(`${JSON.stringify({ task: task.id, searchId, rows })}\n`);
+  process.stdout.write(`${JSON.stringify({ task: task.id, searchId, eta, rows })}\n`);
 } else {
   const num = (x: number | null, d: number) => (x === null ? '-' : x.toFixed(d)).padStart(9);
   process.stdout.write(`${task.id} ${searchId}: progress is ${task.progress.label}\n`);
-  process.stdout.write('gen rung    steps  success progress   return  old  new  candidate\n');
+  process.stdout.write('gen rung    steps  success progress   return  old (place)  new (place)  candidate\n');
   for (const x of rows) {
-    const mark = (kept: boolean) => (kept ? 'kept' : 'cut ');
+    const mark = (kept: boolean, place: number) => `${x.last ? 'rank' : kept ? 'kept' : 'cut '} (${place})`.padEnd(11);
     const change = x.old === x.now ? '' : '  <- changes';
     process.stdout.write(`${String(x.generation).padStart(3)} ${String(x.rung).padStart(4)} ${String(x.steps).padStart(8)} ${`${Math.round(100 * x.success)}%`.padStart(8)}` +
-      `${num(x.progress, 2)}${num(x.meanReturn, 1)}  ${mark(x.old)} ${mark(x.now)}  ${x.candidateId}${change}\n`);
+      `${num(x.progress, 2)}${num(x.meanReturn, 1)}  ${mark(x.old, x.oldPlace)}  ${mark(x.now, x.nowPlace)}  ${x.candidateId}${change}\n`);
   }
 }
