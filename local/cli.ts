@@ -41,6 +41,9 @@ program
   .option('--seeds <n>', 'seed-runs of that baseline at the task\'s budget (seeds 0..n-1)', '3')
   .option('--starts <n>', 'successful episodes wanted from each trained policy', '4')
   .option('--out <file>', 'where to write it (default: bank.json.gz in the task\'s folder)')
+  .option('--add-policy <dir>', 'add a stored policy\'s successes (a search winner\'s: <data-dir>/bucket/searches/<id>/winner/policy) to the stored bank, training nothing')
+  .option('--name <name>', 'with --add-policy: its name in the bank (kebab-case)', 'search-winner')
+  .option('--words <text>', 'with --add-policy: what its episodes show, as a gerund phrase')
   .option('--json', 'print {task, file, bytes, episodes, steps, policies}')
   .action(async (opts: object) => {
     const { bankCommand } = await import('./commands/bank.ts');
