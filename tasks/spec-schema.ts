@@ -72,6 +72,7 @@ export const TaskSpecSchema = z.object({
     afterContact: FieldTolerance.optional(),
   }).optional(),
   environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  environmentText: text.optional(),
   bank: z.object({
     successWords: text.optional(),
     policies: z.array(z.object({

@@ -24,3 +24,13 @@ export {
   type Bar, type BarChartOptions, type Domain, type LegendEntry, type LineChartOptions, type Marker, type Point, type RefLine, type Series,
 } from '../core/svg.ts';
 export { escapeHtml } from '../core/escape.ts';
+/**
+ * A MuJoCo robot declared from its MJCF file (docs/your-own-task.md, "Your own robot"): the
+ * declaration, the vocabulary its values are named in (as the XML names them), and what success
+ * tests and progress read off an episode's recorded state.
+ */
+export { defineMujocoTask, InvalidDeclaration } from './mujoco-common/declared/define.ts';
+export type { ActuatorAction, MujocoTaskDeclaration, ObservedValue } from './mujoco-common/declared/declaration.ts';
+export type { BodyQuantity, StateValue } from './mujoco-common/state-values.ts';
+export type { HealthyRange, MujocoOverrides, RecordedEntry } from './mujoco-common/overrides.ts';
+export { metresForward, stayedHealthy } from './mujoco-common/healthy-episode.ts';
