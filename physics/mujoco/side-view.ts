@@ -59,11 +59,20 @@ export function sideView(source: ModelSource, qposes: ArrayLike<number>[], plane
       const aabb = model.geom_aabb as Float64Array;
       const drawn = Array.from({ length: model.ngeom }, (_, g) => g)
         .filter((g) => types[g] !== PLANE && [SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH].includes(types[g]) && groups[g] < HIDDEN_GROUP);
-      // A mesh's bounding box in its geom's frame: its centre, its longest side (the segment) and the next (the thickness).
+      // The first pose placed, for which side of a mesh's box faces the viewer.
+      if (qposes.length > 0) {
+        (data.qpos as Float64Array).set(qposes[0]);
+        mj.mj_kinematics(model, data);
+      }
+      const firstXmat = Float64Array.from(data.geom_xmat as Float64Array);
+      // A mesh's bounding box in its geom's frame: its centre, its longest side (the segment), and as
+      // thickness the half-size of the other side that stands most across the drawing at the first pose.
       const meshBox = (g: number) => {
         const half = [aabb[6 * g + 3], aabb[6 * g + 4], aabb[6 * g + 5]];
-        const axes = [0, 1, 2].sort((a, b) => half[b] - half[a]);
-        return { centre: [aabb[6 * g], aabb[6 * g + 1], aabb[6 * g + 2]], axis: axes[0], half: half[axes[0]], radius: half[axes[1]] };
+        const [axis, ...others] = [0, 1, 2].sort((a, b) => half[b] - half[a]);
+        const across = (c: number) => Math.abs(firstXmat[9 * g + 3 * up + c]);
+        const thick = across(others[0]) >= across(others[1]) ? others[0] : others[1];
+        return { centre: [aabb[6 * g], aabb[6 * g + 1], aabb[6 * g + 2]], axis, half: half[axis], radius: half[thick] };
       };
       const geoms = drawn.map((g) => ({
         name: geomName(model, g),
