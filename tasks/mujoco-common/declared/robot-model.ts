@@ -4,6 +4,7 @@
  * read from it: each action's offset, scale and ctrlrange, each observation's default name and
  * typical range, the reset keyframe, and the robot's bodies, joints and actuators for the prompt.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isAbsolute } from 'node:path';
 import { MujocoCopies } from '../../../physics/mujoco/copies.ts';
@@ -63,6 +64,7 @@ export function xmlPath(xml: URL | string): string {
 /** The declaration against its XML (MuJoCo loaded): what it means, or an error naming the field. */
 export function resolveRobot(declaration: MujocoTaskDeclaration): RobotModel {
   const path = xmlPath(declaration.xml);
+  if (!existsSync(path)) throw new InvalidDeclaration(`xml: no file ${path}`);
   let files: ModelFiles;
   try {
     files = readModelFolder(path);
