@@ -160,7 +160,7 @@ function computeReward(obs, action, nextObs, terminated, state, nextState) {
 ${features}
   ],
   // PLACEHOLDER: measure your budget (docs/your-own-task.md): the steps at which your shaping succeeds.
-  budget: { steps: 200_000, evalEpisodes: 10, smokeSteps: 4096 },
+  budget: { steps: 200_000, evalEpisodes: 10, smokeSteps: 2048 },
 });
 `;
 }
