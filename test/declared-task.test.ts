@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import crawlerTask from './fixtures/declared/Crawler-v0/task.ts';
@@ -166,6 +167,27 @@ describe('Declared robot: a task from its MJCF file', () => {
       }, 99);
     });
     assert.deepEqual(chunked, whole);
+  });
+
+  it('trains a seed-run in chunks (one update each, resumed from its checkpoint) to the same end as one trained whole', async () => {
+    // The registry's task (Box actions clipped first, as training sees them), from the fixture's folder.
+    process.env.EUREKA_TASK_PATH = fileURLToPath(new URL('./fixtures/declared/', import.meta.url));
+    const { getTask } = await import('../tasks/registry.ts');
+    const { runSeed, runSeedChunk } = await import('../functions/train-seed/seed-run.ts');
+    const task = getTask('Crawler-v0');
+    const input = { task, candidateId: 'human', source: task.baselines.human.code, seed: 3, budget: { steps: 2 * 2048, evalEpisodes: 1 } };
+    const whole = await runSeed(input);
+    let out = await runSeedChunk({ ...input, chunkSteps: 2048 });
+    let chunks = 1;
+    while (!out.done) {
+      out = await runSeedChunk({ ...input, chunkSteps: 2048, resume: out.checkpoint });
+      chunks += 1;
+    }
+    assert.equal(chunks, 2);
+    assert.match(whole.result.thetaSha256 ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(out.result.thetaSha256, whole.result.thetaSha256);
+    assert.deepEqual(out.result.curve, whole.result.curve);
+    assert.equal(out.result.progress, whole.result.progress);
   });
 
   const refusals: Array<[string, Partial<MujocoTaskDeclaration>, RegExp]> = [
