@@ -132,9 +132,11 @@ program
 
 program
   .command('new-task')
-  .description('write a folder for a task of your own: the worked example under your id, which runs a smoke search as it stands')
+  .description('write a folder for a task of your own that runs a smoke search as it stands: the worked example under your id, or a robot declared from its MJCF file (--xml)')
   .argument('<name>', 'the task\'s id and its folder\'s name, such as MyTask-v0')
   .option('--dir <dir>', 'the directory of task folders to write it in (what goes on EUREKA_TASK_PATH)', '.')
+  .option('--xml <file>', 'a robot\'s MJCF file: the task is declared from it (its folder is copied into the task\'s model/)')
+  .option('--in-place', 'with --xml: reference the XML where it is rather than copy its folder')
   .option('--json', 'print {task, folder, taskPath, files}')
   .action(async (name: string, opts: object) => {
     const { newTaskCommand } = await import('./commands/new-task.ts');

@@ -38,6 +38,20 @@ export async function writeTaskFolder(dir: string, id: string): Promise<void> {
     `/** ${id}: made by \`eureka new-task\` from the worked example ${EXAMPLE_ID} (docs/your-own-task.md). Make it yours. */`, 'task.ts');
   const recording = JSON.parse(await read('recorded.json')) as { task: string };
   recording.task = id;
+  const editor = editorFiles(id);
+  await mkdir(dir, { recursive: true });
+  await Promise.all([
+    writeFile(join(dir, 'task.ts'), task),
+    writeFile(join(dir, 'environment.ts'), await read('environment.ts')),
+    writeFile(join(dir, 'point_goal.py'), await read('point_goal.py')),
+    writeFile(join(dir, 'recorded.json'), `${JSON.stringify(recording)}\n`),
+    writeFile(join(dir, 'package.json'), editor.packageJson),
+    writeFile(join(dir, 'tsconfig.json'), editor.tsconfig),
+  ]);
+}
+
+/** What every task folder outside this repository has beside its task: its package.json and the editor's tsconfig.json. */
+export function editorFiles(id: string): { packageJson: string; tsconfig: string } {
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
@@ -47,13 +61,8 @@ export async function writeTaskFolder(dir: string, id: string): Promise<void> {
       typeRoots: [fileURLToPath(TYPES)], types: ['node'],
     },
   };
-  await mkdir(dir, { recursive: true });
-  await Promise.all([
-    writeFile(join(dir, 'task.ts'), task),
-    writeFile(join(dir, 'environment.ts'), await read('environment.ts')),
-    writeFile(join(dir, 'point_goal.py'), await read('point_goal.py')),
-    writeFile(join(dir, 'recorded.json'), `${JSON.stringify(recording)}\n`),
-    writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: id.toLowerCase(), private: true, type: 'module' }, null, 2)}\n`),
-    writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`),
-  ]);
+  return {
+    packageJson: `${JSON.stringify({ name: id.toLowerCase(), private: true, type: 'module' }, null, 2)}\n`,
+    tsconfig: `${JSON.stringify(tsconfig, null, 2)}\n`,
+  };
 }

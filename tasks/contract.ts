@@ -389,6 +389,11 @@ export interface TaskSpec {
    * sentence). Each without its reward lines.
    */
   environmentFiles?: readonly string[];
+  /**
+   * What the model reads, where it is no file of the folder: a declared robot's manual, written
+   * from its XML when the task loads (mujoco-common/declared/manual.ts). @default the environmentFile's text
+   */
+  environmentText?: string;
 }
 
 /** A registered task: the spec plus what the registry adds. */
@@ -413,7 +418,11 @@ export interface Task extends TaskSpec {
   environmentSource: string;
 }
 
-/** Identity function that types a task folder's default export. */
+/**
+ * Identity function that types a task folder's default export. A folder may also default-export a
+ * promise of its spec (a declared robot's `defineMujocoTask`, which reads its XML): the registry
+ * awaits it.
+ */
 export function defineTask(spec: TaskSpec): TaskSpec {
   return spec;
 }

@@ -59,12 +59,19 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
   // The template literal is what lets esbuild bundle every built-in task.ts into a Lambda.
   const module = (builtIn
     ? await import(`./${folder}/task.ts`)
-    : await import(pathToFileURL(join(where, 'task.ts')).href)) as { default?: TaskSpec };
-  const parsed = TaskSpecSchema.safeParse(module.default);
+    : await import(pathToFileURL(join(where, 'task.ts')).href)) as { default?: TaskSpec | Promise<TaskSpec> };
+  // A declared robot's spec is a promise (defineMujocoTask reads its XML): its errors name the field too.
+  let exported: unknown;
+  try {
+    exported = await module.default;
+  } catch (err) {
+    throw new InvalidTask(`task folder ${where}: ${firstLine(err)}`);
+  }
+  const parsed = TaskSpecSchema.safeParse(exported);
   if (!parsed.success) throw new InvalidTask(`task folder ${where}: ${describeSpecIssues(parsed.error)}`);
-  const spec = module.default as TaskSpec;
+  const spec = exported as TaskSpec;
   const files = (spec.environmentFiles ?? [spec.environmentFile ?? 'environment.ts']).map((f) => (isAbsolute(f) ? f : join(where, f)));
-  const missing = files.find((f) => !existsSync(f));
+  const missing = spec.environmentText === undefined ? files.find((f) => !existsSync(f)) : undefined;
   if (missing !== undefined) throw new InvalidTask(`task folder ${where}: no ${missing} for the model to read`);
   const { action } = spec;
   const gymnasiumEnv = (n: number, seed: number): VecEnv => spec.makeEnv(n, seed);
@@ -78,7 +85,7 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
     recordSize: spec.recorded?.length ?? 0,
     tieBreak: spec.tieBreak ?? 'none',
     actionSize: spec.action.kind === 'discrete' ? 1 : spec.action.names.length,
-    environmentSource: environmentSource(files),
+    environmentSource: spec.environmentText ?? environmentSource(files),
   };
 }
 

@@ -25,14 +25,20 @@ export {
 } from '../core/svg.ts';
 export { escapeHtml } from '../core/escape.ts';
 /**
+ * A MuJoCo robot declared from its MJCF file (docs/your-own-task.md, "Your own robot"): the
+ * declaration, the vocabulary its values are named in (as the XML names them), and what success
+ * tests and progress read off an episode's recorded state.
+ */
+export { defineMujocoTask, InvalidDeclaration } from './mujoco-common/declared/define.ts';
+export type { ActuatorAction, MujocoTaskDeclaration, ObservedValue } from './mujoco-common/declared/declaration.ts';
+export type { BodyQuantity, StateValue } from './mujoco-common/state-values.ts';
+export type { HealthyRange, MujocoOverrides, RecordedEntry } from './mujoco-common/overrides.ts';
+export { metresForward, stayedHealthy } from './mujoco-common/healthy-episode.ts';
+/**
  * Behaviours (docs/behaviours.md): one of Gymnasium's robots, reused with a task's own sentence,
- * overrides, success test and progress. The robots as a behaviour sees them, the builder, the
- * override vocabulary, and what the robots' success tests read off an episode.
+ * overrides, success test and progress: the builder, and the robots as a behaviour sees them.
  */
 export { behaviour, type BehaviourSpec, type GymnasiumRobot } from './mujoco-common/behaviour.ts';
-export type { HealthyRange, MujocoOverrides, RecordedEntry } from './mujoco-common/overrides.ts';
-export type { StateValue } from './mujoco-common/state-values.ts';
-export { metresForward, stayedHealthy } from './mujoco-common/healthy-episode.ts';
 export { HOPPER } from './hopper/robot.ts';
 export { WALKER2D } from './walker2d/robot.ts';
 export { HALF_CHEETAH } from './half-cheetah/robot.ts';

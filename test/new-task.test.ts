@@ -1,16 +1,27 @@
 /**
  * `eureka new-task NAME --dir D` as a newcomer meets it: a folder outside this repository that
  * imports only `eureka-serverless/task`, passes `eureka conformance` and runs a smoke search as it
- * stands with D on EUREKA_TASK_PATH, and a message that says what to fill in. Bad usage exits 2.
+ * stands with D on EUREKA_TASK_PATH, and a message that says what to fill in. With `--xml FILE`, a
+ * robot declared from its MJCF file, listed with the XML's joints and actuators, whose smoke search
+ * ends with a card. Bad usage exits 2.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { eureka } from './support/eureka-cli.ts';
+
+/** A Menagerie-style model: scene.xml includes crawler.xml, whose chassis is an OBJ mesh in assets/. */
+const CRAWLER = fileURLToPath(new URL('../examples/models/crawler/scene.xml', import.meta.url));
+
+/** Every file under a folder, by its relative path. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+}
 
 describe('CLI: eureka new-task', () => {
   const dirs: string[] = [];
@@ -71,9 +82,61 @@ describe('CLI: eureka new-task', () => {
     for (const path of [...compilerOptions.paths['eureka-serverless/task'], ...compilerOptions.typeRoots]) assert.ok(existsSync(path), `${path} exists`);
   });
 
+  it('declares a robot from a Menagerie-style XML (an include, a mesh): listed with its joints and actuators, a smoke search ends with a card', async () => {
+    const taskPath = await tempDir('eureka-new-robot-');
+    const made = await eureka(['new-task', 'MyBot-v0', '--xml', CRAWLER, '--dir', taskPath]);
+    assert.equal(made.code, 0, made.stderr);
+    const folder = join(taskPath, 'MyBot-v0');
+    assert.deepEqual(await filesUnder(folder), ['model/assets/chassis.obj', 'model/crawler.xml', 'model/scene.xml', 'package.json', 'task.ts', 'tsconfig.json']);
+    assert.match(made.stdout, new RegExp(`export EUREKA_TASK_PATH=${taskPath}\n`));
+    const task = await readFile(join(folder, 'task.ts'), 'utf8');
+    assert.deepEqual([...task.matchAll(/from '([^']+)'/g)].map((m) => m[1]), ['eureka-serverless/task']);
+    assert.match(task, /xml: new URL\('\.\/model\/scene\.xml', import\.meta\.url\)/);
+    assert.ok((task.match(/PLACEHOLDER/g) ?? []).length >= 8, 'the placeholders are marked');
+
+    const env = { EUREKA_TASK_PATH: taskPath, ANTHROPIC_API_KEY: '' };
+    const listed = await eureka(['tasks', '--json'], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    const mine = (JSON.parse(listed.stdout) as { tasks: Array<{ id: string; observation: Array<{ name: string }>; action: { names: string[] } }> }).tasks.find((t) => t.id === 'MyBot-v0');
+    assert.ok(mine, listed.stderr);
+    const names = mine.observation.map((o) => o.name);
+    for (const joint of ['front_hip', 'rear_hip']) {
+      assert.ok(names.includes(`joint ${joint} position (rad)`) && names.includes(`joint ${joint} velocity (rad/s)`), names.join(', '));
+    }
+    assert.ok(names.includes('body chassis z (m)'), 'the unnamed free joint, as its body');
+    assert.deepEqual(mine.action.names, ['front_hip (position)', 'rear_hip (position)']);
+
+    const dataDir = await tempDir('eureka-new-robot-data-');
+    const search = await eureka(['search', '--task', 'MyBot-v0', '--smoke', '--seeds', '1', '--json', '--data-dir', dataDir, '--search-id', 'bot'], env);
+    assert.equal(search.code, 0, search.stderr);
+    const card = await readFile((JSON.parse(search.stdout) as { cardPath: string }).cardPath, 'utf8');
+    assert.ok(card.includes('Eureka reward search · MyBot-v0'));
+    assert.ok(card.includes('data-chart="robot-animation"'), 'the robot drawn from its own geometry');
+  });
+
+  it('references the XML where it is with --in-place, and refuses an XML that is not there or MuJoCo does not compile', async () => {
+    const models = await tempDir('eureka-new-robot-models-');
+    await cp(dirname(CRAWLER), join(models, 'crawler'), { recursive: true });
+    const taskPath = await tempDir('eureka-new-robot-in-place-');
+    const made = await eureka(['new-task', 'InPlace-v0', '--xml', join(models, 'crawler', 'scene.xml'), '--dir', taskPath, '--in-place', '--json']);
+    assert.equal(made.code, 0, made.stderr);
+    assert.deepEqual(JSON.parse(made.stdout).files, ['task.ts', 'package.json', 'tsconfig.json']);
+    assert.match(await readFile(join(taskPath, 'InPlace-v0', 'task.ts'), 'utf8'), new RegExp(`xml: new URL\\('${pathToFileURL(join(models, 'crawler', 'scene.xml')).href}'\\)`));
+    const listed = await eureka(['tasks', '--json'], { EUREKA_TASK_PATH: taskPath });
+    assert.ok((JSON.parse(listed.stdout) as { tasks: Array<{ id: string }> }).tasks.some((t) => t.id === 'InPlace-v0'), listed.stderr);
+
+    await writeFile(join(models, 'crawler', 'broken.xml'), '<mujoco><include file="missing.xml"/></mujoco>');
+    for (const [xml, message] of [['nowhere.xml', /^eureka: --xml: no file nowhere\.xml\n$/], [join(models, 'crawler', 'broken.xml'), /^eureka: --xml: MuJoCo does not compile .*broken\.xml: .*missing\.xml/]] as const) {
+      const ran = await eureka(['new-task', 'Broken-v0', '--xml', xml, '--dir', taskPath]);
+      assert.equal(ran.code, 2, ran.stderr);
+      assert.match(ran.stderr, message);
+    }
+  });
+
   const usage: Array<[string, string[], RegExp]> = [
     ['a name that is no task id', ['new-task', 'my task'], /^eureka: NAME "my task": a task's id starts with a letter/],
     ['the id of a task there is', ['new-task', 'CartPole-v1'], /^eureka: NAME CartPole-v1: already the id of a task/],
+    ['--in-place without --xml', ['new-task', 'Lost-v0', '--in-place'], /^eureka: --in-place: only with --xml FILE/],
   ];
   for (const [what, args, message] of usage) {
     it(`exits 2 with one line for ${what}`, async () => {

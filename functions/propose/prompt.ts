@@ -65,8 +65,11 @@ function taskSection(task: Task, budget: PromptBudget): string {
   return `# The task: ${task.id} (Gymnasium)
 ${task.description}
 
-## The environment's source
-The environment as the trainer runs it (TypeScript, vectorized; its own reward is left out). A copy's episode is cut off after ${task.maxEpisodeSteps} steps (Gymnasium's time limit, outside this code).
+${task.environmentText === undefined
+    ? `## The environment's source
+The environment as the trainer runs it (TypeScript, vectorized; its own reward is left out). A copy's episode is cut off after ${task.maxEpisodeSteps} steps (Gymnasium's time limit, outside this code).`
+    : `## The environment: a robot declared from its MJCF file
+The environment is MuJoCo stepping the robot's XML; its manual below is read from the compiled model. A copy's episode is cut off after ${task.maxEpisodeSteps} steps.`}
 
 \`\`\`typescript
 ${task.environmentSource.trimEnd()}

@@ -1,12 +1,16 @@
 /**
  * `eureka new-task NAME [--dir D]`: writes D/NAME, a task folder that runs a smoke search as it
  * stands (the worked example under the id NAME, local/task-template.ts), and says what to fill in.
+ * With `--xml FILE`: a robot declared from its MJCF file instead (local/robot-template.ts), its
+ * folder copied into the task's `model/` (or, with `--in-place`, referenced where it is).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { TASK_IDS } from '../../tasks/registry.ts';
 import { parseFlags, UsageError } from '../flags.ts';
+import { ModelFolderTooLarge } from '../../physics/mujoco/model-files.ts';
+import { ModelRefused, robotTemplateFiles, writeRobotFolder } from '../robot-template.ts';
 import { TEMPLATE_FILES, writeTaskFolder } from '../task-template.ts';
 
 /** The task's id and its folder's name, Gymnasium-style (the registry's rule, tasks/spec-schema.ts). */
@@ -16,6 +20,10 @@ const NewTaskFlags = z.object({
   name: z.string(),
   /** The directory of task folders: what goes on EUREKA_TASK_PATH. */
   dir: z.string().min(1).default('.'),
+  /** A robot's MJCF file: the task is declared from it. */
+  xml: z.string().min(1).optional(),
+  /** Reference the XML where it is rather than copy its folder. */
+  inPlace: z.boolean().default(false),
   json: z.boolean().default(false),
 });
 
@@ -26,12 +34,49 @@ export async function newTaskCommand(raw: unknown): Promise<void> {
   const folder = join(taskPath, flags.name);
   if (existsSync(folder)) throw new UsageError(`--dir: ${folder} already exists`);
   if (TASK_IDS.includes(flags.name)) throw new UsageError(`NAME ${flags.name}: already the id of a task (eureka tasks lists them)`);
+  if (flags.inPlace && flags.xml === undefined) throw new UsageError('--in-place: only with --xml FILE (it references that XML where it is)');
+  if (flags.xml !== undefined) {
+    await robotFolder(flags.name, folder, taskPath, flags.xml, flags.inPlace, flags.json);
+    return;
+  }
   await writeTaskFolder(folder, flags.name);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ task: flags.name, folder, taskPath, files: TEMPLATE_FILES.map(([file]) => file) })}\n`);
     return;
   }
   process.stdout.write(`${nextSteps(flags.name, folder, taskPath)}\n`);
+}
+
+async function robotFolder(id: string, folder: string, taskPath: string, xml: string, inPlace: boolean, json: boolean): Promise<void> {
+  if (!existsSync(xml)) throw new UsageError(`--xml: no file ${xml}`);
+  try {
+    await writeRobotFolder(folder, id, xml, inPlace);
+  } catch (error) {
+    if (error instanceof ModelRefused || error instanceof ModelFolderTooLarge) throw new UsageError(error instanceof ModelFolderTooLarge ? `--xml: ${error.message} (or use --in-place)` : error.message);
+    throw error;
+  }
+  const files = robotTemplateFiles(inPlace);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ task: id, folder, taskPath, files: files.map(([file]) => file) })}\n`);
+    return;
+  }
+  const width = Math.max(...files.map(([file]) => file.length));
+  process.stdout.write(`${[
+    `wrote ${folder}: the task ${id}, declared from ${resolve(xml)}${inPlace ? ' (referenced where it is)' : ''}`,
+    ...files.map(([file, what]) => `  ${file.padEnd(width)}  ${what}`),
+    '',
+    'It runs as it stands (from this clone):',
+    `  export EUREKA_TASK_PATH=${taskPath}`,
+    '  npx eureka tasks',
+    `  npx eureka search --task ${id} --smoke`,
+    '',
+    'To make it yours, in task.ts:',
+    '  1. observation: what the policy sees (hide what it should not; add sensors), with typical ranges.',
+    '  2. actions, reset (keyframe, noise), termination (healthy ranges) and the time limit.',
+    '  3. description, success and progress: every line marked PLACEHOLDER.',
+    '  4. baselines (your shaping), features, then train until your shaping learns and set budget.steps.',
+    'docs/your-own-task.md ("Your own robot") walks through each step.',
+  ].join('\n')}\n`);
 }
 
 /** What the folder holds, the commands that run on it as it stands, and what to make one's own. */

@@ -1,5 +1,6 @@
 /**
- * N copies of one MuJoCo model: one `MjModel` compiled from an XML string and one `MjData` per copy,
+ * N copies of one MuJoCo model: one `MjModel` compiled from an XML string (or from files through the
+ * engine's virtual file system: model-files.ts) and one `MjData` per copy,
  * stepped with the C API's own names (`mj_resetData`, `mj_forward`, `mj_step`,
  * `mj_rnePostConstraint`, `mj_getState`, `mj_setState`). Large arrays are read as live views into
  * the engine's memory, kept per copy (each fetch through the bindings costs a call) and fetched
@@ -7,10 +8,13 @@
  * `dispose()` frees every object once.
  */
 import { mujoco, type MjData, type MjModel } from './engine.ts';
+import { compileModel, type ModelFiles } from './model-files.ts';
 
 export interface CopiesOptions {
-  /** The model's MJCF, as a string (no files: the bindings' virtual file system is not used). */
+  /** The model's MJCF, as a string (no files beside it), where `files` is not given. */
   xml: string;
+  /** The model as files (an MJCF with its includes and assets, model-files.ts): compiled through the engine's VFS, in place of `xml`. */
+  files?: ModelFiles;
   copies: number;
   /** `mj_step` calls per environment step (Gymnasium's frame_skip). */
   frameSkip: number;
@@ -35,7 +39,7 @@ export class MujocoCopies {
 
   constructor(readonly options: CopiesOptions) {
     const mj = mujoco();
-    this.model = mj.MjModel.from_xml_string(options.xml);
+    this.model = compileModel(options.files ?? options.xml);
     try {
       for (let i = 0; i < options.copies; i++) this.data.push(new mj.MjData(this.model));
     } catch (error) {

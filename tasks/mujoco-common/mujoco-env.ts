@@ -10,6 +10,7 @@
 import type { Random } from '../../core/random.ts';
 import { MujocoCopies } from '../../physics/mujoco/copies.ts';
 import { loadMujoco } from '../../physics/mujoco/engine.ts';
+import type { ModelFiles } from '../../physics/mujoco/model-files.ts';
 import type { EnvSnapshot } from '../contract.ts';
 import { restoreRecord, VectorEnv, type StepOutcome } from '../vector-env.ts';
 import type { DotRounding } from './numpy-norm.ts';
@@ -23,6 +24,8 @@ export async function prepareMujoco(): Promise<void> {
 export interface RobotSpec {
   /** The MJCF file's text (Gymnasium's asset). */
   xml: string;
+  /** The model as files, its includes and assets beside it (a declared robot's folder), compiled in place of `xml`. @default none */
+  files?: ModelFiles;
   frameSkip: number;
   /** Reset noise: uniform in ±scale on every qpos and qvel (Gymnasium's reset_noise_scale). */
   resetNoiseScale: number;
@@ -69,7 +72,7 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
   protected createState(): CopyIndex {
     if (this.copies === undefined) {
       const robot = this.robot();
-      this.copies = new MujocoCopies({ xml: robot.xml, copies: this.n, frameSkip: robot.frameSkip, rnePostConstraint: robot.rnePostConstraint });
+      this.copies = new MujocoCopies({ xml: robot.xml, files: robot.files, copies: this.n, frameSkip: robot.frameSkip, rnePostConstraint: robot.rnePostConstraint });
       (this as { info: StepInfo[] }).info = Array.from({ length: this.n }, () => ({}));
       finalizer.register(this, this.copies, this);
       this.made = 0;

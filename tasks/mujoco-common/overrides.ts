@@ -40,10 +40,10 @@ const index = z.int().min(0).optional();
 
 export const StateValueSchema = z.union([
   z.object({ joint: name, of: z.enum(['position', 'velocity']).optional(), index }).strict(),
-  z.object({ body: name, of: z.enum(['x', 'y', 'z', 'heading']) }).strict(),
+  z.object({ body: name, of: z.enum(['x', 'y', 'z', 'heading', 'roll', 'pitch', 'vx', 'vy', 'vz', 'wx', 'wy', 'wz']) }).strict(),
   z.object({ site: name, of: z.enum(['x', 'y', 'z']) }).strict(),
   z.object({ sensor: name, index }).strict(),
-], { error: 'must name a joint ({ joint, of?, index? }), a body ({ body, of: x|y|z|heading }), a site ({ site, of }) or a sensor ({ sensor, index? })' });
+], { error: 'must name a joint ({ joint, of?, index? }), a body ({ body, of: x|y|z|heading|roll|pitch|vx|vy|vz|wx|wy|wz }), a site ({ site, of }) or a sensor ({ sensor, index? })' });
 
 const HealthyRangeSchema = z.object({ value: StateValueSchema, min: finite.optional(), max: finite.optional() })
   .refine((r) => r.min !== undefined || r.max !== undefined, { error: 'needs a min, a max or both' })

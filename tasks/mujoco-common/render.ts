@@ -5,14 +5,15 @@
  * qpos of each observation (what the observation leaves out, it rebuilds from the episode) and
  * which numbers to plot.
  */
+import type { ModelSource } from '../../physics/mujoco/model-files.ts';
 import { sideView } from '../../physics/mujoco/side-view.ts';
 import { escapeHtml } from '../../core/escape.ts';
 import { lineChart, r, svgOpen } from '../../core/svg.ts';
 import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 
 export interface MujocoRendererOptions {
-  /** The model's XML (read when drawing). */
-  xml: () => string;
+  /** The model's XML (read when drawing), or its files (a declared robot's, with its meshes). */
+  xml: () => ModelSource;
   /** Seconds per environment step. */
   dt: number;
   /** The qpos of each of the episode's observations. */

@@ -5,21 +5,33 @@
  * declared robot's observation: names, not indices, so a reader can hold the folder beside its XML.
  *
  * Positions are MuJoCo's `xpos`/`site_xpos` as the last sub-step left them (one sub-step behind
- * qpos, as Gymnasium's observations read them); a joint's are qpos and qvel, current.
+ * qpos, as Gymnasium's observations read them); a joint's are qpos and qvel, current. A body's
+ * orientation (roll, pitch, heading) comes from its `xquat`, its velocities from `cvel` (what
+ * `mj_objectVelocity` reads), both as the last sub-step left them too: they name what an unnamed
+ * joint holds (Menagerie's `<freejoint/>` has no name), as the body it moves.
  */
 import type { MujocoCopies } from '../../physics/mujoco/copies.ts';
 import { mujoco } from '../../physics/mujoco/engine.ts';
+import { objectName } from '../../physics/mujoco/names.ts';
 import { unwrap } from './recorded.ts';
 
 export type StateValue =
   /** A joint's qpos entry (its velocity's qvel entry with `of: 'velocity'`); a free or ball joint has several (`index`). */
   | { joint: string; of?: 'position' | 'velocity'; index?: number }
-  /** A body's world position along x, y or z (m), or its heading about the vertical (rad, 0 along +x, counting past ±π). */
-  | { body: string; of: 'x' | 'y' | 'z' | 'heading' }
+  /**
+   * A body's world position along x, y or z (m), or its heading about the vertical (rad, 0 along +x,
+   * counting past ±π); its roll and pitch (rad: the x and y angles of its z-y-x Euler angles, whose
+   * z angle is the heading); its frame's linear velocity along world x, y, z (m/s: `vx`, `vy`, `vz`)
+   * and its angular velocity about world x, y, z (rad/s: `wx`, `wy`, `wz`).
+   */
+  | { body: string; of: BodyQuantity }
   /** A site's world position along x, y or z (m). */
   | { site: string; of: 'x' | 'y' | 'z' }
   /** A sensor's reading (`index` into a sensor of several values). */
   | { sensor: string; index?: number };
+
+/** What of a body a value reads (its position, orientation or velocity). */
+export type BodyQuantity = 'x' | 'y' | 'z' | 'heading' | 'roll' | 'pitch' | 'vx' | 'vy' | 'vz' | 'wx' | 'wy' | 'wz';
 
 /** Reads one value of copy i; `previous` is the value before this step (null at a reset), for what keeps counting. */
 export type StateReader = (i: number, previous: number | null) => number;
@@ -54,7 +66,9 @@ export function stateReader(copies: MujocoCopies, value: StateValue): StateReade
         return previous === null ? yaw : unwrap(previous, yaw);
       };
     }
-    const k = 3 * id + AXIS[value.of];
+    if (value.of === 'roll' || value.of === 'pitch') return orientationReader(copies, id, value.of);
+    if (value.of in VELOCITY) return velocityReader(copies, id, value.of as keyof typeof VELOCITY);
+    const k = 3 * id + AXIS[value.of as keyof typeof AXIS];
     return (i) => (copies.data[i].xpos as Float64Array)[k];
   }
   if ('site' in value) {
@@ -69,6 +83,42 @@ export function stateReader(copies: MujocoCopies, value: StateValue): StateReade
   return (i) => (copies.data[i].sensordata as Float64Array)[at];
 }
 
+/** Roll and pitch from the body's xquat (z-y-x Euler angles, as the heading's yaw). */
+function orientationReader(copies: MujocoCopies, id: number, of: 'roll' | 'pitch'): StateReader {
+  return (i) => {
+    const q = copies.data[i].xquat as Float64Array;
+    const [w, x, y, z] = [q[4 * id], q[4 * id + 1], q[4 * id + 2], q[4 * id + 3]];
+    if (of === 'roll') return Math.atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y));
+    return Math.asin(Math.min(1, Math.max(-1, 2 * (w * y - z * x))));
+  };
+}
+
+/** Where each velocity sits in MuJoCo's spatial velocity [angular; linear]. */
+const VELOCITY = { wx: 0, wy: 1, wz: 2, vx: 3, vy: 4, vz: 5 } as const;
+
+/**
+ * A body's velocity in the world frame, as `mj_objectVelocity(..., flg_local = 0)` computes it:
+ * `cvel` is the spatial velocity about the subtree centre of mass of the body's root, so the linear
+ * part moves to the body's origin: v - (xpos - com) × ω.
+ */
+function velocityReader(copies: MujocoCopies, id: number, of: keyof typeof VELOCITY): StateReader {
+  const k = VELOCITY[of];
+  const root = (copies.model.body_rootid as Int32Array)[id];
+  return (i) => {
+    const data = copies.data[i];
+    const cvel = data.cvel as Float64Array;
+    if (k < 3) return cvel[6 * id + k];
+    const xpos = data.xpos as Float64Array;
+    const com = data.subtree_com as Float64Array;
+    const w = [cvel[6 * id], cvel[6 * id + 1], cvel[6 * id + 2]];
+    const r = [xpos[3 * id] - com[3 * root], xpos[3 * id + 1] - com[3 * root + 1], xpos[3 * id + 2] - com[3 * root + 2]];
+    const a = k - 3;
+    const [b, c] = [(a + 1) % 3, (a + 2) % 3];
+    // The a-th component of r × ω is r_b ω_c - r_c ω_b.
+    return cvel[6 * id + k] - (r[b] * w[c] - r[c] * w[b]);
+  };
+}
+
 /** The object's id in the model, or an error naming what the XML has. */
 function idOf(copies: MujocoCopies, kind: 'mjOBJ_JOINT' | 'mjOBJ_BODY' | 'mjOBJ_SITE' | 'mjOBJ_SENSOR', name: string, what: string): number {
   const mj = mujoco();
@@ -79,9 +129,10 @@ function idOf(copies: MujocoCopies, kind: 'mjOBJ_JOINT' | 'mjOBJ_BODY' | 'mjOBJ_
 
 /** Every name of one kind of object in the model, in id order. */
 export function namesOf(copies: MujocoCopies, kind: 'mjOBJ_JOINT' | 'mjOBJ_BODY' | 'mjOBJ_SITE' | 'mjOBJ_SENSOR' | 'mjOBJ_ACTUATOR'): string[] {
-  const mj = mujoco();
   const count = { mjOBJ_JOINT: copies.model.njnt, mjOBJ_BODY: copies.model.nbody, mjOBJ_SITE: copies.model.nsite, mjOBJ_SENSOR: copies.model.nsensor, mjOBJ_ACTUATOR: copies.model.nu }[kind];
-  return Array.from({ length: count }, (_, id) => mj.mj_id2name(copies.model, mj.mjtObj[kind].value, id) ?? '').filter((n) => n !== '');
+  const named = { mjOBJ_JOINT: 'jnt', mjOBJ_BODY: 'body', mjOBJ_SITE: 'site', mjOBJ_SENSOR: 'sensor', mjOBJ_ACTUATOR: 'actuator' } as const;
+  // Not mj_id2name: for an unnamed object (a Menagerie <freejoint/>) the bindings return stray memory (names.ts).
+  return Array.from({ length: count }, (_, id) => objectName(copies.model, named[kind], id)).filter((n) => n !== '');
 }
 
 /** A value in words, for the prompt and errors: "body torso z", "joint rootx position". */

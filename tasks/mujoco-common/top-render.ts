@@ -5,6 +5,7 @@
  * `grid` metres, a fixed frame or one that follows the robot, the path of a point traced as it
  * goes; beside it two plots and a sentence. A task gives the qpos of each observation.
  */
+import type { ModelSource } from '../../physics/mujoco/model-files.ts';
 import { sideView } from '../../physics/mujoco/side-view.ts';
 import { escapeHtml } from '../../core/escape.ts';
 import { lineChart, r, svgOpen } from '../../core/svg.ts';
@@ -13,7 +14,8 @@ import type { CardRenderer, EpisodeRecord } from '../contract.ts';
 type Point = (qpos: number[]) => [number, number];
 
 export interface TopRendererOptions {
-  xml: () => string;
+  /** The model's XML, or its files (a declared robot's). */
+  xml: () => ModelSource;
   /** Seconds per environment step. */
   dt: number;
   qpos: (episode: EpisodeRecord) => number[][];

@@ -1,0 +1,63 @@
+/**
+ * What `eureka new-task NAME --xml FILE` writes: a declared robot's task folder (robot-task-text.ts)
+ * whose model is the XML's folder copied into `model/` with its assets (the folder then stands on
+ * its own, as a Menagerie robot folder does), or, with `--in-place`, the XML referenced where it
+ * is. The model is compiled first, through the same virtual file system the task loads it with, so
+ * an XML MuJoCo refuses is refused here with MuJoCo's words.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadMujoco } from '../physics/mujoco/engine.ts';
+import { compileModel, readModelFolder } from '../physics/mujoco/model-files.ts';
+import { outline, robotTaskText } from './robot-task-text.ts';
+import { editorFiles } from './task-template.ts';
+
+export const MODEL_FOLDER = 'model';
+
+/** What the folder holds, in the order the command lists it. */
+export function robotTemplateFiles(inPlace: boolean): ReadonlyArray<readonly [file: string, what: string]> {
+  return [
+    ['task.ts', 'the task, declared: the XML, observation, actions, reset, termination, recorded state; success, progress, baselines and budget (placeholders)'],
+    ...(inPlace ? [] : [[`${MODEL_FOLDER}/`, 'the XML\'s folder, copied with its includes and assets'] as const]),
+    ['package.json', '"type": "module": a task folder\'s TypeScript loads as an ES module'],
+    ['tsconfig.json', 'for your editor: where eureka-serverless/task is on this machine'],
+  ];
+}
+
+export class ModelRefused extends Error {
+  override readonly name = 'ModelRefused';
+}
+
+/** Writes the folder `dir` (which must not exist) for the task `id` declared from `xml`. */
+export async function writeRobotFolder(dir: string, id: string, xml: string, inPlace: boolean): Promise<void> {
+  const xmlPath = resolve(xml);
+  const files = readModelFolder(xmlPath);
+  await loadMujoco();
+  let robot;
+  try {
+    const model = compileModel(files);
+    try {
+      robot = outline(model);
+    } finally {
+      model.delete();
+    }
+  } catch (error) {
+    throw new ModelRefused(`--xml: MuJoCo does not compile ${xmlPath}: ${(error as Error).message}`);
+  }
+  const [xmlUrl, label] = inPlace ? [pathToFileURL(xmlPath).href, xmlPath] : [`./${MODEL_FOLDER}/${files.main}`, `${MODEL_FOLDER}/${files.main}`];
+  await mkdir(dir, { recursive: true });
+  if (!inPlace) {
+    for (const [name, bytes] of files.files) {
+      const to = join(dir, MODEL_FOLDER, name);
+      await mkdir(dirname(to), { recursive: true });
+      await writeFile(to, bytes);
+    }
+  }
+  const editor = editorFiles(id);
+  await Promise.all([
+    writeFile(join(dir, 'task.ts'), robotTaskText(id, xmlUrl, label, robot)),
+    writeFile(join(dir, 'package.json'), editor.packageJson),
+    writeFile(join(dir, 'tsconfig.json'), editor.tsconfig),
+  ]);
+}
