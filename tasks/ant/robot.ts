@@ -12,6 +12,7 @@ import { AntEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { ANT_OBSERVATION } from './observation.ts';
 import { ANT_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
+import { ANT_BANK } from './bank-policies.ts';
 
 export const ANT_ACTION: ActionSpace = {
   kind: 'box',
@@ -36,4 +37,5 @@ export const ANT: GymnasiumRobot = {
   ppo: MUJOCO_PPO,
   render: ANT_RENDERER,
   environmentReward: ENVIRONMENT_REWARD,
+  bankPolicies: ANT_BANK.policies ?? [],
 };

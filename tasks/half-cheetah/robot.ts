@@ -11,6 +11,7 @@ import { BUILT_IN_DIR } from '../task-files.ts';
 import { HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HALF_CHEETAH_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
+import { HALF_CHEETAH_BANK } from './bank-policies.ts';
 
 const ANGLE = [-1.2, 1.2] as const;
 const SPIN = [-20, 20] as const;
@@ -55,4 +56,5 @@ export const HALF_CHEETAH: GymnasiumRobot = {
   ppo: MUJOCO_PPO,
   render: HALF_CHEETAH_RENDERER,
   environmentReward: ENVIRONMENT_REWARD,
+  bankPolicies: HALF_CHEETAH_BANK.policies ?? [],
 };

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { EpisodeRecord } from '../contract.ts';
 import { behaviour } from '../mujoco-common/behaviour.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
-import { HOPPER_BANK } from '../hopper/bank-policies.ts';
 import { HOPPER } from '../hopper/robot.ts';
 import { flipped, flipProgress, FULL_TURN, LANDED_STEPS, MAX_EPISODE_STEPS, SENTENCE } from './behaviour.ts';
 import { FIRST_TRY } from './first-try.ts';
@@ -46,7 +45,7 @@ export default behaviour({
   ],
   bank: {
     successWords: 'a back flip landed on the foot',
-    policies: HOPPER_BANK.policies ?? [],
+    policies: HOPPER.bankPolicies,
     trainedFailures: { baseline: 'environment', words: 'the robot\'s own gait: Hopper-v5\'s reward\'s trained policy' },
     noSuccessesYet: 'no policy has landed a back flip yet: the screen can rank only the ways to fail',
   },

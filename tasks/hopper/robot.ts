@@ -11,6 +11,7 @@ import { BUILT_IN_DIR } from '../task-files.ts';
 import { HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HOPPER_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
+import { HOPPER_BANK } from './bank-policies.ts';
 
 export const HOPPER_OBSERVATION: readonly ObservationDim[] = [
   { name: 'torso height z (m)', low: -Infinity, high: Infinity, typical: [0.7, 1.7] },
@@ -29,16 +30,17 @@ export const HOPPER_OBSERVATION: readonly ObservationDim[] = [
 export const HOPPER_ACTION: ActionSpace = { kind: 'box', names: ['thigh torque', 'leg torque', 'foot torque'], low: [-1, -1, -1], high: [1, 1, 1] };
 
 export const HOPPER: GymnasiumRobot = {
-name: 'Hopper',
-task: 'Hopper-v5',
-describe: 'a two-dimensional one-legged robot in the x-z plane: a torso on top, a thigh, a leg and a foot, joined by three hinges with a motor each (the thigh, the knee and the ankle); the torso\'s x, height and angle (qpos[0..2], a slide, a slide and a hinge) leave it free to move and turn in the plane.',
-env: HopperEnv,
-environmentFile: join(BUILT_IN_DIR, 'hopper', 'environment.ts'),
-observation: HOPPER_OBSERVATION,
-recorded: TORSO_XZ_ANGLE,
-action: HOPPER_ACTION,
-maxEpisodeSteps: MAX_EPISODE_STEPS,
-ppo: MUJOCO_PPO,
-render: HOPPER_RENDERER,
-environmentReward: ENVIRONMENT_REWARD,
+  name: 'Hopper',
+  task: 'Hopper-v5',
+  describe: 'a two-dimensional one-legged robot in the x-z plane: a torso on top, a thigh, a leg and a foot, joined by three hinges with a motor each (the thigh, the knee and the ankle); the torso\'s x, height and angle (qpos[0..2], a slide, a slide and a hinge) leave it free to move and turn in the plane.',
+  env: HopperEnv,
+  environmentFile: join(BUILT_IN_DIR, 'hopper', 'environment.ts'),
+  observation: HOPPER_OBSERVATION,
+  recorded: TORSO_XZ_ANGLE,
+  action: HOPPER_ACTION,
+  maxEpisodeSteps: MAX_EPISODE_STEPS,
+  ppo: MUJOCO_PPO,
+  render: HOPPER_RENDERER,
+  environmentReward: ENVIRONMENT_REWARD,
+  bankPolicies: HOPPER_BANK.policies ?? [],
 };

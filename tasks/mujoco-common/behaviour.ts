@@ -11,7 +11,7 @@
  */
 import type { PpoOverrides } from '../../core/ppo-config.ts';
 import type {
-  ActionSpace, BankDeclaration, CardRenderer, EpisodeRecord, Feature, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget,
+  ActionSpace, BankDeclaration, BankPolicy, CardRenderer, EpisodeRecord, Feature, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget,
   TaskSpec, Termination, TieBreak,
 } from '../contract.ts';
 import { prepareMujoco } from './mujoco-env.ts';
@@ -37,6 +37,8 @@ export interface GymnasiumRobot {
   render: CardRenderer;
   /** Gymnasium's reward for the robot's own task, as a reward file. */
   environmentReward: RewardSource;
+  /** The robot's written ways to fail for a bank (its task's: standing still, flailing, ...). */
+  bankPolicies: readonly BankPolicy[];
 }
 
 export interface BehaviourSpec {

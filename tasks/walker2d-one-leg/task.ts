@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import type { EpisodeRecord } from '../contract.ts';
 import { behaviour } from '../mujoco-common/behaviour.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
-import { WALKER2D_BANK } from '../walker2d/bank-policies.ts';
 import { WALKER2D } from '../walker2d/robot.ts';
 import { FEET, FOOT_UP, HOLD_STEPS, longestOneLeg, MAX_EPISODE_STEPS, SENTENCE, stoodOnOneLeg } from './behaviour.ts';
 import { FIRST_TRY } from './first-try.ts';
@@ -43,7 +42,7 @@ export default behaviour({
   ],
   bank: {
     successWords: 'standing on one leg',
-    policies: WALKER2D_BANK.policies ?? [],
+    policies: WALKER2D.bankPolicies,
     trainedFailures: { baseline: 'environment', words: 'the robot\'s own gait: Walker2d-v5\'s reward\'s trained policy, walking forwards' },
     noSuccessesYet: 'no policy has stood on one leg yet: the screen can rank only the ways to fail',
   },

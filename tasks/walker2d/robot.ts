@@ -11,6 +11,7 @@ import { BUILT_IN_DIR } from '../task-files.ts';
 import { Walker2dEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { WALKER2D_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
+import { WALKER2D_BANK } from './bank-policies.ts';
 
 const ANGLES = [-2.6, 0] as const;
 
@@ -54,4 +55,5 @@ export const WALKER2D: GymnasiumRobot = {
   ppo: MUJOCO_PPO,
   render: WALKER2D_RENDERER,
   environmentReward: ENVIRONMENT_REWARD,
+  bankPolicies: WALKER2D_BANK.policies ?? [],
 };
