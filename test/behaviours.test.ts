@@ -99,11 +99,15 @@ describe('Behaviour: HalfCheetah-Backward-v0', () => {
     task = await prepareTask('HalfCheetah-Backward-v0');
   });
 
-  it('fails lying still, galloping forwards, and a run short of 50 m backwards; succeeds at 50 m, whatever the return', () => {
+  it('fails lying still, galloping forwards, the written gallop backwards (47 m: nearly) and a run short of 50 m; succeeds at 50 m, whatever the return', () => {
     const still = played(task, () => [0, 0, 0, 0, 0, 0]);
     const forwards = played(task, (_obs, t) => gallop(t, 1));
     assert.ok(task.progress.measure(forwards) < -10, `the cheetah's ordinary gallop goes forwards: ${task.progress.measure(forwards)} m backwards`);
-    for (const [words, e] of [['lying still', still], ['galloping forwards', forwards]] as const) assert.equal(task.success.test(e), false, words);
+    const nearly = played(task, (_obs, t) => gallop(t, -1));
+    assert.ok(task.progress.measure(nearly) > 40, `the written gallop played backwards nearly does it: ${task.progress.measure(nearly)} m`);
+    for (const [words, e] of [['lying still', still], ['galloping forwards', forwards], ['the written gallop backwards', nearly]] as const) {
+      assert.equal(task.success.test(e), false, words);
+    }
     const backwardsBy = (m: number) => withRecorded(still, 0, (t, x) => x - (m * t) / still.length);
     assert.equal(task.success.test(backwardsBy(49.9)), false);
     assert.equal(task.success.test(backwardsBy(50)), true);

@@ -16,5 +16,6 @@ export const CHEETAH_GAITS: readonly BankPolicy[] = [
   { name: 'random', kind: 'failure', words: 'acting at random', episodes: 1, act: (_obs, _t, rng) => Array.from({ length: 6 }, () => rng.uniform(-1, 1)) },
   { name: 'nothing', kind: 'failure', words: 'lying still with no torque', episodes: 1, act: () => [0, 0, 0, 0, 0, 0] },
   { name: 'gallop', kind: 'failure', words: 'galloping forwards, the way the cheetah is built to run', episodes: 1, act: (_obs, t) => gallop(t, 1) },
-  { name: 'gallop-backwards', kind: 'failure', words: 'a written gallop played backwards, short of the line', episodes: 1, act: (_obs, t) => gallop(t, -1) },
+  // About 47 m backwards in its 1,000 steps: a written policy that nearly does it.
+  { name: 'gallop-backwards', kind: 'failure', words: 'a written gallop played backwards, 3 m short of the line', episodes: 1, act: (_obs, t) => gallop(t, -1) },
 ];
