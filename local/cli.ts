@@ -61,6 +61,7 @@ program
   .option('--chunk-steps <n>', 'train in chunks of this many steps, resumed from a checkpoint as TrainSeed does (default: one piece here, the task\'s size with --remote)')
   .option('--remote', 'train on the deployed TrainSeed function (AWS credentials and --stack)')
   .option('--stack <name>', 'CloudFormation stack name for --remote', 'EurekaServerless')
+  .option('--save-policy <dir>', 'save the trained policy in this folder, as a search publishes one (for eureka bank --add-policy)')
   .option('--json', 'print the seed-run result as one JSON object')
   .addHelpText('after', `
 Exit codes: 0 the seed-run trained (whatever its success); 5 it did not (outcome timeout, memory or

@@ -11,11 +11,17 @@ import { decodeTyped, encodeTyped } from '../../functions/train-seed/typed-conta
 import type { Budget, SeedResult } from '../../functions/shared/search/types.ts';
 import { DEFAULT_STACK_NAME, MAX_SEED_RUN_STEPS } from '../../infra/config.ts';
 import { trainRemotely } from '../remote-seed-run.ts';
-import { intFlag, parseFlags } from '../flags.ts';
+import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
 import { EXIT } from '../exit-codes.ts';
 import { noteRoundedSteps } from '../steps-note.ts';
+import { basename, dirname, resolve } from 'node:path';
+import { FsBlobStore } from '../../functions/shared/store/blob-fs.ts';
+import { savePolicy } from '../../functions/train-seed/policy-io.ts';
+import type { Network } from '../../functions/train-seed/network.ts';
+
+type TrainedPolicy = { theta: Float32Array; network: Network };
 
 const TrainFlags = z.object({
   reward: z.string({ error: 'is required (a JavaScript file defining computeReward)' }),
@@ -28,6 +34,8 @@ const TrainFlags = z.object({
   /** Run on the deployed TrainSeed function of --stack instead of here. */
   remote: z.boolean().default(false),
   stack: z.string().min(1).default(DEFAULT_STACK_NAME),
+  /** A folder to save the trained policy in, as a search publishes one (for `eureka bank --add-policy`). */
+  savePolicy: z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
 
@@ -37,9 +45,14 @@ export async function trainCommand(raw: unknown): Promise<void> {
   const source = await readUserFile(flags.reward);
   const budget = { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes };
   noteRoundedSteps(task, flags.steps, '--steps');
-  const result = flags.remote
-    ? await trainRemotely(flags.stack, task.id, source, flags.seed, budget, flags.chunkSteps)
+  if (flags.remote && flags.savePolicy !== undefined) throw new UsageError('--save-policy saves a policy trained here: it does not go with --remote');
+  const { result, policy } = flags.remote
+    ? { result: await trainRemotely(flags.stack, task.id, source, flags.seed, budget, flags.chunkSteps), policy: undefined }
     : await trainHere(task, flags.reward, source, flags.seed, budget, flags.chunkSteps);
+  if (flags.savePolicy !== undefined && policy !== undefined) {
+    const dir = resolve(flags.savePolicy);
+    await savePolicy(policy.network, policy.theta, new FsBlobStore(dirname(dir)), basename(dir));
+  }
   if (result.outcome !== 'trained') process.exitCode = EXIT.notTrained;
   if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(describe(task, result));
@@ -49,7 +62,7 @@ export async function trainCommand(raw: unknown): Promise<void> {
  * Here, in one piece, or with --chunk-steps chunk after chunk as TrainSeed trains them: each
  * chunk a fresh sandbox, its checkpoint encoded and decoded as the bucket would hold it.
  */
-async function trainHere(task: Task, file: string, source: string, seed: number, budget: Budget, chunkSteps?: number): Promise<SeedResult> {
+async function trainHere(task: Task, file: string, source: string, seed: number, budget: Budget, chunkSteps?: number): Promise<{ result: SeedResult; policy?: TrainedPolicy }> {
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'training [{bar}] {percentage}% | update {value}/{total} | train success {success}', hideCursor: true },
     cliProgress.Presets.shades_classic,
@@ -64,7 +77,7 @@ async function trainHere(task: Task, file: string, source: string, seed: number,
   try {
     for (;;) {
       const out = await runSeedChunk({ task, candidateId: file, source, seed, budget, chunkSteps, resume, onUpdate });
-      if (out.done) return out.result;
+      if (out.done) return { result: out.result, policy: out.policy };
       resume = decodeTyped<SeedCheckpoint>(encodeTyped(out.checkpoint));
     }
   } finally {
