@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,12 +53,16 @@ describe('Behaviour of your own: Hopper-Backward-v0 outside the repository', () 
 
   it('trains its first try in a graded seed-run and measures its progress', async () => {
     const reward = join(dir, 'hopper-backward', 'first-try.js');
-    const ran = await eureka(['train', '--reward', reward, '--task', 'Hopper-Backward-v0', '--steps', '4096', '--eval-episodes', '2', '--json']);
+    const saved = join(dir, 'policy');
+    const ran = await eureka(['train', '--reward', reward, '--task', 'Hopper-Backward-v0', '--steps', '4096', '--eval-episodes', '2', '--save-policy', saved, '--json']);
     assert.equal(ran.code, 0, ran.stderr);
     const result = JSON.parse(ran.stdout) as { outcome: string; progress: number | null; terms: Record<string, unknown>; episode: { recorded?: number[][] } };
     assert.equal(result.outcome, 'trained');
     assert.equal(typeof result.progress, 'number');
     assert.deepEqual(Object.keys(result.terms).sort(), ['alive', 'backward', 'ctrl'], 'the reward read the recorded state (its backward term)');
     assert.equal(result.episode.recorded?.[0].length, 3, 'the card\'s episode carries the recorded state');
+    // --save-policy keeps the trained policy as a search publishes one (what eureka bank --add-policy reads).
+    assert.ok(JSON.parse(await readFile(join(saved, 'model.json'), 'utf8')).modelTopology);
+    assert.ok((await readFile(join(saved, 'weights.bin'))).length > 0);
   });
 });
