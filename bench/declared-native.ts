@@ -14,7 +14,7 @@
  * `mujoco/` folder holds 3.14.0's: pip download --no-deps mujoco==3.14.0, then unzip it).
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { prepareTask } from '../tasks/registry.ts';
 import {
   compareStats, episodeStats, freeRuns, inputDigest, nativeCommands, parseEnds, perStep, robotOf, rootQposOf, type RunPlan,
 } from '../tasks/mujoco-common/declared/native-check.ts';
+import { wheelLink } from './mujoco-native/native-build.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -80,13 +81,6 @@ try {
   }
 } finally {
   await rm(dir, { recursive: true, force: true });
-}
-
-/** Compiler flags for a native build in a folder (a wheel's mujoco/: include/ and libmujoco.so.X). */
-async function wheelLink(folder: string): Promise<string[]> {
-  const lib = (await readdir(folder)).find((f) => /^libmujoco\.so\.\d/.test(f));
-  if (lib === undefined) throw new Error(`--native ${folder}: no libmujoco.so.* there`);
-  return [`-I${join(folder, 'include')}`, join(folder, lib), `-Wl,-rpath,${folder}`];
 }
 
 function runNative(binary: string, argv: string[], input: string): Promise<string> {

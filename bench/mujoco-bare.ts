@@ -2,11 +2,12 @@
  * Where a MuJoCo task's speed gap to native goes: MuJoCo's own stepping through the WebAssembly
  * bindings, with no environment around it (16 MjData of the task's XML, random controls, the
  * frame skip's mj_step calls; no observation, reward, reset noise or trainer), against native
- * MuJoCo in C on the same XML (bench/mujoco-native/env-speed.c, compiled here), in alternating
- * rounds in fresh processes, medians of three. If the bare loop's ratio is about the task's
- * (bench/mujoco-speed.ts), the gap is the engine's build, not our environment.
+ * MuJoCo in C on the same XML (bench/mujoco-native/env-speed.c, compiled here against Debian's 2.2.2
+ * and, with --native DIR, the official 3.14.0 build: bench/mujoco-native/native-build.ts), in
+ * alternating rounds in fresh processes, medians of three. If the bare loop's ratio is about the
+ * task's (bench/mujoco-speed.ts), the gap is the engine's build, not our environment.
  *
- * `npx tsx bench/mujoco-bare.ts --task ID [--task ...]` (default: every MuJoCo task); --json.
+ * `npx tsx bench/mujoco-bare.ts --task ID [--task ...] [--native DIR]` (default: every MuJoCo task); --json.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mujoco } from '../physics/mujoco/engine.ts';
 import { mujocoTasks } from './mujoco-speed.ts';
+import { compileAgainst, nativeBuilds } from './mujoco-native/native-build.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -62,6 +64,7 @@ if (argv[0] === '--bare') {
   process.stdout.write(`${await bareLoop(await readFile(argv[1], 'utf8'), Number(argv[2]), 2)}\n`);
 } else {
   const rows = [];
+  const builds = await nativeBuilds(argv);
   for (const { task, env } of await mujocoTasks()) {
     const spec = env.robotSpec;
     env.dispose?.();
@@ -70,18 +73,31 @@ if (argv[0] === '--bare') {
     try {
       const xml = join(dir, 'model.xml');
       await writeFile(xml, spec.xml);
-      const binary = join(dir, 'env-speed');
-      await run('cc', ['-O2', '-o', binary, join(root, 'bench', 'mujoco-native', 'env-speed.c'), '-lmujoco']);
-      const [bare, native]: number[][] = [[], []];
+      const binaries: string[] = [];
+      for (const [k, build] of builds.entries()) {
+        const binary = join(dir, `env-speed-${k}`);
+        const failed = await compileAgainst(join(root, 'bench', 'mujoco-native', 'env-speed.c'), binary, build);
+        if (failed !== null) throw new Error(failed);
+        binaries.push(binary);
+      }
+      const bare: number[] = [];
+      const natives: Array<{ version: string; runs: number[] }> = binaries.map(() => ({ version: '?', runs: [] }));
       for (let round = 0; round < 3; round++) {
         bare.push(await bareRound(xml, spec.frameSkip));
         // Native resets once a million steps here: the bare loop never resets either.
-        native.push((JSON.parse((await run(binary, [xml, String(spec.frameSkip), '1000000', '2'])).stdout) as { stepsPerSecond: number }).stepsPerSecond);
+        for (const [k, binary] of binaries.entries()) {
+          const out = JSON.parse((await run(binary, [xml, String(spec.frameSkip), '1000000', '2'])).stdout) as { stepsPerSecond: number; version: string };
+          natives[k].runs.push(out.stepsPerSecond);
+          natives[k].version = out.version;
+        }
       }
-      const median = (v: number[]): number => v.sort((a, b) => a - b)[1];
-      const row = { task: task.id, bare: median(bare), native: median(native), ratio: median(bare) / median(native) };
+      const median = (v: number[]): number => [...v].sort((a, b) => a - b)[1];
+      const row = { task: task.id, bare: median(bare), natives: natives.map((n) => ({ version: n.version, stepsPerSecond: median(n.runs), ratio: median(bare) / median(n.runs) })) };
       rows.push(row);
-      if (!argv.includes('--json')) process.stdout.write(`${task.id.padEnd(26)} bare mj_step loop ${row.bare.toFixed(0)}, native ${row.native.toFixed(0)} steps per CPU-second: ${row.ratio.toFixed(2)}x\n`);
+      if (!argv.includes('--json')) {
+        process.stdout.write(`${task.id.padEnd(26)} bare mj_step loop ${row.bare.toFixed(0)} steps per CPU-second; ` +
+          `${row.natives.map((n) => `native ${n.version} ${n.stepsPerSecond.toFixed(0)}: ${n.ratio.toFixed(2)}x`).join('; ')}\n`);
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

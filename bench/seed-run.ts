@@ -11,7 +11,8 @@
  *    task's default budget (skipped with --quick); the LunarLander-v3 seed-run's time as a multiple
  *    of the reference's MountainCar seed-run.
  * 3b. The MuJoCo tasks: environment steps per CPU-second against native MuJoCo in C on the same
- *    XML (bench/mujoco-speed.ts; below 0.8 of native, a profile of where the time goes), the
+ *    XML, 3.14.0 (the version of ours) and Debian's 2.2.2 (bench/mujoco-speed.ts; below 0.8 of the
+ *    same version, a profile of where the time goes), the
  *    sandbox's share of their seed-run, and that seed-run as a multiple of the reference's MountainCar one.
  * 4. The trainer's minibatch step on LunarLander-v3's network at 64 and 512 rows
  *    (bench/minibatch.ts compares it with the other ways measured).
@@ -20,8 +21,9 @@
  *    count per transition against the budget per step, and how long it takes to stop a reward that
  *    never returns and one that eats memory.
  *
- * Flags: --seed N (default 0), --quick, --task ID (repeatable: only these tasks in 3 and 3b), --json
- * (one JSON object on stdout).
+ * Flags: --seed N (default 0), --quick, --task ID (repeatable: only these tasks in 3 and 3b), --native
+ * DIR (native MuJoCo 3.14.0 for 3b: the official wheel's mujoco/ folder; or EUREKA_NATIVE_MUJOCO),
+ * --json (one JSON object on stdout).
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -40,6 +42,7 @@ import { planckLander } from './lunar-engines/lander-env.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
 import { mujocoSpeed, mujocoTasks } from './mujoco-speed.ts';
+import { nativeBuilds } from './mujoco-native/native-build.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
@@ -212,17 +215,19 @@ if (lander) {
   log(`  LunarLander-v3's seed-run: ${landerRatio === null ? '-' : `${landerRatio.toFixed(2)}x`} the reference's ${mountainCar.steps.toLocaleString('en')}-step MountainCar seed-run (target <= 4)`);
 }
 
-log('\nMuJoCo: steps per CPU-second against native MuJoCo in C, same XML, same run (goal >= 0.8); the seed-run of the person\'s shaping at the default budget');
+log('\nMuJoCo: steps per CPU-second against native MuJoCo in C, same XML, same run (goal >= 0.8 of the same version, 3.14.0: --native DIR); the seed-run of the person\'s shaping at the default budget');
+const builds = await nativeBuilds(argv);
 const mujoco = [];
 for (const { task, env } of await mujocoTasks()) {
   env.dispose?.();
   if (!chosen(task.id)) continue;
-  const speed = await mujocoSpeed(task, env);
+  const speed = await mujocoSpeed(task, env, builds);
   const run = tasks.find((t) => t.task === task.id)?.seedRun ?? null;
   const multiple = run && mountainCar.reference ? run.seconds / mountainCar.reference.train_s : null;
   mujoco.push({ ...speed, sandboxShare: run?.sandboxShare ?? null, seedRunMultiple: multiple });
-  log(`  ${task.id.padEnd(26)} ours ${speed.ours.toFixed(0)}, native ${speed.native === null ? `- (${speed.reason})` : `${speed.native.toFixed(0)} (MuJoCo ${speed.nativeVersion})`}` +
-    (speed.ratio === null ? '' : `: ${speed.ratio.toFixed(2)}x native`));
+  const natives = speed.natives.map((n) => `native ${n.version} ${n.stepsPerSecond.toFixed(0)}: ${n.ratio.toFixed(2)}x`);
+  log(`  ${task.id.padEnd(26)} ours ${speed.ours.toFixed(0)}; ${[...natives, ...speed.reasons].join('; ')}`);
+  if (speed.sameVersion === null) log('    no native MuJoCo of our engine\'s version: --native DIR, the official wheel\'s mujoco/ folder (bench/mujoco-native/native-build.ts)');
   if (speed.profile) log(`    below the goal; where our time goes (CPU profile): ${Object.entries(speed.profile).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`).join(', ')}`);
   if (run) log(`    seed-run: sandbox ${(100 * run.sandboxShare).toFixed(1)}% of it (goal < 10%); ${multiple === null ? '-' : `${multiple.toFixed(2)}x`} the reference's MountainCar seed-run`);
 }

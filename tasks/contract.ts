@@ -258,6 +258,8 @@ export interface ConformanceReport {
   episodes: number;
   steps: number;
   checks: ConformanceCheck[];
+  /** Which engine the recording ran on, against ours, and what that chose (the MuJoCo tasks). */
+  engine?: string;
 }
 
 /**

@@ -187,7 +187,7 @@ describe('CLI: eureka', () => {
     assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
     const day = await eureka(['search', '--task', 'LunarLander-v3', '--generations', '8', '--candidates', '16', '--seeds', '10', '--steps', '10000000', '--data-dir', dataDir, '--search-id', 'too-slow']);
     assert.equal(day.code, 2);
-    assert.match(day.stderr, /^eureka: Invalid search input: the search's worst case is about \d+ h \d+ min: \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 10 .* of the other states at their timeouts .* more than the execution's 24 h: .*would fit\n$/);
+    assert.match(day.stderr, /^eureka: Invalid search input: the search's worst case is about \d+ h \d+ min: \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 160 .* of the other states at their timeouts .* more than the execution's 24 h: .*would fit\n$/);
     assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
     const smoke = ['search', '--smoke', '--seeds', '1', '--steps', '4096', '--generations', '1', '--no-hostile', '--data-dir', dataDir, '--search-id', 'once'];
     assert.equal((await eureka(smoke)).code, 0);

@@ -29,7 +29,8 @@ const DEFAULTS: SearchInput = {
   includeHostile: true,
   proposer: 'offline',
   model: DEFAULT_MODEL_ID,
-  maxConcurrency: 10,
+  // K x S: a generation's seed-runs at once (default-concurrency.ts).
+  maxConcurrency: 30,
   randomSeed: 0,
   humanInit: [],
   repair: true,
@@ -64,8 +65,8 @@ describe('Function: parseSearchInput', () => {
     const cases: Array<[string, unknown, Partial<SearchInput>]> = [
       ['an empty object gets every default (DESIGN §1)', {}, {}],
       ['no input at all is an empty object', undefined, {}],
-      ['explicit fields replace their defaults only',
-        { candidates: 16, seeds: 5, steps: 2048 }, { candidates: 16, steps: 2048 }],
+      ['explicit fields replace their defaults only, and the concurrency follows K x S',
+        { candidates: 16, seeds: 5, steps: 2048 }, { candidates: 16, steps: 2048, maxConcurrency: 80 }],
       // 15 generations of 16 candidates, each state at its timeout, are the most the execution's 24 hours take (time-bound.ts).
       ['the maximum configuration (K=16, S=5) is accepted',
         { candidates: 16, seeds: 5, generations: 15, maxConcurrency: 40 },
@@ -77,7 +78,7 @@ describe('Function: parseSearchInput', () => {
       ['hostile candidates can be turned off', { includeHostile: false }, { includeHostile: false }],
       ['a human init without an idea gets an empty one',
         { humanInit: [{ name: 'energy', code: 'export default 1' }] },
-        { humanInit: [{ name: 'energy', idea: '', code: 'export default 1' }] }],
+        { humanInit: [{ name: 'energy', idea: '', code: 'export default 1' }], maxConcurrency: 35 }],
       ['a full 32-bit random seed is accepted', { randomSeed: 2 ** 32 - 1 }, { randomSeed: 2 ** 32 - 1 }],
       ['smoke: false changes nothing', { smoke: false }, {}],
       ['an effort level is passed through (absent by default)', { effort: 'medium' }, { effort: 'medium' }],
@@ -92,8 +93,9 @@ describe('Function: parseSearchInput', () => {
     });
 
     it('agrees with the exported defaults and the task\'s budget', () => {
-      const { proposer: _proposer, humanInit: _humanInit, model: _model, steps, evalEpisodes, ...rest } = DEFAULTS;
+      const { proposer: _proposer, humanInit: _humanInit, model: _model, steps, evalEpisodes, maxConcurrency, ...rest } = DEFAULTS;
       assert.deepEqual(rest, SEARCH_DEFAULTS);
+      assert.equal(maxConcurrency, SEARCH_DEFAULTS.candidates * SEARCH_DEFAULTS.seeds);
       assert.deepEqual({ steps, evalEpisodes }, { steps: getTask('MountainCar-v0').budget.steps, evalEpisodes: getTask('MountainCar-v0').budget.evalEpisodes });
     });
 
@@ -113,11 +115,11 @@ describe('Function: parseSearchInput', () => {
   });
 
   describe('smoke shorthand', () => {
-    const SMOKE = { generations: 2, candidates: 3, seeds: 2, steps: 60_000 };
+    const SMOKE = { generations: 2, candidates: 3, seeds: 2, steps: 60_000, maxConcurrency: 6 };
     const cases: Array<[string, Record<string, unknown>, Partial<SearchInput>]> = [
       ['applies G=2, K=3, S=2 and 60,000 steps', { smoke: true }, SMOKE],
       ['keeps fields given explicitly',
-        { smoke: true, candidates: 5, steps: 4096 }, { ...SMOKE, candidates: 5, steps: 4096 }],
+        { smoke: true, candidates: 5, steps: 4096 }, { ...SMOKE, candidates: 5, steps: 4096, maxConcurrency: 10 }],
       ['leaves the other defaults alone', { smoke: true, evalEpisodes: 7 }, { ...SMOKE, evalEpisodes: 7 }],
     ];
     for (const [name, raw, changes] of cases) {
@@ -325,8 +327,8 @@ describe('Function: parseSearchInput, against the 25,000-event execution history
 });
 
 describe('Function: parseSearchInput, against the execution\'s 24 hours', () => {
-  // LunarLander-v3, 8 generations of 16 candidates on 10 seeds of 10,000,000 steps, not raced: about 56 hours of seed-runs at the default concurrency.
-  const long = { task: 'LunarLander-v3', generations: 8, candidates: 16, seeds: 10, steps: 10_000_000, racing: false };
+  // LunarLander-v3, 8 generations of 16 candidates on 10 seeds of 10,000,000 steps, not raced: about 56 hours of seed-runs 10 at once.
+  const long = { task: 'LunarLander-v3', generations: 8, candidates: 16, seeds: 10, steps: 10_000_000, racing: false, maxConcurrency: 10 };
   const task = getTask('LunarLander-v3');
 
   it('refuses an input whose worst case cannot finish inside them, naming what it counted and what would fit', () => {

@@ -71,7 +71,7 @@ describe('Function: the worst case of a whole search, against the execution\'s 2
       assert.ok(error instanceof InvalidSearchInput);
       message = error.message;
     }
-    assert.match(message, /^Invalid search input: the search's worst case is about \d+ h \d+ min: \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 10 \(.*\), (\d+) h \d+ min of the other states at their timeouts \(each generation's proposal, checks, repair, plan, promotions and reflection, with the retries for time; the start, the finish and the publishing\), more than the execution's 24 h: .*at most (\d+) "generations" would fit$/);
+    assert.match(message, /^Invalid search input: the search's worst case is about \d+ h \d+ min: (?:\d+ h )?\d+ min(?: \d+ s)? of seed-runs on AWS at "maxConcurrency" 80 \(.*\), (\d+) h \d+ min of the other states at their timeouts \(each generation's proposal, checks, repair, plan, promotions and reflection, with the retries for time; the start, the finish and the publishing\), more than the execution's 24 h: .*at most (\d+) "generations" would fit$/);
     const [, fit] = /at most (\d+) "generations"/.exec(message) ?? [];
     // What it names fits, and one more does not; the seed-runs alone would have fitted 24 hours many times over.
     const fitting = parseSearchInput({ ...input, generations: Number(fit) }, OFFLINE);

@@ -89,7 +89,7 @@ function ownChecks(task: Task, conformance: (recording: unknown) => ConformanceR
     process.stdout.write(`${JSON.stringify({ task: task.id, ok, files: reports })}\n`);
   } else {
     const lines = reports.flatMap((r) => [
-      `${r.file}: ${r.episodes} episodes, ${r.steps} steps; checked: ${r.checks.map((c) => c.check).join(', ')}`,
+      `${r.file}: ${r.episodes} episodes, ${r.steps} steps; ${r.engine === undefined ? '' : `${r.engine}; `}checked: ${r.checks.map((c) => c.check).join(', ')}`,
       ...r.checks.map((c) => `  ${c.check}: ${c.ok ? 'conforms' : 'DOES NOT CONFORM'}: ${c.detail}`),
     ]);
     lines.push(ok ? `${task.id}: conforms (${[...new Set(reports.flatMap((r) => r.checks.map((c) => c.check)))].join(', ')})` : `${task.id}: does NOT conform`);

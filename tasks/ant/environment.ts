@@ -147,6 +147,13 @@ export class AntEnv extends MujocoEnv {
     this.keepTorso(i);
   }
 
+  /** The torso's position stays the one our last step's last sub-step left, where setRecordedState takes it from qpos. */
+  override continueFromRecordedState(i: number, qpos: ArrayLike<number>, qvel: ArrayLike<number>, warmstart?: ArrayLike<number>): void {
+    const kept = this.torso.slice(2 * i, 2 * i + 2);
+    this.setRecordedState(i, qpos, qvel, warmstart);
+    this.torso.set(kept, 2 * i);
+  }
+
   /** Gymnasium's is_healthy: qpos and qvel finite, the torso's height within [0.2, 1.0]. */
   isHealthy(i: number): boolean {
     const qpos = this.qpos(i);

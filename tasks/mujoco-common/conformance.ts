@@ -1,7 +1,10 @@
 /**
  * Conformance of a MuJoCo task against Gymnasium's own v5 code, on recordings in the golden format
- * (shared/golden/mujoco/README.md: native MuJoCo 2.2.2 under Gymnasium 1.4.0). Three checks, as
- * that README says the recordings allow:
+ * (shared/golden/mujoco/README.md: native MuJoCo 2.2.2 under Gymnasium 1.4.0; and the same episodes
+ * on native MuJoCo 3.14.0, our engine's own version: bench/mujoco-native/record-gymnasium.py). The
+ * recording's `source.mujoco` says which: on our engine's version the physics is checked per step
+ * on every task (the spec's `sameVersion`), since the official native build and the WebAssembly
+ * build step alike to rounding, contacts included; on 2.2.2 as that README says the recordings allow:
  *
  * - logic, exactly: every recorded step is given to our environment as its next state (no physics),
  *   and its observation, reward, reward terms (v5's info names) and endings must be Gymnasium's;
@@ -13,8 +16,9 @@
  *   positions, contact forces: sub-step.ts), those parts per step, simulated, within a tolerance,
  *   and left out of the exact logic check.
  */
+import { mujoco } from '../../physics/mujoco/engine.ts';
 import type { ConformanceCheck, ConformanceReport } from '../contract.ts';
-import { RecordingSchema } from '../conformance.ts';
+import { RecordingSchema, type Recording } from '../conformance.ts';
 import { compareDistributions, type DistributionSpec } from './distribution.ts';
 import type { MujocoEnv } from './mujoco-env.ts';
 import { mujocoEpisode, policyName, type MujocoEpisode } from './recording.ts';
@@ -33,6 +37,11 @@ export interface MujocoConformanceSpec {
   physics: PhysicsSpec | readonly PhysicsSpec[];
   /** What the observation and reward read of MuJoCo's last sub-step, if anything (sub-step.ts). @default nothing */
   subStep?: SubStepSpec;
+  /**
+   * The physics and last sub-step's checks of a recording made on native MuJoCo of our engine's own
+   * version (its `source.mujoco` names it), where every step agrees to rounding. @default those above
+   */
+  sameVersion?: Pick<MujocoConformanceSpec, 'physics' | 'subStep'>;
 }
 
 /**
@@ -51,11 +60,23 @@ export function mujocoConformance(spec: MujocoConformanceSpec): (recording: unkn
     const parsed = RecordingSchema.parse(recording);
     const episodes = parsed.episodes.map(mujocoEpisode);
     const steps = episodes.reduce((n, e) => n + e.steps.length, 0);
-    const checks: ConformanceCheck[] = [logicCheck(spec, episodes)];
-    for (const physics of [spec.physics].flat()) checks.push(physicsCheck(spec, physics, episodes));
-    if (spec.subStep) checks.push(subStepCheck(spec.make, spec.subStep, episodes));
-    return { episodes: episodes.length, steps, checks };
+    const recorded = recordedVersion(parsed);
+    const ours = mujoco().mj_versionString();
+    const same = recorded === ours ? spec.sameVersion : undefined;
+    const chosen: MujocoConformanceSpec = same === undefined ? spec : { make: spec.make, physics: same.physics, subStep: same.subStep };
+    const checks: ConformanceCheck[] = [logicCheck(chosen, episodes)];
+    for (const physics of [chosen.physics].flat()) checks.push(physicsCheck(chosen, physics, episodes));
+    if (chosen.subStep) checks.push(subStepCheck(chosen.make, chosen.subStep, episodes));
+    const engine = `recorded on MuJoCo ${recorded ?? '(a version it does not name)'}, ours is ${ours}` + (same === undefined ? '' : ': the checks for the same version');
+    return { episodes: episodes.length, steps, checks, engine };
   };
+}
+
+/** The MuJoCo version a recording names in its source ("MuJoCo 3.14.0 (the official mujoco wheel)"), or null. */
+export function recordedVersion(recording: Pick<Recording, 'source'>): string | null {
+  const source = recording.source;
+  const text = typeof source === 'string' ? source : typeof source?.mujoco === 'string' ? source.mujoco : '';
+  return /MuJoCo (\d+\.\d+\.\d+)/.exec(text)?.[1] ?? null;
 }
 
 function physicsCheck(spec: MujocoConformanceSpec, physics: PhysicsSpec, episodes: MujocoEpisode[]): ConformanceCheck {

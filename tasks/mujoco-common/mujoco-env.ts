@@ -145,6 +145,15 @@ export abstract class MujocoEnv extends VectorEnv<CopyIndex> {
     if (warmstart) (this.copies.data[i].qacc_warmstart as Float64Array).set(warmstart);
   }
 
+  /**
+   * Copy i set to the recorded state its last step ended in, keeping what the environment holds
+   * beside MuJoCo's state from that step's last sub-step (Ant's torso position): as Gymnasium's next
+   * step reads it. Where nothing is held, setRecordedState.
+   */
+  continueFromRecordedState(i: CopyIndex, qpos: ArrayLike<number>, qvel: ArrayLike<number>, warmstart?: ArrayLike<number>): void {
+    this.setRecordedState(i, qpos, qvel, warmstart);
+  }
+
   snapshot(): EnvSnapshot {
     const size = this.copies.stateSize;
     const physics = new Float64Array(this.n * size);

@@ -31,6 +31,13 @@ export interface SubStepSpec {
   termsMeasure?: 'max' | 'mean';
   /** Whether the endings read it (InvertedDoublePendulum's tip height): then they are compared here, exactly, not in the logic check. */
   endings?: boolean;
+  /**
+   * Whether each step after an episode's first goes on from what our previous simulated step left
+   * beside the state (Ant's torso body position at the last sub-step, its next step's "before"), as
+   * Gymnasium's goes on from what MuJoCo left, instead of recomputing it from the recorded qpos:
+   * right where the physics agrees to rounding (the same MuJoCo version). @default false
+   */
+  continues?: boolean;
 }
 
 const fmt = (x: number): string => x.toExponential(2);
@@ -66,7 +73,8 @@ export function subStepDeviations(make: (seed: number) => MujocoEnv, spec: SubSt
         const before = t === 0
           ? { qpos: episode.initial_qpos, qvel: episode.initial_qvel, qacc_warmstart: episode.initial_qacc_warmstart }
           : episode.steps[t - 1];
-        env.setRecordedState(0, before.qpos, before.qvel, before.qacc_warmstart);
+        if (spec.continues === true && t > 0) env.continueFromRecordedState(0, before.qpos, before.qvel, before.qacc_warmstart);
+        else env.setRecordedState(0, before.qpos, before.qvel, before.qacc_warmstart);
         env.step(step.action);
         for (const k of spec.obs) {
           const deviation = Math.abs(env.finalObs[k] - Math.fround(step.obs[k]));
@@ -103,7 +111,7 @@ export function subStepCheck(make: (seed: number) => MujocoEnv, spec: SubStepSpe
   const reward = mean ? `mean deviation ${fmt(worst.reward)} (largest ${fmt(worst.rewardMax)})` : fmt(worst.reward);
   return {
     check: 'last sub-step', ok,
-    detail: `each step simulated from the recorded qpos, qvel and warm start, what reads MuJoCo's last sub-step: ${entries}${named}; ` +
+    detail: `each step simulated from the recorded qpos, qvel and warm start${spec.continues === true ? ' (and from what our previous step left beside them)' : ''}, what reads MuJoCo's last sub-step: ${entries}${named}; ` +
       `reward ${reward} (tolerance ${spec.tolerance.reward})${spec.endings ? `; terminated/truncated differ on ${worst.flags} steps` : ''}`,
   };
 }

@@ -12,16 +12,19 @@ import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../../tasks/registry.ts';
 import type { SearchSettings } from '../search/contracts.ts';
 import { historyProblem } from '../cost/history-bound.ts';
 import { timeProblem } from '../cost/time-bound.ts';
+import { defaultConcurrency } from './default-concurrency.ts';
 import { answererProblem, ProposerField, proposerChoice } from './proposer-input.ts';
 
-/** Defaults of every search; steps and evaluation episodes come from the task's measured budget. */
+/**
+ * Defaults of every search; steps and evaluation episodes come from the task's measured budget, and
+ * maxConcurrency from K, S and the task (default-concurrency.ts: a generation's seed-runs at once).
+ */
 export const SEARCH_DEFAULTS = {
   task: DEFAULT_TASK_ID,
   generations: 4,
   candidates: 6,
   seeds: 5,
   includeHostile: true,
-  maxConcurrency: 10,
   randomSeed: 0,
   repair: true,
   screen: 'report',
@@ -134,7 +137,7 @@ export function parseSearchInput(
     evalEpisodes: task.budget.evalEpisodes,
     ...(input.smoke ? SMOKE_DEFAULTS : {}),
   };
-  const settings: SearchInput = {
+  const chosenFields: Omit<SearchInput, 'maxConcurrency'> = {
     task: task.id,
     generations: input.generations ?? base.generations,
     candidates: input.candidates ?? base.candidates,
@@ -147,7 +150,6 @@ export function parseSearchInput(
     model: chosen.answerer ?? input.model ?? (chosen.proposer === 'bedrock' ? DEFAULT_BEDROCK_MODEL_ID : DEFAULT_MODEL_ID),
     ...(input.effort === undefined ? {} : { effort: input.effort }),
     ...(input.thinkingBudget === undefined ? {} : { thinkingBudget: input.thinkingBudget }),
-    maxConcurrency: input.maxConcurrency ?? base.maxConcurrency,
     randomSeed: input.randomSeed ?? base.randomSeed,
     humanInit: (input.humanInit ?? []).map((r) => ({ name: r.name, idea: r.idea ?? '', code: r.code })),
     repair: input.repair ?? base.repair,
@@ -161,6 +163,7 @@ export function parseSearchInput(
     ...(input.freshSeeds === undefined ? {} : { freshSeeds: input.freshSeeds }),
     ...(input.searchId === undefined ? {} : { searchId: input.searchId }),
   };
+  const settings: SearchInput = { ...chosenFields, maxConcurrency: input.maxConcurrency ?? defaultConcurrency(chosenFields, task) };
   const problems = [
     answererProblem(chosen, input, defaults.local ?? false), pausesProblem(settings), ceilingProblem(settings, defaults.costCeilingUsd ?? null),
     historyProblem(settings, task), screenProblem(settings),
