@@ -93,7 +93,7 @@ describe('Function: proposeOffline starts from what people wrote', () => {
     assert.ok(ratios.every((r) => r > 0 && r !== 1), `every constant moved, keeping its sign: ${ratios.join(', ')}`);
     assert.ok(new Set(ratios.map((r) => r.toFixed(3))).size > 1, 'each by its own factor');
     assert.match(third.idea, /dropped \w+|added \w+/);
-    assert.match(third.code, /^function computeReward\(obs, action, nextObs, terminated\) \{\n {2}const out = parentReward/m);
+    assert.match(third.code, /^function computeReward\(obs, action, nextObs, terminated, state, nextState\) \{\n {2}const out = parentReward/m);
   });
 
   it('mutates a --human-init reward too, and a model\'s', () => {
