@@ -16,6 +16,9 @@ import { grade } from '../functions/train-seed/grade.ts';
 import type { Episode, Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
 
+/** The PPO settings absent from the defaults unless set (core/ppo-config.ts), with a value of their type; declared before the top level reads them. */
+const OPTIONAL_SETTINGS: Record<string, unknown> = { normObsTerminal: false };
+
 const argv = process.argv.slice(2);
 const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
 const seeds = (values('seeds')[0] ?? '0,1,2,3,4').split(',').map(Number);
@@ -73,8 +76,6 @@ if (json) {
 }
 
 /** --ppo's JSON: known settings only, each of its default's type. */
-const OPTIONAL_SETTINGS: Record<string, unknown> = { normObsTerminal: false };
-
 function ppoOverrides(text: string | undefined): PpoOverrides | undefined {
   if (text === undefined) return undefined;
   const parsed: unknown = JSON.parse(text);
