@@ -117,17 +117,17 @@ export async function mujocoSpeed(task: Task, env: MujocoEnv, builds: readonly N
   }
 }
 
-/** The model where native MuJoCo reads it: Gymnasium's XML as one file, or a declared robot's folder with its includes and assets. */
-async function writeModel(dir: string, spec: RobotSpec): Promise<string> {
-  if (spec.files === undefined) {
-    await writeFile(join(dir, 'model.xml'), spec.xml);
-    return join(dir, 'model.xml');
-  }
-  for (const [name, bytes] of spec.files.files) {
+/**
+ * The model where native MuJoCo reads it, in `dir`/model/: Gymnasium's XML as one file, or a
+ * declared robot's folder with its includes and assets. Returns the main file's path.
+ */
+export async function writeModel(dir: string, spec: RobotSpec): Promise<string> {
+  const files = spec.files ?? { main: 'model.xml', files: new Map([['model.xml', new TextEncoder().encode(spec.xml)]]) };
+  for (const [name, bytes] of files.files) {
     await mkdir(dirname(join(dir, 'model', name)), { recursive: true });
     await writeFile(join(dir, 'model', name), bytes);
   }
-  return join(dir, 'model', spec.files.main);
+  return join(dir, 'model', files.main);
 }
 
 if (process.argv[1]?.endsWith('mujoco-speed.ts')) {
