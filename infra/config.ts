@@ -117,7 +117,7 @@ export const SEARCH_TIMEOUT_SECONDS = 24 * 60 * 60;
 /**
  * What the pauses for feedback must leave of SEARCH_TIMEOUT_SECONDS to the search itself: G-1
  * pauses of feedbackTimeoutMinutes may take at most the rest (parseSearchInput checks). 12 h is 2.5
- * times the default MountainCar search's (G=4, K=6, S=5, concurrency 10) worst case with the offline
+ * times the default search's (its default task, G=4, K=6, S=5, concurrency 10) worst case with the offline
  * proposer (4.8 h: functions/shared/cost/time-bound.ts counts every Task at its timeout), 1.3 times
  * it with a model (9 h), and 33 times the 21.5 min that search measured; the time bound refuses a
  * search whose pauses and work together would not finish.
@@ -178,7 +178,7 @@ export const SANDBOX_CAPS = {
   /**
    * Operations one batched call (a rollout, or loading the code) may do at least; where the
    * observation is long, a rollout of callTransitions at the seed-run's budget a step, which keeps
-   * that budget's headroom (functions/train-seed/sandbox-budget.ts): Ant's 105 entries, 3.85 million.
+   * that budget's headroom (functions/train-seed/sandbox-budget.ts): 105 entries, 3.85 million.
    */
   callOperations: 2_000_000,
   /** The transitions one call is sized for: a rollout of 2,048 (16 x 128, or the MuJoCo tasks' 1 x 2,048). */
@@ -196,12 +196,13 @@ export const SANDBOX_CAPS = {
    * Operations a seed-run may do in the sandbox per environment step: this much, plus
    * seedRunOperationsPerObservation for each observation entry. Measured (`npx tsx
    * bench/reward-operations.ts`, docs/figures.md): the heaviest of each MuJoCo robot's baselines and
-   * five model-written rewards (test/fixtures/model-rewards/) does 679 a step on Ant's 105 entries
-   * (Gymnasium's own reward 215), 195 on Walker2d's 17; the budget, chosen on those two robots, is
-   * 1,880 and 472 (2.8x and 2.4x), and holds at least 2x on the six others, checked
-   * (test/sandbox-budget.test.ts). A default chunk of a reward at its budget stays within
-   * TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a second there): MountainCar's, 2
-   * million steps at 232 a step, about 310 s; Ant's, 94,208 at 1,880, about 120 s.
+   * five model-written rewards (test/fixtures/model-rewards/) does 679 a step on the largest
+   * observation (105 entries; the environment's own reward 215) and 195 on one of 17; the budget,
+   * chosen on those two, is 1,880 and 472 (2.8x and 2.4x), and holds at least 2x on the six other
+   * robots, checked (test/sandbox-budget.test.ts; docs/figures.md names them). A default chunk of a
+   * reward at its budget stays within TrainSeed's 600 s on a Lambda vCPU (~1.5 million operations a
+   * second there): 2 million steps of a 2-entry observation at 232 a step, about 310 s; 94,208 of
+   * the 105-entry one at 1,880, about 120 s.
    */
   seedRunOperationsPerStep: 200,
   /** ...an observation entry: an ordinary reward reads the observation once or twice, up to 4 operations an entry read (a loop and a call). */

@@ -23,8 +23,8 @@ export interface MakeBankOptions {
   seeds?: number[];
   /** Episodes wanted from each trained policy (resets it passes the success test from). @default 4 */
   starts?: number;
-  /** Told when each seed-run ends. */
-  onSeed?: (seed: number, result: { outcome: string; reason: string; success: number; wallSeconds: number }) => void;
+  /** Told when each seed-run ends, with the baseline it trained in words. */
+  onSeed?: (seed: number, result: { outcome: string; reason: string; success: number; wallSeconds: number }, trained: string) => void;
 }
 
 /** The bank's trained policy of each baseline: the baseline in words, its policy in the bank, and its candidate id. */
@@ -77,7 +77,7 @@ async function trainedActor(task: Task, baseline: keyof typeof TRAINED_POLICIES,
     task, candidateId: TRAINED_POLICIES[baseline].candidateId, source: task.baselines[baseline].code, seed,
     budget: { steps: task.budget.steps, evalEpisodes: task.budget.evalEpisodes },
   });
-  opts.onSeed?.(seed, run.result);
+  opts.onSeed?.(seed, run.result, TRAINED_POLICIES[baseline].label);
   return run.policy ? greedyActor(run.policy.network, run.policy.theta) : null;
 }
 

@@ -15,7 +15,7 @@ import { bankPolicies, passes } from '../tasks/bank.ts';
 import { bankFile, InvalidBank, loadBank, readStoredBank, writeBank } from '../tasks/bank-file.ts';
 import type { Task } from '../tasks/contract.ts';
 import { TASKS } from '../tasks/registry.ts';
-import { TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.ts';
+import { OWN_GAIT, TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.ts';
 
 /** "A few hundred KiB per task at most" (issue 24). */
 const MAX_BANK_BYTES = 384 * 1024;
@@ -44,6 +44,11 @@ describe('The bank of each task', () => {
       }
       // A bank made before the task named another baseline is stale: remake it.
       const declared = new Set(bankPolicies(task).map((p) => p.name));
+      // A behaviour's robot's own gait (its own reward's trained policy) is one of its ways to fail.
+      if (task.bank?.trainedFailures !== undefined) {
+        declared.add(OWN_GAIT);
+        assert.ok(bank.episodes.some((e) => e.policy === OWN_GAIT && e.kind === 'failure'), 'episodes of the robot\'s own gait');
+      }
       for (const episode of bank.episodes.filter((e) => !declared.has(e.policy))) assert.equal(episode.policy, trained, 'remake the bank');
       for (const episode of bank.episodes) {
         assert.equal(passes(task, episode), episode.kind === 'success', `${episode.policy} seed ${episode.seed}`);

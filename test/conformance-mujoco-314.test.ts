@@ -19,25 +19,12 @@ import { mujocoEpisode, type MujocoEpisode } from '../tasks/mujoco-common/record
 import { sameVersionRule, sameVersionTuning } from '../tasks/mujoco-common/same-version.ts';
 import { subStepCheck } from '../tasks/mujoco-common/sub-step.ts';
 import { ANT_CONFORMANCE_SPEC } from '../tasks/ant/conformance.ts';
-import { HALF_CHEETAH_CONFORMANCE_SPEC } from '../tasks/half-cheetah/conformance.ts';
 import { HOPPER_CONFORMANCE_SPEC } from '../tasks/hopper/conformance.ts';
-import { INVERTED_DOUBLE_PENDULUM_CONFORMANCE_SPEC } from '../tasks/inverted-double-pendulum/conformance.ts';
-import { INVERTED_PENDULUM_CONFORMANCE_SPEC } from '../tasks/inverted-pendulum/conformance.ts';
 import { REACHER_CONFORMANCE_SPEC } from '../tasks/reacher/conformance.ts';
-import { SWIMMER_CONFORMANCE_SPEC } from '../tasks/swimmer/conformance.ts';
-import { WALKER2D_CONFORMANCE_SPEC } from '../tasks/walker2d/conformance.ts';
+import { SAME_VERSION_SPECS } from '../bench/mujoco-native/same-version-specs.ts';
 import { eureka } from './support/eureka-cli.ts';
 
-const SPECS: Record<string, MujocoConformanceSpec> = {
-  'Hopper-v5': HOPPER_CONFORMANCE_SPEC,
-  'Walker2d-v5': WALKER2D_CONFORMANCE_SPEC,
-  'Ant-v5': ANT_CONFORMANCE_SPEC,
-  'HalfCheetah-v5': HALF_CHEETAH_CONFORMANCE_SPEC,
-  'Swimmer-v5': SWIMMER_CONFORMANCE_SPEC,
-  'InvertedPendulum-v5': INVERTED_PENDULUM_CONFORMANCE_SPEC,
-  'InvertedDoublePendulum-v5': INVERTED_DOUBLE_PENDULUM_CONFORMANCE_SPEC,
-  'Reacher-v5': REACHER_CONFORMANCE_SPEC,
-};
+const SPECS = SAME_VERSION_SPECS;
 /** What the whole tuning episodes (seeds 100-119) gave per step, as bench/mujoco-native/same-version.ts printed it. */
 const WHOLE_TUNING_WORST: Record<string, number> = {
   'Hopper-v5': 8.9e-16, 'Walker2d-v5': 2.7e-13, 'Ant-v5': 1.7e-14, 'HalfCheetah-v5': 1.9e-12,

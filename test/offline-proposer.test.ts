@@ -15,28 +15,48 @@ import { Random } from '../core/random.ts';
 import { RecordingSchema, recordingText } from '../tasks/conformance.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
+import { loadBank } from '../tasks/bank-file.ts';
 import { ppoConfigFor } from '../core/ppo-config.ts';
 
-type Reward = (obs: number[], action: number | number[], nextObs: number[], terminated: boolean) => unknown;
+type Reward = (obs: number[], action: number | number[], nextObs: number[], terminated: boolean, state?: number[], nextState?: number[]) => unknown;
 
 /** Tests are trusted: plain Function is fine here (the search runs candidates in QuickJS). */
 function load(code: string): Reward {
   return new Function(`${code}; return computeReward;`)() as Reward;
 }
 
-interface Transition { obs: number[]; action: number | number[]; nextObs: number[]; terminated: boolean }
+interface Transition { obs: number[]; action: number | number[]; nextObs: number[]; terminated: boolean; state: number[]; nextState: number[] }
 
-/** Real transitions of a task: its golden Gymnasium episodes (random and solving ones, every ending; the MuJoCo tasks' from shared/). */
+/**
+ * Real transitions of a task: its golden Gymnasium episodes (random and solving ones, every ending;
+ * the MuJoCo tasks' from shared/); a behaviour, which Gymnasium never recorded, plays its bank's
+ * episodes in its own environment (its ways to fail, and successes where it has them), recorded
+ * state included.
+ */
 function transitionsOf(task: Task): Transition[] {
   const fixture = new URL(`./fixtures/golden/${task.id}.json`, import.meta.url);
-  const file = existsSync(fixture) ? fixture : new URL(`../../shared/golden/mujoco/${task.id}.json.gz`, import.meta.url);
-  const recording = RecordingSchema.parse(JSON.parse(recordingText(readFileSync(file))));
+  const shared = new URL(`../../shared/golden/mujoco/${task.id}.json.gz`, import.meta.url);
+  if (!existsSync(fixture) && !existsSync(shared)) return bankTransitions(task);
+  const recording = RecordingSchema.parse(JSON.parse(recordingText(readFileSync(existsSync(fixture) ? fixture : shared))));
   return recording.episodes.flatMap((e) => e.steps.map((step, t) => ({
     obs: t === 0 ? e.initial_obs : e.steps[t - 1].obs,
     action: task.action.kind === 'discrete' ? step.action : (step.action as number[]).map((a, k) =>
       Math.min(Math.max(a, (task.action as { low: readonly number[] }).low[k]), (task.action as { high: readonly number[] }).high[k])),
     nextObs: step.obs,
     terminated: step.terminated,
+    state: [], nextState: [],
+  })));
+}
+
+function bankTransitions(task: Task): Transition[] {
+  const d = task.obsSize, r = task.recordSize, a = task.actionSize;
+  return loadBank(task).episodes.flatMap((e) => Array.from({ length: e.length }, (_, t) => ({
+    obs: Array.from(e.observations.subarray(t * d, (t + 1) * d)),
+    action: task.action.kind === 'discrete' ? e.actions[t] : Array.from(e.actions.subarray(t * a, (t + 1) * a)),
+    nextObs: Array.from(e.observations.subarray((t + 1) * d, (t + 2) * d)),
+    terminated: e.terminated && t === e.length - 1,
+    state: Array.from(e.recorded.subarray(t * r, (t + 1) * r)),
+    nextState: Array.from(e.recorded.subarray((t + 1) * r, (t + 2) * r)),
   })));
 }
 
@@ -48,7 +68,7 @@ const propose = (input: Omit<OfflineInput, 'task'>, task: Task = MOUNTAIN_CAR): 
 function assertRuns(c: Candidate, transitions: Transition[] = TRANSITIONS): void {
   const reward = load(c.code);
   for (const t of transitions) {
-    const result = reward(t.obs, t.action, t.nextObs, t.terminated);
+    const result = reward(t.obs, t.action, t.nextObs, t.terminated, t.state, t.nextState);
     assert.ok(Array.isArray(result) && result.length === 2, `${c.name} returns a pair`);
     const [total, terms] = result as [unknown, unknown];
     assert.equal(typeof total, 'number');
@@ -156,7 +176,8 @@ describe('Function: emitted code', () => {
 
 describe('Function: the grammar of every task', () => {
   for (const task of TASKS) {
-    it(`${task.id}: terms of its own features and ending, code that runs on its golden transitions`, () => {
+    it(`${task.id}: terms of its own features and ending, code that runs on its golden transitions`, async () => {
+      await task.prepare?.();
       const g = grammarFor(task);
       for (const f of task.features) assert.ok(g.families.includes(`shape:${f.name}`) && g.families.includes(`bonus:${f.name}`), f.name);
       assert.equal(g.families.includes('goal'), task.termination === 'success', 'a goal bonus only where ending is success');
@@ -174,17 +195,18 @@ describe('Function: the grammar of every task', () => {
 describe('Function: the grammar\'s shaping is potential-based with the trainer\'s discount', () => {
   for (const task of TASKS) {
     const gamma = ppoConfigFor(task, 0, 1).gamma;
-    it(`${task.id}: every shaping term is c * (${gamma} * phi(nextObs) - phi(obs)), gamma as PPO trains it`, () => {
+    it(`${task.id}: every shaping term is c * (${gamma} * phi(nextObs) - phi(obs)), gamma as PPO trains it`, async () => {
+      await task.prepare?.();
       const g = grammarFor(task);
       const transitions = transitionsOf(task).slice(0, 400);
       for (const f of task.features) {
         // The bonus on the same feature (coefficient 1) reads the potential phi itself.
         const c = 100;
         const reward = load(renderProgram(g, { terms: [{ family: `shape:${f.name}`, coef: c }, { family: `bonus:${f.name}`, coef: 1 }] }, 'shaping'));
-        const phi = (o: number[]) => (reward(o, transitions[0].action, o, false) as [number, Record<string, number>])[1][`${f.name}Bonus`];
+        const phi = (o: number[], r: number[]) => (reward(o, transitions[0].action, o, false, r, r) as [number, Record<string, number>])[1][`${f.name}Bonus`];
         for (const t of transitions) {
-          const shaping = (reward(t.obs, t.action, t.nextObs, t.terminated) as [number, Record<string, number>])[1][`${f.name}Shaping`];
-          const expected = c * (gamma * phi(t.nextObs) - phi(t.obs));
+          const shaping = (reward(t.obs, t.action, t.nextObs, t.terminated, t.state, t.nextState) as [number, Record<string, number>])[1][`${f.name}Shaping`];
+          const expected = c * (gamma * phi(t.nextObs, t.nextState) - phi(t.obs, t.state));
           assert.ok(Math.abs(shaping - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${f.name}: ${shaping} vs ${expected}`);
         }
       }

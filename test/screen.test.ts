@@ -1,6 +1,7 @@
 /**
- * The screen (issue 24): every baseline and every reward of examples/ passes it, the person's
- * shaping ranking the bank's successes first (AUC at least 0.95 on every task: it learns on each);
+ * The screen (issue 24): every baseline and every reward of examples/ passes it (but a behaviour's
+ * robot's own reward, which pays for something else: the screen flags it), the person's shaping
+ * ranking the bank's successes first (AUC at least 0.95 on every task: it learns on each);
  * every deliberately wrong reward of test/fixtures/wrong-rewards/ is flagged with the finding its
  * "// expect:" line names. The thresholds of screen-words.ts were chosen on the baselines and
  * examples/, so the wrong rewards are the held-out check.
@@ -26,7 +27,7 @@ const example = (name: string): string => readFileSync(new URL(`../examples/${na
 
 describe('The screen of the baselines', () => {
   for (const task of TASKS) {
-    it(`${task.id}: the person's shaping ranks the successes first (AUC >= 0.95) and neither baseline fails`, async () => {
+    it(`${task.id}: the person's shaping ranks the successes first (AUC >= 0.95); neither baseline fails, or a behaviour's robot's own reward does`, async () => {
       const human = await screenOf(task, task.baselines.human.code);
       if (task.bank?.noSuccessesYet !== undefined) {
         // Nothing to rank: the screen says so, and judges the terms and scale alone.
@@ -37,7 +38,12 @@ describe('The screen of the baselines', () => {
       }
       assert.deepEqual(failing(human), [], screenFindings(human).map((f) => f.text).join('; '));
       const environment = await screenOf(task, task.baselines.environment.code);
-      assert.deepEqual(failing(environment), [], screenFindings(environment).map((f) => f.text).join('; '));
+      if (task.bank?.trainedFailures !== undefined && task.bank.noSuccessesYet === undefined) {
+        // A behaviour's environment reward is its robot's own: it pays for something else, and the screen says so.
+        assert.notDeepEqual(failing(environment), [], 'the robot\'s own reward is flagged on the behaviour\'s bank');
+      } else if (task.bank?.trainedFailures === undefined) {
+        assert.deepEqual(failing(environment), [], screenFindings(environment).map((f) => f.text).join('; '));
+      }
       assert.equal(human.bank.episodes, human.returns.length);
     });
   }

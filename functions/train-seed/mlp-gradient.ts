@@ -23,7 +23,7 @@ const ONE_LOGIT = 40;
 
 /**
  * What is uploaded is built in buffers kept from step to step (fresh arrays would be ~140 KB of
- * garbage a step, 7 GB over a LunarLander seed-run). Safe because each buffer backs one matrix
+ * garbage a step, 7 GB over a long seed-run). Safe because each buffer backs one matrix
  * at a time, and the caller's scope frees it before the buffer is written again (the wasm
  * backend copies on upload; tfjs's cpu backend holds the array until the tensor is disposed).
  * A buffer is always filled by the same builder, so the zeros it leaves alone stay zero. What is

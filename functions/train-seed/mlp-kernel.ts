@@ -3,7 +3,7 @@
  * (assembly/mlp-kernel.ts: SIMD float32, compiled into mlp-kernel-wasm.ts by `npm run build:wasm`),
  * the default way the trainer computes a minibatch's gradient and a rollout's values.
  *
- * Why a kernel of our own: a PPO minibatch is small (64 rows on LunarLander), and through
+ * Why a kernel of our own: a PPO minibatch is small (64 rows on some tasks), and through
  * TensorFlow.js every operation pays a fixed cost whatever its size (about 2 ms a step for two
  * dozen ops, 0.84 ms with the wasm backend's kernels called directly). Here a whole pass is a
  * handful of calls into one module whose memory already holds the parameters and activations, so

@@ -2,7 +2,7 @@
  * The sandbox's budgets at a task's observation size, from the deployment's SANDBOX_CAPS
  * (infra/config.ts): what a seed-run may do a step and in all, what one call may do and how long it
  * may take. An ordinary reward reads the observation once or twice, so what it costs grows with the
- * observation's length (a loop over Ant's 105 entries, not Hopper's 11); the budgets grow with it.
+ * observation's length (a loop over 105 entries, not 11); the budgets grow with it.
  * `obsSize` is every entry a reward is given a step: the observation's, and the task's recorded state's.
  * Counts, not times: the same reward on the same seed ends the same way on any machine, under any load.
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getTask } from '../../tasks/registry.ts';
 import { bankFile, writeBank } from '../../tasks/bank-file.ts';
 import { addPolicySuccesses } from '../bank-add.ts';
-import { makeBank, TRAINED_POLICIES, trainedBaseline } from '../bank-make.ts';
+import { makeBank } from '../bank-make.ts';
 import { intFlag, parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 
@@ -25,8 +25,7 @@ export async function bankCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(BankFlags, raw);
   const task = getTask(flags.task);
   const seeds = Array.from({ length: flags.seeds }, (_, i) => i);
-  const trained = TRAINED_POLICIES[trainedBaseline(task)].label;
-  const onSeed = (seed: number, r: { outcome: string; reason: string; success: number; wallSeconds: number }) =>
+  const onSeed = (seed: number, r: { outcome: string; reason: string; success: number; wallSeconds: number }, trained: string) =>
     process.stderr.write(`${trained}, seed ${seed}: ${r.outcome}${r.reason ? ` (${r.reason})` : ''}, greedy success ${r.success.toFixed(2)} (${r.wallSeconds.toFixed(1)} s)\n`);
   const { bank, made } = flags.addPolicy === undefined
     ? await makeBank(task, { seeds, starts: flags.starts, onSeed })

@@ -48,7 +48,7 @@ export default behaviour({
     trainedFailures: { baseline: 'environment', words: 'the robot\'s own gait: Ant-v5\'s reward\'s trained policy, walking forwards' },
     noSuccessesYet: 'no policy has turned a full turn in place yet: the screen can rank only the ways to fail',
   },
-  // To be measured on the person's first try (docs/behaviours.md).
+  // Measured on the person's first try, seeds 0-4 (docs/behaviours.md, Budgets): at 1,000,000 steps the reward decides, not the steps.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 2_400 },
   behaviourFile: join(BUILT_IN_DIR, 'ant-turn-in-place', 'behaviour.ts'),
   story,

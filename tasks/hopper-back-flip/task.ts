@@ -49,7 +49,7 @@ export default behaviour({
     trainedFailures: { baseline: 'environment', words: 'the robot\'s own gait: Hopper-v5\'s reward\'s trained policy' },
     noSuccessesYet: 'no policy has landed a back flip yet: the screen can rank only the ways to fail',
   },
-  // To be measured on the person's first try (docs/behaviours.md).
+  // Measured on the person's first try, seeds 0-4 (docs/behaviours.md, Budgets): at 1,000,000 steps the reward decides, not the steps.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 6_900 },
   behaviourFile: join(BUILT_IN_DIR, 'hopper-back-flip', 'behaviour.ts'),
   story,

@@ -72,6 +72,31 @@ export function mujocoConformance(spec: MujocoConformanceSpec): (recording: unkn
   };
 }
 
+/** Each recorded step simulated from the recorded qpos, qvel and warm start: the next qpos and qvel's largest deviation, where, and their sum over the steps. */
+export function perStepDeviations(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[]): { worst: number; where: string; sum: number; steps: number } {
+  let [worst, sum, steps] = [0, 0, 0];
+  let where = '';
+  const env = spec.make(0);
+  try {
+    env.autoReset = false;
+    for (const episode of episodes) {
+      episode.steps.forEach((step, t) => {
+        const before = t === 0
+          ? { qpos: episode.initial_qpos, qvel: episode.initial_qvel, qacc_warmstart: episode.initial_qacc_warmstart }
+          : episode.steps[t - 1];
+        env.setRecordedState(0, before.qpos, before.qvel, before.qacc_warmstart);
+        env.step(step.action);
+        const deviation = Math.max(maxAbs(env.qpos(0), step.qpos), maxAbs(env.qvel(0), step.qvel));
+        if (deviation > worst) [worst, where] = [deviation, `seed ${episode.seed ?? '?'} step ${t + 1}`];
+        [sum, steps] = [sum + deviation, steps + 1];
+      });
+    }
+  } finally {
+    env.dispose();
+  }
+  return { worst, where, sum, steps };
+}
+
 /** The MuJoCo version a recording names in its source ("MuJoCo 3.14.0 (the official mujoco wheel)"), or null. */
 export function recordedVersion(recording: Pick<Recording, 'source'>): string | null {
   const source = recording.source;
@@ -97,26 +122,7 @@ function maxAbsOf(a: ArrayLike<number>, b: ArrayLike<number>, keep: (k: number) 
 
 /** Each step simulated from the recorded state before it (warm start included): the next qpos and qvel. */
 export function perStepCheck(spec: Pick<MujocoConformanceSpec, 'make'>, episodes: MujocoEpisode[], tolerance: number, measure: PerStepMeasure = 'max'): ConformanceCheck {
-  let [worst, sum, steps] = [0, 0, 0];
-  let where = '';
-  const env = spec.make(0);
-  try {
-    env.autoReset = false;
-    for (const episode of episodes) {
-      episode.steps.forEach((step, t) => {
-        const before = t === 0
-          ? { qpos: episode.initial_qpos, qvel: episode.initial_qvel, qacc_warmstart: episode.initial_qacc_warmstart }
-          : episode.steps[t - 1];
-        env.setRecordedState(0, before.qpos, before.qvel, before.qacc_warmstart);
-        env.step(step.action);
-        const deviation = Math.max(maxAbs(env.qpos(0), step.qpos), maxAbs(env.qvel(0), step.qvel));
-        if (deviation > worst) [worst, where] = [deviation, `seed ${episode.seed ?? '?'} step ${t + 1}`];
-        [sum, steps] = [sum + deviation, steps + 1];
-      });
-    }
-  } finally {
-    env.dispose();
-  }
+  const { worst, where, sum, steps } = perStepDeviations(spec, episodes);
   const largest = `largest deviation of the next qpos and qvel ${worst.toExponential(2)}${where ? ` (${where})` : ''}`;
   if (measure === 'mean') {
     const mean = sum / Math.max(1, steps);

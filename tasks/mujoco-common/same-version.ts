@@ -8,7 +8,7 @@
  * on seeds 120-139); a float32 observation entry at least 1e-6 (a float32 unit in the last place at
  * 10 is 9.5e-7). test/conformance-mujoco-314.test.ts and bench/mujoco-native/same-version.ts apply it.
  */
-import { perStepCheck, type MujocoConformanceSpec } from './conformance.ts';
+import { perStepDeviations, type MujocoConformanceSpec } from './conformance.ts';
 import type { MujocoEpisode } from './recording.ts';
 import { subStepDeviations } from './sub-step.ts';
 
@@ -26,7 +26,7 @@ export interface SameVersionTuning {
 
 /** Applies the rule to the tuning episodes under the spec's sameVersion checks (every deviation its largest). */
 export function sameVersionTuning(spec: MujocoConformanceSpec, episodes: MujocoEpisode[]): SameVersionTuning {
-  const perStep = Number(/deviation of the next qpos and qvel ([\d.e+-]+)/.exec(perStepCheck(spec, episodes, 0).detail)?.[1]);
+  const perStep = perStepDeviations(spec, episodes).worst;
   const subStep = spec.sameVersion?.subStep;
   if (subStep === undefined) return { worst: { perStep }, tolerance: { perStep: sameVersionRule(perStep) } };
   const d = subStepDeviations(spec.make, { ...subStep, obsMeasure: 'max', termsMeasure: 'max' }, episodes);

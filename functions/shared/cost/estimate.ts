@@ -31,7 +31,7 @@ export const LOCAL_OVERHEAD_SECONDS = { item: 0.5, generation: 4, rung: 0.5, sea
 
 /**
  * A seed-run's speed here while every core runs one, against the task's recorded speed (one idle
- * core): measured on the LunarLander-v3 search of the README (G=4, K=6, S=3: 18,000 steps a
+ * core): measured on the README's search (G=4, K=6, S=3: 18,000 steps a
  * second against its recorded 20,000), not on the searches the estimate is checked on.
  */
 export const LOCAL_CONCURRENT_SPEED = 0.9;
