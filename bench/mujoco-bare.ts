@@ -10,12 +10,13 @@
  * `npx tsx bench/mujoco-bare.ts --task ID [--task ...] [--native DIR]` (default: every MuJoCo task); --json.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mujoco } from '../physics/mujoco/engine.ts';
-import { mujocoTasks } from './mujoco-speed.ts';
+import { compileModel, readModelFolder } from '../physics/mujoco/model-files.ts';
+import { mujocoTasks, writeModel } from './mujoco-speed.ts';
 import { compileAgainst, nativeBuilds } from './mujoco-native/native-build.ts';
 
 const run = promisify(execFile);
@@ -24,17 +25,17 @@ const COPIES = 16;
 const argv = process.argv.slice(2);
 const only = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
 
-/** In a process of its own (`--bare XML_FILE FRAME_SKIP`): environment steps per CPU-second of the bare loop. */
+/** In a process of its own (`--bare XML_FILE FRAME_SKIP`): environment steps per CPU-second of the bare loop (the XML's folder loaded with it). */
 async function bareRound(xmlFile: string, frameSkip: number): Promise<number> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'bench', 'mujoco-bare.ts'), '--bare', xmlFile, String(frameSkip)], { cwd: root });
   return Number(stdout.trim());
 }
 
-async function bareLoop(xml: string, frameSkip: number, seconds: number): Promise<number> {
+async function bareLoop(xmlFile: string, frameSkip: number, seconds: number): Promise<number> {
   const { loadMujoco } = await import('../physics/mujoco/engine.ts');
   await loadMujoco();
   const mj = mujoco();
-  const model = mj.MjModel.from_xml_string(xml);
+  const model = compileModel(readModelFolder(xmlFile));
   const datas = Array.from({ length: COPIES }, () => new mj.MjData(model));
   try {
     const range = model.actuator_ctrlrange as Float64Array;
@@ -60,8 +61,7 @@ async function bareLoop(xml: string, frameSkip: number, seconds: number): Promis
 }
 
 if (argv[0] === '--bare') {
-  const { readFile } = await import('node:fs/promises');
-  process.stdout.write(`${await bareLoop(await readFile(argv[1], 'utf8'), Number(argv[2]), 2)}\n`);
+  process.stdout.write(`${await bareLoop(argv[1], Number(argv[2]), 2)}\n`);
 } else {
   const rows = [];
   const builds = await nativeBuilds(argv);
@@ -71,8 +71,7 @@ if (argv[0] === '--bare') {
     if (only.length > 0 && !only.includes(task.id)) continue;
     const dir = await mkdtemp(join(tmpdir(), 'eureka-mujoco-bare-'));
     try {
-      const xml = join(dir, 'model.xml');
-      await writeFile(xml, spec.xml);
+      const xml = await writeModel(dir, spec);
       const binaries: string[] = [];
       for (const [k, build] of builds.entries()) {
         const binary = join(dir, `env-speed-${k}`);

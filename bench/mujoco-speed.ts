@@ -2,7 +2,8 @@
  * MuJoCo's WebAssembly build against native MuJoCo in C on the same XML in the same run:
  * environment steps per CPU-second of every MuJoCo task, ours (bench/env-speed.ts: our environment,
  * 16 copies, random actions) and native (bench/mujoco-native/env-speed.c, compiled here against each
- * native build: the same frame skip, random controls and resets as often as our random episodes end),
+ * native build: the same frame skip, random controls and resets as often as our random episodes end;
+ * for a declared robot its XML's folder, its reset keyframe and its actions' map to ctrl),
  * in alternating rounds in fresh processes, medians of three. The natives: the official 3.14.0
  * build, our engine's own version (`--native DIR`: the wheel's mujoco/ folder,
  * bench/mujoco-native/native-build.ts), the goal's reference; and Debian's 2.2.2 beside it. Below 0.8
@@ -13,14 +14,14 @@
  * `npx tsx bench/mujoco-speed.ts [--task ID] [--native DIR]` (npm run bench runs it for every MuJoCo task).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mujoco } from '../physics/mujoco/engine.ts';
 import type { Task } from '../tasks/contract.ts';
-import { MujocoEnv } from '../tasks/mujoco-common/mujoco-env.ts';
+import { MujocoEnv, type RobotSpec } from '../tasks/mujoco-common/mujoco-env.ts';
 import { TASKS, prepareTask } from '../tasks/registry.ts';
 import { compileAgainst, type NativeBuild } from './mujoco-native/native-build.ts';
 import { profileShares } from './mujoco-profile.ts';
@@ -73,8 +74,9 @@ export async function mujocoSpeed(task: Task, env: MujocoEnv, builds: readonly N
   const dir = await mkdtemp(join(tmpdir(), 'eureka-mujoco-speed-'));
   try {
     const spec = env.robotSpec;
-    const xml = join(dir, 'model.xml');
-    await writeFile(xml, spec.xml);
+    const xml = await writeModel(dir, spec);
+    // A declared robot starts at its keyframe and is driven about it, as our environment does it.
+    const declared = spec.native === undefined ? [] : [String(spec.native.keyframe), spec.native.actions.map((a) => `${a.actuator}:${a.offset}:${a.scale}`).join(',')];
     const reasons: string[] = [];
     const binaries: Array<{ build: NativeBuild; binary: string }> = [];
     for (const [k, build] of builds.entries()) {
@@ -92,7 +94,7 @@ export async function mujocoSpeed(task: Task, env: MujocoEnv, builds: readonly N
       // The same work as ours: mj_rnePostConstraint after the steps where the task's observation reads contact forces.
       const rne = spec.rnePostConstraint ?? true ? '1' : '0';
       for (const [k, { binary }] of binaries.entries()) {
-        const { stdout } = await run(binary, [xml, String(spec.frameSkip), String(Math.max(1, o.meanEpisode)), '2', rne]);
+        const { stdout } = await run(binary, [xml, String(spec.frameSkip), String(Math.max(1, o.meanEpisode)), '2', rne, ...declared]);
         const native = JSON.parse(stdout) as { stepsPerSecond: number; version: string };
         theirs[k].push(native.stepsPerSecond);
         versions[k] = native.version;
@@ -113,6 +115,19 @@ export async function mujocoSpeed(task: Task, env: MujocoEnv, builds: readonly N
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The model where native MuJoCo reads it, in `dir`/model/: Gymnasium's XML as one file, or a
+ * declared robot's folder with its includes and assets. Returns the main file's path.
+ */
+export async function writeModel(dir: string, spec: RobotSpec): Promise<string> {
+  const files = spec.files ?? { main: 'model.xml', files: new Map([['model.xml', new TextEncoder().encode(spec.xml)]]) };
+  for (const [name, bytes] of files.files) {
+    await mkdir(dirname(join(dir, 'model', name)), { recursive: true });
+    await writeFile(join(dir, 'model', name), bytes);
+  }
+  return join(dir, 'model', files.main);
 }
 
 if (process.argv[1]?.endsWith('mujoco-speed.ts')) {

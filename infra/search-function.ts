@@ -52,8 +52,9 @@ export function handlerEntry(role: FunctionRole): string {
 
 /**
  * MuJoCo's official WebAssembly build (physics/mujoco/), loaded through
- * `new URL('mujoco.wasm', import.meta.url)`: beside the code of every function that steps or draws
- * a robot (TrainSeed trains and grades; Reflect's interim card and Publish's card draw the episode).
+ * `new URL('mujoco.wasm', import.meta.url)`: beside the code of every function, since every one
+ * loads the task registry, and a robot declared from its MJCF file is compiled when its task loads
+ * (TrainSeed also trains and grades; Reflect's interim card and Publish's card draw the episode).
  */
 export const MUJOCO_WASM_FILES = ['node_modules/@mujoco/mujoco/mujoco.wasm'];
 

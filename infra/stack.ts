@@ -157,6 +157,8 @@ export class EurekaStack extends Stack {
     const propose = new SearchFunction(this, 'ProposeFunction', {
       role: 'propose',
       description: 'Propose rewards: the model (or the offline proposer) writes K candidate rewards',
+      // The registry it loads compiles any declared robot's XML as the task loads.
+      assetFiles: MUJOCO_WASM_FILES,
     }).bindTable(table).bindBucket(bucket).bindAnthropicSecret(anthropicSecret)
       .bindBedrockModel(DEFAULT_BEDROCK_MODEL_ID, DEFAULT_BEDROCK_FOUNDATION_MODEL);
 

@@ -2,7 +2,7 @@
  * A model given as files, not one string: the MJCF file and the folder beside it (its `<include>`d
  * XML, meshes, textures, height fields), compiled through the engine's virtual file system
  * (`MjVFS.addBuffer`, then `MjModel.from_xml_path` inside it), as a Menagerie robot folder is laid
- * out (`scene.xml` including `go1.xml`, `assets/*.stl`). MuJoCo resolves every file name against
+ * out (`scene.xml` including the robot's XML, `assets/*.stl`). MuJoCo resolves every file name against
  * the main file's folder (and `meshdir`, `texturedir`, `assetdir`), so the whole folder goes in,
  * under names relative to it; the VFS is freed once the model is compiled.
  */
@@ -27,7 +27,7 @@ export class ModelFolderTooLarge extends Error {
 }
 
 /**
- * What a model's folder may hold: a Menagerie robot folder is a few MB (go1's 10 meshes, 6 MB); a
+ * What a model's folder may hold: a Menagerie robot folder is a few MB (a quadruped's 10 meshes, 6 MB); a
  * folder far past these is not a model's (a home directory), and reading it would only stall.
  */
 export const FOLDER_LIMITS = { files: 2_000, bytes: 256 * 1024 * 1024 } as const;

@@ -5,14 +5,13 @@
  * axis, spheres and ellipsoids discs, boxes their outline's segment, meshes the segment of their
  * bounding box (`geom_aabb`) along its longest side, as thick as the next; planes (the floor) are
  * left to the drawing. Geoms of group 3 and above are left out, as MuJoCo's viewer hides them by
- * default (a Menagerie robot's collision shapes, drawn over by its visual meshes). No GL: the card
- * draws these as SVG.
+ * default (a Menagerie robot's collision shapes, drawn over by its visual meshes), unless the model
+ * has nothing else to draw (its visual meshes left out). No GL: the card draws these as SVG.
  */
 import { mujoco, type MjModel } from './engine.ts';
 import { compileModel, type ModelSource } from './model-files.ts';
 
 /** mjtGeom values (mjmodel.h). */
-const PLANE = 0;
 const SPHERE = 2;
 const CAPSULE = 3;
 const ELLIPSOID = 4;
@@ -57,8 +56,11 @@ export function sideView(source: ModelSource, qposes: ArrayLike<number>[], plane
       const sizes = model.geom_size as Float64Array;
       const groups = model.geom_group as Int32Array;
       const aabb = model.geom_aabb as Float64Array;
-      const drawn = Array.from({ length: model.ngeom }, (_, g) => g)
-        .filter((g) => types[g] !== PLANE && [SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH].includes(types[g]) && groups[g] < HIDDEN_GROUP);
+      const shapes = Array.from({ length: model.ngeom }, (_, g) => g).filter((g) => [SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH].includes(types[g]));
+      const shown = shapes.filter((g) => groups[g] < HIDDEN_GROUP);
+      // A model whose visual meshes were left out (their files could not be had) shows nothing in
+      // the viewer's groups: its collision shapes are then what there is to draw.
+      const drawn = shown.length > 0 ? shown : shapes;
       // The first pose placed, for which side of a mesh's box faces the viewer.
       if (qposes.length > 0) {
         (data.qpos as Float64Array).set(qposes[0]);

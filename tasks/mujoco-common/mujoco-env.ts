@@ -39,6 +39,11 @@ export interface RobotSpec {
    * read (Ant's cfrc_ext); it changes no state, so a task whose observation reads none skips it. @default true
    */
   rnePostConstraint?: boolean;
+  /**
+   * A declared robot's reset keyframe (its index) and how each action becomes a ctrl, for the native
+   * benches to start and drive it as this environment does (bench/mujoco-speed.ts). @default none: qpos0, ctrl uniform in each ctrlrange
+   */
+  native?: { keyframe: number; actions: ReadonlyArray<{ actuator: number; offset: number; scale: number }> };
 }
 
 /** The reward's terms of the last step, by Gymnasium's v5 `info` names (reward_forward, reward_ctrl, ...). */

@@ -54,6 +54,12 @@ export interface MujocoTaskDeclaration extends MujocoOverrides {
    * virtual file system.
    */
   xml: URL | string;
+  /**
+   * What the XML says, stored (`new URL('./robot-facts.json', import.meta.url)`; written by `npx tsx
+   * scripts/robot-facts.ts ID`), so loading the task compiles nothing: used only while it matches
+   * the XML's folder and this declaration (robot-facts.ts). @default compile the XML as the task loads
+   */
+  facts?: URL | string;
   observation: readonly ObservedValue[];
   actions: readonly ActuatorAction[];
   /** `mj_step` calls per environment step (Gymnasium's frame_skip). */
@@ -103,6 +109,7 @@ export const DeclarationSchema = MujocoOverridesSchema.extend({
   id: z.string(),
   description: text,
   xml: z.union([z.instanceof(URL), text], { error: 'must be the MJCF file: new URL(\'./model/scene.xml\', import.meta.url), or an absolute path' }),
+  facts: z.union([z.instanceof(URL), text], { error: 'must be where the stored facts are: new URL(\'./robot-facts.json\', import.meta.url), or an absolute path' }).optional(),
   observation: z.array(ObservedValueSchema).min(1).max(256),
   actions: z.array(ActuatorActionSchema).min(1).max(64)
     .refine((as) => new Set(as.map((a) => a.actuator)).size === as.length, { error: 'names an actuator twice' }),

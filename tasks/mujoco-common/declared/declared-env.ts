@@ -34,6 +34,7 @@ export function declaredEnvClass(declaration: MujocoTaskDeclaration, robot: Robo
     maxEpisodeSteps: declaration.maxEpisodeSteps,
     recordSize: declaration.recorded?.length ?? 0,
     rnePostConstraint: declaration.rnePostConstraint ?? false,
+    native: { keyframe: robot.keyframe, actions: robot.actions.map(({ actuator, offset, scale }) => ({ actuator, offset, scale })) },
   };
   const healthy: readonly HealthyRange[] = declaration.termination === undefined || declaration.termination === 'none' ? [] : declaration.termination.healthy;
   const clips = declaration.observation.map((o) => o.clip ?? Infinity);

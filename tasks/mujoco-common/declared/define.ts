@@ -2,7 +2,8 @@
  * `defineMujocoTask({...})`: a task from its MJCF file (declaration.ts), what a declared robot's
  * `task.ts` default-exports. It loads MuJoCo, reads the model's folder and holds the declaration
  * against the XML when the task loads (robot-model.ts), so a wrong name is one message naming the
- * field before anything runs; so it returns a promise, which the registry awaits. The task it
+ * field before anything runs; so it returns a promise, which the registry awaits. Where the
+ * declaration's `facts` file was written from these files and names, it is read instead (robot-facts.ts). The task it
  * makes is an ordinary one: the observation's names and typical ranges, the action box [-1, 1]
  * per actuator, the environment (declared-env.ts), the manual the model reads in place of an
  * environment's source (manual.ts) and, unless the folder draws its own, the card (render.ts).
@@ -16,16 +17,20 @@ import { DeclarationSchema, type MujocoTaskDeclaration } from './declaration.ts'
 import { declaredEnvClass } from './declared-env.ts';
 import { robotManual } from './manual.ts';
 import { declaredRenderer } from './render.ts';
-import { InvalidDeclaration, resolveRobot, xmlPath } from './robot-model.ts';
+import { readFacts } from './robot-facts.ts';
+import { InvalidDeclaration, modelFilesOf, resolveRobot, xmlPath } from './robot-model.ts';
 
 export { InvalidDeclaration };
 
 export async function defineMujocoTask(declaration: MujocoTaskDeclaration): Promise<TaskSpec> {
   const parsed = DeclarationSchema.safeParse(declaration);
   if (!parsed.success) throw new InvalidDeclaration(describeSpecIssues(parsed.error));
-  await prepareMujoco();
   const d = declaration;
-  const robot = resolveRobot(d);
+  const files = modelFilesOf(d);
+  // Facts stored for these very files and names spare every process that loads the registry MuJoCo and a compile (robot-facts.ts).
+  const stored = d.facts === undefined ? undefined : readFacts(xmlPath(d.facts, 'facts'), d, files);
+  if (stored === undefined) await prepareMujoco();
+  const robot = stored ?? resolveRobot(d, files);
   const Env = declaredEnvClass(d, robot);
   // Gymnasium's robots end an episode when they fall: a failure.
   const termination: Termination = d.termination === undefined || d.termination === 'none' ? 'never' : 'failure';

@@ -55,22 +55,26 @@ const JOINT_TYPES = ['free', 'ball', 'slide', 'hinge'] as const;
 const [AFFINE, TRN_JOINT] = [1, 0];
 
 /** The declaration's MJCF as a file path. */
-export function xmlPath(xml: URL | string): string {
+export function xmlPath(xml: URL | string, field = 'xml'): string {
   if (xml instanceof URL) return fileURLToPath(xml);
-  if (!isAbsolute(xml)) throw new InvalidDeclaration(`xml: ${JSON.stringify(xml)} is relative to wherever eureka runs: write new URL('${xml.startsWith('.') ? xml : `./${xml}`}', import.meta.url)`);
+  if (!isAbsolute(xml)) throw new InvalidDeclaration(`${field}: ${JSON.stringify(xml)} is relative to wherever eureka runs: write new URL('${xml.startsWith('.') ? xml : `./${xml}`}', import.meta.url)`);
   return xml;
 }
 
-/** The declaration against its XML (MuJoCo loaded): what it means, or an error naming the field. */
-export function resolveRobot(declaration: MujocoTaskDeclaration): RobotModel {
+/** The declaration's MJCF file and the rest of its folder, read now, or an error naming the field. */
+export function modelFilesOf(declaration: MujocoTaskDeclaration): ModelFiles {
   const path = xmlPath(declaration.xml);
   if (!existsSync(path)) throw new InvalidDeclaration(`xml: no file ${path}`);
-  let files: ModelFiles;
   try {
-    files = readModelFolder(path);
+    return readModelFolder(path);
   } catch (error) {
     throw new InvalidDeclaration(`xml: ${(error as Error).message}`);
   }
+}
+
+/** The declaration against its XML (MuJoCo loaded): what it means, or an error naming the field. */
+export function resolveRobot(declaration: MujocoTaskDeclaration, files: ModelFiles = modelFilesOf(declaration)): RobotModel {
+  const path = xmlPath(declaration.xml);
   let copies: MujocoCopies;
   try {
     copies = new MujocoCopies({ xml: '', files, copies: 1, frameSkip: declaration.frameSkip });
