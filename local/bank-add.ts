@@ -11,7 +11,7 @@ import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
 import { initBackend } from '../functions/train-seed/backend.ts';
 import { loadPolicy } from '../functions/train-seed/policy-io.ts';
 import { BANK_SEED, playKind, type Actor, type Bank } from '../tasks/bank.ts';
-import { readStoredBank, type BankMade } from '../tasks/bank-file.ts';
+import { readStoredBank, storedMade, type BankMade } from '../tasks/bank-file.ts';
 import type { Task } from '../tasks/contract.ts';
 
 export interface AddPolicyOptions {
@@ -39,7 +39,9 @@ export async function addPolicySuccesses(task: Task, dir: string, opts: AddPolic
     policies: [...stored.policies, { name, kind: 'success', words: opts.words ?? 'a search winner\'s trained policy' }],
     episodes: [...stored.episodes, ...episodes],
   };
-  return { bank, made: { [name]: { policy: resolve(dir), starts: opts.starts ?? 4, kept: episodes.length } }, added: episodes.length };
+  // How the rest was made stays beside it: the trained successes' seeds, earlier additions.
+  const made = { ...storedMade(task), [name]: { policy: resolve(dir), starts: opts.starts ?? 4, kept: episodes.length } };
+  return { bank, made, added: episodes.length };
 }
 
 /** The policy's greedy action: the argmax of its logits, or its Gaussian's mean (the environment clips it). */

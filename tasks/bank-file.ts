@@ -62,6 +62,15 @@ export function writeBank(file: string, bank: Bank, made: BankMade): number {
   return bytes.length;
 }
 
+/** How the stored bank was made (its `made`: the command, each trained or added policy's seeds or folder), read without replaying it; {} without a file. */
+export function storedMade(task: Pick<Task, 'directory'>): BankMade {
+  const file = bankFile(task);
+  if (!existsSync(file)) return {};
+  const parsed = z.object({ made: z.record(z.string(), z.unknown()) }).safeParse(JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')));
+  if (!parsed.success) throw new InvalidBank(`${file}: made: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data.made;
+}
+
 /**
  * The task's stored bank, every episode replayed in the task's environment (prepared) and checked
  * against its digest; undefined when it has none.

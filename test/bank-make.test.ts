@@ -15,7 +15,7 @@ import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
 import { savePolicy } from '../functions/train-seed/policy-io.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import { addPolicySuccesses } from '../local/bank-add.ts';
-import { bankFile, readStoredBank, writeBank } from '../tasks/bank-file.ts';
+import { bankFile, readStoredBank, storedMade, writeBank } from '../tasks/bank-file.ts';
 import { makeBank, OWN_GAIT } from '../local/bank-make.ts';
 import { passes } from '../tasks/bank.ts';
 import type { Task } from '../tasks/contract.ts';
@@ -87,8 +87,9 @@ describe('A stored policy\'s successes added to a stored bank (eureka bank --add
       await savePolicy(run.policy.network, run.policy.theta, new FsBlobStore(dir), 'policy');
 
       // Act
-      const { bank, added } = await addPolicySuccesses(task, join(dir, 'policy'), { starts: 3, name: 'winner' });
-      writeBank(bankFile(task), bank, { by: 'this test' });
+      const madeBefore = storedMade(task);
+      const { bank, made, added } = await addPolicySuccesses(task, join(dir, 'policy'), { starts: 3, name: 'winner' });
+      writeBank(bankFile(task), bank, made);
 
       // Assess: its successes added, the rest as it was; the file reads back, every episode replayed.
       assert.ok(added > 0);
@@ -98,6 +99,9 @@ describe('A stored policy\'s successes added to a stored bank (eureka bank --add
       assert.equal(winners.length, added);
       assert.ok(winners.every((e) => e.kind === 'success' && passes(task, e)));
       assert.equal(after.episodes.length, before.episodes.length + added);
+      // How the rest was made is kept: the trained successes' seeds beside the added policy's folder.
+      assert.deepEqual(storedMade(task), { ...madeBefore, winner: { policy: join(dir, 'policy'), starts: 3, kept: added } });
+      assert.ok(Object.keys(madeBefore).length > 0);
       await assert.rejects(addPolicySuccesses(task, join(dir, 'policy'), { name: 'winner' }), /already has a policy named winner/);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { bankPolicies, passes } from '../tasks/bank.ts';
-import { bankFile, InvalidBank, loadBank, readStoredBank, writeBank } from '../tasks/bank-file.ts';
+import { bankFile, InvalidBank, loadBank, readStoredBank, storedMade, writeBank } from '../tasks/bank-file.ts';
 import type { Task } from '../tasks/contract.ts';
 import { TASKS } from '../tasks/registry.ts';
 import { OWN_GAIT, TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.ts';
@@ -42,8 +42,10 @@ describe('The bank of each task', () => {
       for (const policy of bankPolicies(task)) {
         assert.ok(bank.episodes.some((e) => e.policy === policy.name), `episodes of ${policy.name}`);
       }
-      // A bank made before the task named another baseline is stale: remake it.
-      const declared = new Set(bankPolicies(task).map((p) => p.name));
+      // A bank made before the task named another baseline is stale: remake it. A policy added with
+      // --add-policy (its folder in the bank's made) is the bank's own.
+      const added = Object.entries(storedMade(task)).filter(([, m]) => typeof (m as { policy?: unknown }).policy === 'string').map(([name]) => name);
+      const declared = new Set([...bankPolicies(task).map((p) => p.name), ...added]);
       // A behaviour's robot's own gait (its own reward's trained policy) is one of its ways to fail.
       if (task.bank?.trainedFailures !== undefined) {
         declared.add(OWN_GAIT);

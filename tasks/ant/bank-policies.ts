@@ -2,12 +2,15 @@
  * Ant's ways to fail for the screen's bank (tasks/bank.ts): random actions (which make it jump or
  * flip past 1 m within a few dozen steps) and doing nothing (it lands and stands to the time
  * limit, going nowhere: what a reward that pays survival alone prefers). Successes come from
- * Gymnasium's reward's trained policy (trainedSuccesses), since the person's shaping's does not
- * walk 80 m at the budget. One 1,000-step Ant episode of 105 observations is 75-160 KiB of the
- * bank's file, so the bank keeps one standing episode and one walking one (`eureka bank --task
- * Ant-v5 --seeds 1 --starts 1`; a second seed's made it 527 KiB) to stay within the few hundred KiB
- * a task's bank may take (test/bank.test.ts); curling up or flailing at full torque went nowhere
- * just the same.
+ * Gymnasium's reward's trained policies (trainedSuccesses) on seeds 0 and 1, two episodes each
+ * (`eureka bank --task Ant-v5 --seeds 2 --starts 2`: greedy success 0.95 and 0.85), since the
+ * person's shaping's do not walk 80 m at the budget, and from a reward shaped otherwise, so the
+ * screen does not lean on one gait: test/fixtures/model-rewards/Ant-v5/smooth-gait.js (forward speed
+ * at 1.5, a healthy bonus, charges for fast joints and sudden changes) trained on seed 0 (`eureka
+ * train --task Ant-v5 --reward ... --seed 0 --save-policy DIR`: greedy success 0.95, 84 m), two
+ * episodes added with `eureka bank --task Ant-v5 --add-policy DIR --name smooth-gait --starts 2`.
+ * Stored as seeds and actions (bank@2), the 13 episodes take 229 KiB; curling up or flailing at
+ * full torque went nowhere just the same.
  */
 import type { BankDeclaration } from '../contract.ts';
 
