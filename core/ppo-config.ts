@@ -63,9 +63,10 @@ export interface PpoConfig {
   normObs: boolean;
   /**
    * With normObs, also count the final observation of every episode that ends, beside the reset
-   * observation that replaces it, as CleanRL's per-copy NormalizeObservation sees both (issue 42,
-   * item 14, measures whether it matters: docs/mujoco.md). Absent unless set, so the settings, and
-   * the checkpoints' fingerprints, of the tasks that do not set it stay as they were.
+   * observation that replaces it, as CleanRL's per-copy NormalizeObservation sees both. The MuJoCo
+   * tasks set it (tasks/mujoco-common/ppo.ts: it mattered on Ant, docs/mujoco.md). Absent unless
+   * set, so the settings, and the checkpoints' fingerprints, of the tasks that do not set it stay
+   * as they were.
    */
   normObsTerminal?: boolean;
 }

@@ -89,13 +89,13 @@ describe('Function: train', () => {
     assert.deepEqual(made.map((envs) => disposed.filter((d) => d === envs).length), [1, 1]);
   });
 
-  it('counts the final observation of every episode that ends in the observation statistic only where normObsTerminal asks, as CleanRL\'s wrapper does', async () => {
+  it('counts the final observation of every episode that ends in the observation statistic only where normObsTerminal asks (the MuJoCo tasks do), as CleanRL\'s wrapper does', async () => {
     // Prepare: InvertedPendulum's random policy drops the pole within a few dozen steps, so episodes end in the rollout.
     const task = getTask('InvertedPendulum-v5');
     await Promise.all([task.prepare?.(), initBackend()]);
     const zero: RewardModel = { evaluate: (batch) => ({ rewards: new Float64Array(batch.count), terms: new Map() }) };
     const run = async (normObsTerminal: boolean) => {
-      const config = { ...ppoConfigFor(task, 3, 2048), ...(normObsTerminal ? { normObsTerminal } : {}) };
+      const config = { ...ppoConfigFor(task, 3, 2048), normObsTerminal };
       const { checkpoint } = await train(config, task, zero, { stopAfterUpdate: 1 });
       return { count: checkpoint.obsNormalizer?.[0] ?? Number.NaN, ended: checkpoint.updates[0].episodesEnded, copies: config.numEnvs, steps: config.numSteps };
     };
