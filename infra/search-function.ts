@@ -54,6 +54,7 @@ export function handlerEntry(role: FunctionRole): string {
  * MuJoCo's official WebAssembly build (physics/mujoco/), loaded through
  * `new URL('mujoco.wasm', import.meta.url)`: beside the code of every function, since every one
  * loads the task registry, and a robot declared from its MJCF file is compiled when its task loads
+ * unless its stored facts match its XML (tasks/mujoco-common/declared/robot-facts.ts);
  * (TrainSeed also trains and grades; Reflect's interim card and Publish's card draw the episode).
  */
 export const MUJOCO_WASM_FILES = ['node_modules/@mujoco/mujoco/mujoco.wasm'];

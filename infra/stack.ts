@@ -157,7 +157,7 @@ export class EurekaStack extends Stack {
     const propose = new SearchFunction(this, 'ProposeFunction', {
       role: 'propose',
       description: 'Propose rewards: the model (or the offline proposer) writes K candidate rewards',
-      // The registry it loads compiles any declared robot's XML as the task loads.
+      // The registry it loads compiles a declared robot's XML as the task loads, where no stored facts match it.
       assetFiles: MUJOCO_WASM_FILES,
     }).bindTable(table).bindBucket(bucket).bindAnthropicSecret(anthropicSecret)
       .bindBedrockModel(DEFAULT_BEDROCK_MODEL_ID, DEFAULT_BEDROCK_FOUNDATION_MODEL);

@@ -44,6 +44,11 @@ export async function addPolicySuccesses(task: Task, dir: string, opts: AddPolic
   return { bank, made, added: episodes.length };
 }
 
+/** The policies a bank gained with --add-policy: those whose line of its `made` names the folder they were read from. */
+export function addedPolicies(made: BankMade): string[] {
+  return Object.entries(made).filter(([, m]) => typeof (m as { policy?: unknown } | null)?.policy === 'string').map(([name]) => name);
+}
+
 /** The policy's greedy action: the argmax of its logits, or its Gaussian's mean (the environment clips it). */
 async function storedActor(task: Task, dir: string): Promise<Actor> {
   const model = await loadPolicy(new FsBlobStore(dirname(dir)), basename(dir));

@@ -62,13 +62,17 @@ export function writeBank(file: string, bank: Bank, made: BankMade): number {
   return bytes.length;
 }
 
+/** The stored file held to `schema`, or an InvalidBank naming the file and each field that does not fit. */
+function readBankFile<T>(file: string, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')));
+  if (!parsed.success) throw new InvalidBank(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
 /** How the stored bank was made (its `made`: the command, each trained or added policy's seeds or folder), read without replaying it; {} without a file. */
 export function storedMade(task: Pick<Task, 'directory'>): BankMade {
   const file = bankFile(task);
-  if (!existsSync(file)) return {};
-  const parsed = z.object({ made: z.record(z.string(), z.unknown()) }).safeParse(JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')));
-  if (!parsed.success) throw new InvalidBank(`${file}: made: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-  return parsed.data.made;
+  return existsSync(file) ? readBankFile(file, z.object({ made: Header.made })).made : {};
 }
 
 /**
@@ -78,9 +82,7 @@ export function storedMade(task: Pick<Task, 'directory'>): BankMade {
 export function readStoredBank(task: Task): Bank | undefined {
   const file = bankFile(task);
   if (!existsSync(file)) return undefined;
-  const parsed = BankFileSchema.safeParse(JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')));
-  if (!parsed.success) throw new InvalidBank(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const { data } = parsed;
+  const data = readBankFile(file, BankFileSchema);
   if (data.task !== task.id) throw new InvalidBank(`${file} is the bank of ${data.task}, not of ${task.id}`);
   const episodes = data.format === BANK_FORMAT ? data.episodes.map((e, i) => replayed(task, file, i, e)) : storedEpisodes(task, file, data.episodes);
   return { task: task.id, stored: true, successWords: data.successWords, policies: data.policies, episodes };

@@ -15,6 +15,7 @@ import { bankPolicies, passes } from '../tasks/bank.ts';
 import { bankFile, InvalidBank, loadBank, readStoredBank, storedMade, writeBank } from '../tasks/bank-file.ts';
 import type { Task } from '../tasks/contract.ts';
 import { TASKS } from '../tasks/registry.ts';
+import { addedPolicies } from '../local/bank-add.ts';
 import { OWN_GAIT, TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.ts';
 
 /** "A few hundred KiB per task at most" (issue 24). */
@@ -44,8 +45,7 @@ describe('The bank of each task', () => {
       }
       // A bank made before the task named another baseline is stale: remake it. A policy added with
       // --add-policy (its folder in the bank's made) is the bank's own.
-      const added = Object.entries(storedMade(task)).filter(([, m]) => typeof (m as { policy?: unknown }).policy === 'string').map(([name]) => name);
-      const declared = new Set([...bankPolicies(task).map((p) => p.name), ...added]);
+      const declared = new Set([...bankPolicies(task).map((p) => p.name), ...addedPolicies(storedMade(task))]);
       // A behaviour's robot's own gait (its own reward's trained policy) is one of its ways to fail.
       if (task.bank?.trainedFailures !== undefined) {
         declared.add(OWN_GAIT);

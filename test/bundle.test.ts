@@ -123,7 +123,7 @@ describe('Bundles: the Lambda artifacts', () => {
     }
   });
 
-  it('TrainSeed trains and grades Hopper-v5 from its bundle, MuJoCo\'s mujoco.wasm beside the code; Propose, Publish and Reflect carry it too (the registry compiles a declared robot as it loads)', async () => {
+  it('TrainSeed trains and grades Hopper-v5 from its bundle, MuJoCo\'s mujoco.wasm beside the code; Propose, Publish and Reflect carry it too (the registry compiles a declared robot without stored facts as it loads)', async () => {
     for (const role of ['TrainSeed', 'Propose', 'Publish', 'Reflect']) assert.ok((await readdir(bundles[role])).includes('mujoco.wasm'), `${role} has mujoco.wasm`);
     const dataDir = join(work, 'data-hopper');
     const reward = join(dataDir, 'bucket', rewardKey('bundle', 1, 'hop'));

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { before, describe, it } from 'node:test';
 import { recordingText } from '../tasks/conformance.ts';
 import type { EpisodeRecord, Task } from '../tasks/contract.ts';
@@ -16,7 +15,7 @@ import { mujocoEpisode, type MujocoEpisode } from '../tasks/mujoco-common/record
 import { AntEnv } from '../tasks/ant/environment.ts';
 import { SUCCESS_METRES } from '../tasks/ant/task.ts';
 import { playEpisode, policyEpisodes } from '../tasks/bank.ts';
-import { bankFile } from '../tasks/bank-file.ts';
+import { readStoredBank, storedMade } from '../tasks/bank-file.ts';
 import { episodeOf, recordedMetres, withMetres } from './support/mujoco-golden.ts';
 
 type RewardFn = (obs: number[], action: number[], nextObs: number[], terminated: boolean) => [number, Record<string, number>];
@@ -143,10 +142,12 @@ describe('Task: Ant-v5', () => {
   });
 
   it('the stored bank\'s successes come from two rewards at least, one of them trained on two seeds at least, so the screen does not lean on one gait', () => {
-    const stored = JSON.parse(gunzipSync(readFileSync(bankFile(task))).toString('utf8')) as { made: Record<string, { seeds?: number[] }>; episodes: Array<{ policy: string; kind: string }> };
-    const rewards = new Set(stored.episodes.filter((e) => e.kind === 'success').map((e) => e.policy));
+    const bank = readStoredBank(task);
+    assert.ok(bank);
+    const made = storedMade(task) as Record<string, { seeds?: number[] } | undefined>;
+    const rewards = new Set(bank.episodes.filter((e) => e.kind === 'success').map((e) => e.policy));
     assert.ok(rewards.size >= 2, `successes of ${[...rewards].join(', ')}`);
-    const seeds = [...rewards].map((p) => stored.made[p]?.seeds?.length ?? 1);
+    const seeds = [...rewards].map((p) => made[p]?.seeds?.length ?? 1);
     assert.ok(Math.max(...seeds) >= 2, `training seeds per reward: ${seeds.join(', ')}`);
   });
 
