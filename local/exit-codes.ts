@@ -16,6 +16,8 @@ export const EXIT = {
   screenFails: 4,
   /** train: the seed-run did not train (outcome timeout, memory or error: a reward that does not parse, say). */
   notTrained: 5,
+  /** search: it finished without a winner, no candidate trained (the card, summary.json and the last line say why). */
+  noWinner: 6,
 } as const;
 
 /** What `eureka --help` prints under the commands. */
@@ -26,4 +28,5 @@ Exit codes (docs/cli.md):
   2  bad usage (one line on stderr)
   3  check-reward: the sandbox check rejected the reward
   4  check-reward: the check passed, the screen fails the reward (it prefers a failure)
-  5  train: the seed-run did not train (timeout, memory or error)`;
+  5  train: the seed-run did not train (timeout, memory or error)
+  6  search: it finished without a winner: no candidate trained (the last line says why)`;

@@ -25,7 +25,7 @@ import { checkEventEntry } from '../functions/shared/ops/events.ts';
 import { localAwsEnv, openLocalTable, startLocalTable } from './dynalite.ts';
 import { localFeedbackWait } from './feedback-wait.ts';
 import { TEST_HOOK_VARS } from '../functions/shared/ops/test-hold.ts';
-import { TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
+import { taskWallSeconds, TrainSeedPool, type SeedProgress } from './train-seed-pool.ts';
 import { markEnded, markRunning } from './search-process.ts';
 
 export type RuntimeEvent =
@@ -78,10 +78,11 @@ export async function runLocalSearch(options: LocalRunOptions): Promise<{ output
     if (!options.resume) refuseAtStart(options.input, stored !== undefined, searchId, dataDir);
     const { setTelemetrySink, fileSink } = await import('../functions/shared/ops/telemetry.ts');
     setTelemetrySink(fileSink(join(dataDir, LOG_FILE)));
-    const { handlers, pool } = await loadHandlers(dataDir, emit, options.trainSeedCaps ?? CHILD_PROCESS_CAPS, options.trainSeedEnv);
+    const caps = options.trainSeedCaps ?? CHILD_PROCESS_CAPS;
+    const { handlers, pool } = await loadHandlers(dataDir, emit, caps, options.trainSeedEnv);
     stopWorkers = () => pool.close();
     const definition = definitionAsl();
-    const machine = new StateMachine(definition as never, { validationOptions: { checkArn: false } });
+    const machine = new StateMachine(poolTimedDefinition(definition, caps) as never, { validationOptions: { checkArn: false } });
     // As on AWS: a state past 256 KiB, a history past 25,000 events, a Lambda payload past 6 MB
     // fail the execution (the local runner would not).
     const watch = new QuotaWatch(definition);
@@ -199,32 +200,51 @@ export function stageOf(task: SeedTask): string {
   return `generation ${task.generation}${rung}`;
 }
 
+/** Every Task state of the definition, Map iterations included, by its name. */
+function visitTasks(states: Record<string, JsonObject>, fn: (name: string, state: JsonObject) => void): void {
+  for (const [name, state] of Object.entries(states)) {
+    const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
+    if (processor?.States) visitTasks(processor.States, fn);
+    if (state.Type === 'Task') fn(name, state);
+  }
+}
+
+/**
+ * The definition as the interpreter runs it here: the same, but for the TimeoutSeconds of the Task
+ * states the worker pool runs. The interpreter would count those on the clock, and the machine's
+ * cores are shared, so a seed-run slowed down by other work would time out though it used less CPU
+ * than its Lambda gets; the pool holds each invocation to its cap in CPU time instead
+ * (train-seed-pool.ts), and the Task's clock only backs that up.
+ */
+export function poolTimedDefinition(definition: AslDefinition, caps: FunctionCaps): AslDefinition {
+  const copy = structuredClone(definition);
+  visitTasks(copy.States as Record<string, JsonObject>, (name, state) => {
+    const role = LAMBDA_TASK_STATES[name];
+    if (role === 'trainSeed' || role === 'check') state.TimeoutSeconds = taskWallSeconds(caps);
+  });
+  return copy;
+}
+
 /** Every Task state, Map iterations included, mapped to its local handler by its name. */
 function localHandlers(
   definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, watch: QuotaWatch, executionName: string,
 ): Record<string, Handler> {
   const out: Record<string, Handler> = {};
-  const visit = (states: Record<string, JsonObject>) => {
-    for (const [name, state] of Object.entries(states)) {
-      const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
-      if (processor?.States) visit(processor.States);
-      if (state.Type !== 'Task') continue;
-      const role = LAMBDA_TASK_STATES[name];
-      const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event, executionName);
-      out[name] = watch.guard(name, (event: unknown) => {
-        emit({ type: 'state', name });
-        // summary.json carries the search's history so far and what the states after Publish add.
-        const running = role === 'publish'
-          ? recordHistory(watch.history, (event as { searchId: string }).searchId, AFTER_PUBLISH_EVENTS).then(() => run(event))
-          : run(event);
-        // The runner stops awaiting a Task it timed out, or when the execution fails: its late
-        // failure is then nobody's, and must not take the process down.
-        running.catch(() => {});
-        return running;
-      });
-    }
-  };
-  visit(definition.States);
+  visitTasks(definition.States as Record<string, JsonObject>, (name) => {
+    const role = LAMBDA_TASK_STATES[name];
+    const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event, executionName);
+    out[name] = watch.guard(name, (event: unknown) => {
+      emit({ type: 'state', name });
+      // summary.json carries the search's history so far and what the states after Publish add.
+      const running = role === 'publish'
+        ? recordHistory(watch.history, (event as { searchId: string }).searchId, AFTER_PUBLISH_EVENTS).then(() => run(event))
+        : run(event);
+      // The runner stops awaiting a Task it timed out, or when the execution fails: its late
+      // failure is then nobody's, and must not take the process down.
+      running.catch(() => {});
+      return running;
+    });
+  });
   return out;
 }
 

@@ -8,19 +8,36 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { FunctionCaps } from '../infra/config.ts';
+import { TASK_TIMEOUT_MARGIN_SECONDS, type FunctionCaps } from '../infra/config.ts';
+import { cpuSeconds } from './process-clock.ts';
 import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/search/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
 /** tsx as this package resolves it: `--import tsx` would look for it from the working directory, which may be anywhere. */
 const TSX = import.meta.resolve('tsx');
-const MEMORY_POLL_MS = 200;
+/** How often a busy worker's memory and CPU time are read. */
+const POLL_MS = 200;
 /**
  * The most a new worker may take to load its handler. Lambda gives Init 10 s apart from the
  * invocation's timeout; a busy machine here takes several seconds (9 s measured at load 15), so
  * the local cap only stops a worker that will never load.
  */
 const INIT_CAP_SECONDS = 120;
+
+/**
+ * A worker is killed once its invocation has run this many times its time cap on the clock, however
+ * little CPU it used: one that makes no progress (a deadlock) still ends, and a machine so busy that
+ * a worker gets less than a fifth of a core says so instead of running on for days.
+ */
+const WALL_BACKSTOP = 5;
+
+/**
+ * The longest an invocation can take here on the clock, Init included: what the local runtime gives
+ * the Task states of TrainSeed as their TimeoutSeconds, so that the pool's caps, not the clock, end
+ * a seed-run (local/runtime.ts), with the margin AWS leaves between a Task's timeout and its Lambda's.
+ */
+export const wallBackstopSeconds = (caps: FunctionCaps): number => caps.timeoutSeconds * WALL_BACKSTOP;
+export const taskWallSeconds = (caps: FunctionCaps): number => INIT_CAP_SECONDS + wallBackstopSeconds(caps) + TASK_TIMEOUT_MARGIN_SECONDS;
 
 /** A pool's workers by default: one a core this process may run on. */
 export const defaultPoolSlots = (): number => availableParallelism();
@@ -159,34 +176,44 @@ export class TrainSeedPool {
   /**
    * One invocation on a worker, with its time cap and the worker's memory cap watched. As on Lambda,
    * the time cap counts from when the worker has loaded its handler (Init is not the invocation's
-   * time), so a cold start on a busy machine does not eat into the seed-run's time.
+   * time), and it counts the CPU time the worker used (process-clock.ts): a Lambda has its vCPU to
+   * itself, a worker here shares the cores, so a busy machine slows a seed-run down without
+   * killing it. Where the CPU time cannot be read, and as a backstop for a worker that makes no
+   * progress, wall time: WALL_BACKSTOP times the cap.
    */
   private runOn<T>(worker: Worker, event: SeedTask | CheckItem, what: string, onOther: (m: ChildMessage) => void): Promise<T> {
     return new Promise((resolve, reject) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
+      let started: { wall: number; cpu: number | undefined } | null = null;
       const finish = (fn: () => void, kill = false) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        clearTimeout(initTimer);
         clearInterval(watch);
         if (kill) worker.kill();
         fn();
       };
-      timer = setTimeout(() => finish(() => reject(new SeedRunKilled('Sandbox.Timedout',
-        `${what} killed: its worker did not load its handler within ${INIT_CAP_SECONDS} s`)), true), INIT_CAP_SECONDS * 1000);
+      const killed = (name: SeedRunKilled['name'], message: string) => finish(() => reject(new SeedRunKilled(name, message)), true);
+      const initTimer = setTimeout(() => killed('Sandbox.Timedout',
+        `${what} killed: its worker did not load its handler within ${INIT_CAP_SECONDS} s`), INIT_CAP_SECONDS * 1000);
       void worker.ready.then(() => {
         if (settled) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => finish(() => reject(new SeedRunKilled('Sandbox.Timedout',
-          `${what} killed after its ${this.caps.timeoutSeconds} s time cap`)), true), this.caps.timeoutSeconds * 1000);
+        clearTimeout(initTimer);
+        started = { wall: performance.now(), cpu: cpuSeconds(worker.child.pid) };
       });
       const watch = setInterval(() => {
         const rssMb = residentMb(worker.child.pid);
-        if (rssMb > this.caps.memoryMb) {
-          finish(() => reject(new SeedRunKilled('Runtime.OutOfMemory', `${what} killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`)), true);
+        if (rssMb > this.caps.memoryMb) killed('Runtime.OutOfMemory', `${what} killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`);
+        if (started === null) return;
+        const wall = (performance.now() - started.wall) / 1000;
+        const now = cpuSeconds(worker.child.pid);
+        const cpu = started.cpu === undefined || now === undefined ? wall : now - started.cpu;
+        if (cpu >= this.caps.timeoutSeconds) killed('Sandbox.Timedout', `${what} killed after its ${this.caps.timeoutSeconds} s time cap`);
+        else if (wall >= wallBackstopSeconds(this.caps)) {
+          killed('Sandbox.Timedout', `${what} killed after ${wall.toFixed(0)} s on the clock, in which it used ${cpu.toFixed(0)} s of the CPU ` +
+            `(its cap is ${this.caps.timeoutSeconds} s of CPU): stuck, or this machine is too busy to run it`);
         }
-      }, MEMORY_POLL_MS);
+      }, POLL_MS);
       worker.run(this.nextId++, event, (m) => {
         if (m.type === 'result') finish(() => resolve(m.summary as T));
         else if (m.type === 'error') finish(() => reject(Object.assign(new Error(m.message), { name: m.name ?? 'Error' })));

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -114,6 +114,18 @@ describe('CLI: the exit codes of docs/cli.md', () => {
       assert.match(ran.stderr, /^eureka: the search failed: The command "false" failed with exit code 1\n$/m);
       const shown = await run(['show', 'failed', '--data-dir', dataDir, '--json']);
       assert.equal(JSON.parse(shown.stdout).status, 'failed', 'show calls it failed, not running');
+    },
+    'search 6': async () => {
+      // The one candidate does not parse, and nothing repairs it: nothing trained, so no winner.
+      const answers = join(cwd, 'answers-6');
+      await mkdir(answers);
+      await writeFile(join(answers, 'answer-1.json'), JSON.stringify({ candidates: [{ name: 'unparsed', idea: 'a typo', code: 'function computeReward(obs { return 1 }' }] }));
+      const dataDir = join(cwd, 'no-winner');
+      const ran = await run(['search', '--generations', '1', '--candidates', '1', '--seeds', '1', '--steps', '2048', '--no-hostile', '--no-repair',
+        '--proposer', `files:${answers}`, '--data-dir', dataDir, '--search-id', 'no-winner']);
+      assert.equal(ran.code, 6, ran.stderr);
+      assert.match(ran.stderr, /^eureka: no winner: no candidate trained: 1 failed its sandbox check\n$/m);
+      assert.match(await readFile(join(dataDir, 'bucket', 'searches', 'no-winner', 'winner', 'card.md'), 'utf8'), /^# No candidate trained/);
     },
     'feedback 0': async () => {
       const { feedback } = await pausedSearch();

@@ -25,7 +25,8 @@ describe('A search whose every candidate the screen skipped', () => {
     await writeFile(join(answers, 'answer-1.json'), JSON.stringify({ candidates: [{ name: 'flipped', idea: 'the wrong way round', code: flipped }] }));
     const ran = await eureka(['search', '--generations', '1', '--candidates', '1', '--seeds', '1', '--steps', '4096', '--no-hostile', '--no-repair',
       '--screen', 'skip', '--proposer', `files:${answers}`, '--search-id', 'nothing', '--data-dir', join(dir, 'data'), '--json'], { ANTHROPIC_API_KEY: '' });
-    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(ran.code, 6, ran.stderr);
+    assert.match(ran.stderr, /^eureka: no winner: no candidate trained: 1 was skipped by the screen \(screen: "skip"\)\n$/m);
     const out = JSON.parse(ran.stdout);
     assert.equal(out.winner, null);
     assert.equal(out.baselines.length, 2);

@@ -1,6 +1,6 @@
 /**
  * TrainSeed locally: warm worker processes with their Lambda's caps. Past the memory cap a worker
- * is killed as Runtime.OutOfMemory, past the time cap as Sandbox.Timedout (the errors the state
+ * is killed as Runtime.OutOfMemory, past the time cap (in CPU time) as Sandbox.Timedout (the errors the state
  * machine catches), and replaced; at most `slots` run at once; a worker serves one invocation after
  * another, as a warm container; one that hosted a sandbox memory fault ends, and no other candidate
  * ever runs in it; a finished seed-run is returned, not re-trained.
@@ -63,6 +63,24 @@ describe('Local: TrainSeedPool', () => {
     await assert.rejects(pool.invoke(task(1, 'energy', FAR_BEYOND_ANY_CAP)), (err: Error) => err.name === 'Sandbox.Timedout' && err.message === 'seed-run killed after its 1 s time cap');
     assert.equal(pool.started[0].dead, true, 'the worker was killed');
   }));
+
+  it('counts the time cap in the CPU time a worker used, not on the clock: one held still outlives its cap, and the wall backstop ends it', async () => {
+    // The worker holds still (no CPU: test-hold.ts) as soon as its invocation begins; a busy machine
+    // is the same to a worker, which then gets little CPU. Killed on the clock, the message would be
+    // the cap's after 2 s; in CPU time only the backstop, at five times the cap, ends it.
+    const hold = join(dataDir, 'hold.json');
+    const marker = join(dataDir, 'held');
+    await writeFile(hold, JSON.stringify({ moment: 'invoked', identities: ['1/energy/6'], marker }));
+    const pool = new TrainSeedPool({ memoryMb: 4000, timeoutSeconds: 2 }, { ...env, EUREKA_TEST_HOLD: hold }, undefined, 1);
+    try {
+      await assert.rejects(pool.invoke(task(6)), (err: Error) => err.name === 'Sandbox.Timedout' &&
+        /^seed-run killed after 1\d s on the clock, in which it used 0 s of the CPU \(its cap is 2 s of CPU\): stuck, or this machine is too busy to run it$/.test(err.message));
+      assert.match(await readFile(marker, 'utf8'), /^invoked\t1\/energy\/6\n$/, 'it was held, and killed while held');
+      assert.equal(pool.started[0].dead, true);
+    } finally {
+      pool.close();
+    }
+  });
 
   it('ends a worker still training when it is closed, so a failed caller leaves no process behind', async () => {
     let training = () => {};

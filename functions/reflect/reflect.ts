@@ -46,11 +46,11 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   // The kill-and-resume test's moment (test-hold.ts): the records written, the summary not yet.
   testMoment('reflect', `g${generation}`);
 
-  // Only a reward the race let run to the budget can be the generation's best: never one it stopped
-  // (its score is a partial one) or one that failed its check. One whose every seed faulted there
-  // scores 0 and ranks below any that trained; it is the best only when nothing else ran, so that a
-  // search whose every candidate faulted still publishes (with that 0) instead of failing.
-  const finalist = ranked.find((c) => stageOf(c) === 0 && c.twinOf === undefined) ?? ranked.find((c) => !c.stopped && c.seeds.length > 0);
+  // Only a reward that trained to the budget on at least one seed can be the generation's best: never
+  // one the race stopped (its score is a partial one), one that failed its check, or one whose every
+  // seed-run faulted (a timeout, a memory cap, an error: nothing was learned, so there is nothing to
+  // re-check or publish). A search in which none trained ends with a card that says why (nothing-trained.ts).
+  const finalist = ranked.find((c) => stageOf(c) === 0 && c.twinOf === undefined);
   const bestOfGeneration = finalist ? pointerOf(finalist) : null;
   const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
   const context = await loadReflection(store, searchId, generation - 1, meta.best);

@@ -43,6 +43,8 @@ export async function trainSeedChunk(
   blobs: BlobStore, item: SeedTask, onUpdate?: SeedRunInput['onUpdate'], limits?: SeedRunInput['limits'],
 ): Promise<ChunkRun> {
   const { searchId, generation, candidateId, seed } = item;
+  // The pool test's moment (test-hold.ts): the invocation begun, nothing read or trained yet.
+  testMoment('invoked', `${generation}/${candidateId}/${seed}`);
   const finalKey = seedResultKey(searchId, generation, candidateId, seed);
   const atBudget = item.targetSteps >= item.budget.steps;
   const resultKey = atBudget ? finalKey : rungResultKey(searchId, generation, candidateId, seed, item.targetSteps);

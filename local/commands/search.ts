@@ -1,10 +1,12 @@
 /** `eureka search`: the whole search, on this machine, through the same state machine as AWS. */
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/search/contracts.ts';
 import { ProposerField } from '../../functions/shared/input/proposer-input.ts';
+import { EXIT } from '../exit-codes.ts';
 import { intFlag, parseFlags, UsageError } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { getTask } from '../../tasks/registry.ts';
@@ -83,6 +85,11 @@ export async function searchCommand(raw: unknown): Promise<void> {
     process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations, cardPath })}\n`);
   } else {
     await printScoreboard(flags.dataDir, searchId, true);
+  }
+  if (published.winner === null) {
+    const summary = JSON.parse(await readFile(join(dirname(cardPath), 'summary.json'), 'utf8')) as { nothingTrained?: string };
+    process.stderr.write(`eureka: no winner: ${summary.nothingTrained ?? 'no candidate trained'}\n`);
+    process.exitCode = EXIT.noWinner;
   }
 }
 

@@ -15,12 +15,21 @@ function title(data: NoWinnerCardData): string {
   return `N${data.nothingTrained.slice(1)}`;
 }
 
-/** What the baselines scored, the line the search had to beat. */
+/** What the baselines scored, the line the search had to beat; a baseline none of whose seed-runs trained says how they ended. */
 function baselinesLede(data: NoWinnerCardData): string {
   if (data.baselines.length === 0) return 'The baselines did not train either.';
-  const scores = data.baselines.map((b) => `${rewardLabel(b)} ${pct(b.searchSuccess)}`).join(', ');
+  const scores = data.baselines.map((b) => {
+    const faults = faultsOf(data.candidates.find((c) => c.generation === 0 && c.candidateId === b.candidateId)?.seeds ?? []);
+    return faults === null ? `${rewardLabel(b)} ${pct(b.searchSuccess)}` : `${rewardLabel(b)}: every seed-run ended with ${faults}`;
+  }).join(', ');
   return `There is no winner to publish. The baselines, on the search's seeds: ${scores}. Success is the share of greedy evaluation episodes that ` +
     `${cardTask(data).success.clause}.`;
+}
+
+/** "timeout" or "timeout or memory" when no seed-run of these trained; null when one did (or there were none). */
+function faultsOf(seeds: NoWinnerCardData['candidates'][number]['seeds']): string | null {
+  if (seeds.length === 0 || seeds.some((s) => s.outcome === 'trained' || s.outcome === 'stopped')) return null;
+  return [...new Set(seeds.map((s) => s.outcome))].join(' or ');
 }
 
 export function renderNoWinnerHtml(data: NoWinnerCardData): string {

@@ -1,5 +1,6 @@
 /**
- * Test hooks for the kill-and-resume test (test/kill-resume.test.ts, scripts/kill-resume.ts),
+ * Test hooks for the kill-and-resume test (test/kill-resume.test.ts, scripts/kill-resume.ts) and the
+ * worker pool's (test/train-seed-pool.test.ts),
  * inert unless their environment variables are set:
  *
  *   EUREKA_TEST_MOMENTS_LOG=FILE  every moment reached is appended to FILE ("moment<TAB>identity").
@@ -8,7 +9,7 @@
  *                                 `marker` and holds still (the whole process, synchronously) until
  *                                 the test kills it, so the kill lands exactly there.
  *
- * The moments: a chunk training ("chunk"; "chunk-stored" once its checkpoint or result is), a checkpoint about to be written
+ * The moments: a seed-run's invocation begun ("invoked"), a chunk training ("chunk"; "chunk-stored" once its checkpoint or result is), a checkpoint about to be written
  * ("checkpoint-write"), Reflect after its candidates' records and before its summary ("reflect"),
  * Publish after the card and before summary.json ("publish"). The loopback model server of the
  * test places the model request's moment itself.
