@@ -1,6 +1,7 @@
 /**
  * The embedded runtime: the SAME state-machine definition that AWS runs (infra/workflow.ts,
- * rendered to ASL), run by aws-local-stepfunctions. Each Task state runs the matching handler:
+ * rendered to ASL), run by aws-local-stepfunctions (only the clock of TrainSeed's Task states is
+ * longer: poolTimedDefinition). Each Task state runs the matching handler:
  * Propose, Reflect and Publish in this process, TrainSeed in warm capped worker processes. The table is
  * dynalite and the bucket a directory, both under the data directory.
  */
