@@ -7,14 +7,19 @@
  */
 import { handler } from '../functions/train-seed/handler.ts';
 
+/** A message to the parent; with the parent gone there is nobody to answer, and the worker ends quietly. */
+const answer = (message: object) => process.send?.(message, undefined, undefined, (err) => {
+  if (err) process.exit(0);
+});
+
 process.on('message', async ({ id, event }: { id: number; event: unknown }) => {
   try {
     const summary = await handler(event);
-    process.send?.({ type: 'result', id, summary });
+    answer({ type: 'result', id, summary });
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
-    process.send?.({ type: 'error', id, name: error.name, message: error.message });
+    answer({ type: 'error', id, name: error.name, message: error.message });
   }
 });
 process.on('disconnect', () => process.exit(0));
-process.send?.({ type: 'ready' });
+answer({ type: 'ready' });

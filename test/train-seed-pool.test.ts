@@ -6,6 +6,8 @@
  * ever runs in it; a finished seed-run is returned, not re-trained.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,6 +30,16 @@ const summaryOf = (answer: ChunkAnswer) => {
  * (about 3 minutes of one idle core here; a core would have to be 100 times faster).
  */
 const FAR_BEYOND_ANY_CAP = 10_000_000;
+
+/** The process has ended: gone, or a zombie its new parent (init) has not reaped yet. */
+function exited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
 
 interface PoolOptions { caps: FunctionCaps; onProgress?: (p: SeedProgress) => void; slots?: number }
 
@@ -98,6 +110,30 @@ describe('Local: TrainSeedPool', () => {
     } finally {
       pool.close();
     }
+  });
+
+  it('leaves no worker behind when its parent is killed: the worker ends at its next report, quietly', async () => {
+    // A parent process with a pool, one seed-run training; it prints its worker's pid once training reports.
+    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      const { TrainSeedPool } = await import(${JSON.stringify(new URL('../local/train-seed-pool.ts', import.meta.url).pathname)});
+      let said = false;
+      const pool = new TrainSeedPool({ memoryMb: 4000, timeoutSeconds: 600 }, ${JSON.stringify(env)}, (p) => {
+        if (p.state === 'progress' && !said) { said = true; process.stdout.write(pool.started[0].child.pid + '\\n'); }
+      }, 1);
+      await pool.invoke(${JSON.stringify(task(7, 'energy', FAR_BEYOND_ANY_CAP))});
+    `], { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    parent.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    // 'close': every holder of the pipes is gone, the worker (which inherited them) included.
+    const closed = new Promise((resolve) => parent.once('close', resolve));
+    const pid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      parent.once('exit', () => reject(new Error(`the parent ended before its worker trained: ${stderr}`)));
+    });
+    parent.kill('SIGKILL');
+    await closed;
+    assert.ok(exited(pid), 'the worker is gone');
+    assert.ok(stderr === '', `nothing on the terminal, found: ${stderr.slice(0, 300)}`);
   });
 
   it('runs at most `slots` seed-runs at once, and returns a finished one without training it again', async () => {
