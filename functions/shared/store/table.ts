@@ -174,7 +174,7 @@ export function marshallValue(value: unknown, path: string): AttributeValue {
   if (value === null) return { NULL: true };
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new TypeError(`Cannot store ${path}: ${value} is not a finite number`);
-    return { N: String(value) };
+    return { N: String(dynamoNumber(value)) };
   }
   if (Array.isArray(value)) {
     // As JSON does: an undefined element becomes null, so indices keep their meaning.
@@ -184,6 +184,22 @@ export function marshallValue(value: unknown, path: string): AttributeValue {
   const kind = typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
   throw new TypeError(`Cannot store ${path}: a ${kind} is not a JSON value`);
 }
+
+/**
+ * The number DynamoDB holds nearest to a finite one: its numbers run from 1e-130 to just under
+ * 1e126 in magnitude, and it refuses the rest ("Number underflow", "Number overflow"), failing the
+ * whole write. A reward's term statistics reach either end (a Gaussian term far from its centre
+ * averages 1e-204), so a smaller magnitude is stored as 0 and a larger one as the largest
+ * DynamoDB holds, with its sign: a statistic keeps its scale, and the search its record.
+ */
+export function dynamoNumber(value: number): number {
+  if (Math.abs(value) < DYNAMO_SMALLEST) return 0;
+  if (Math.abs(value) > DYNAMO_LARGEST) return Math.sign(value) * DYNAMO_LARGEST;
+  return value;
+}
+const DYNAMO_SMALLEST = 1e-130;
+/** Below DynamoDB's 9.9999999999999999999999999999999999999E+125 as written: the double nearest 1e126 prints as 1e+126. */
+const DYNAMO_LARGEST = 9.999999999999998e125;
 
 function marshallMap(fields: Record<string, unknown>, path: string): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
