@@ -113,8 +113,8 @@ export const declaration: MujocoTaskDeclaration = {
   },
   // steps: where the person's first try walks on some seeds and not others (docs/mujoco.md, "A Menagerie quadruped"), measured on
   // seeds 0-4 (`npx eureka train --task Go1-Walk-v0 --reward FIRST-TRY --seed S --steps N`, greedy success over 20 episodes): at
-  // 153,600 on none (0.15, 0.05, 0.45, 0, 0), at 204,800 on some (1.00, 0.15, 0.70, 0.35, ...), at 307,200 on all five (0.70-1.00)
-  // and at 1M on all five (0.80-0.95); held-out seeds 5-9 checked at 204,800 (the page has the figures).
+  // 153,600 on none (0.15, 0.05, 0.45, 0, 0), at 204,800 on three (1.00, 0.15, 0.70, 0.35, 0.80), at 307,200 on all five (0.70-1.00)
+  // and at 1M on all five (0.80-0.95); held-out seeds 5-9 at 204,800 walk on two (0, 0, 1.00, 1.00, 0).
   // stepsPerSecond, as every task's (docs/estimate-and-costs.md, "Each task's speed"): no search ran, so the bench, one core,
   // grading included (`npx tsx bench/seed-speed.ts --task Go1-Walk-v0 --steps 102400`): 1,506 steps per CPU-second on seed 0,
   // rounded down. The environment alone runs 1,738 (bench/mujoco-speed.ts).
