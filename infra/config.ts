@@ -16,7 +16,7 @@ export type TaskRole = 'init' | FunctionRole | 'check' | 'repair' | 'plan' | 'pr
 export interface FunctionCaps {
   /** Lambda memory size in MB; locally the child process's memory cap. */
   memoryMb: number;
-  /** Lambda timeout in seconds; locally the worker process's cap in the CPU time it used (local/train-seed-pool.ts). */
+  /** Lambda timeout in seconds; locally TrainSeed's workers count it in the CPU time they used (local/train-seed-pool.ts), the other handlers on the clock. */
   timeoutSeconds: number;
 }
 
