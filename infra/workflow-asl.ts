@@ -21,6 +21,16 @@ export interface AslDefinition {
   Comment?: string;
 }
 
+/** Every Task state of the definition, Map iterations included, by name (names are unique across the machine). */
+export function taskStates(states: Record<string, JsonObject>, into = new Map<string, JsonObject>()): Map<string, JsonObject> {
+  for (const [name, state] of Object.entries(states)) {
+    if (state.Type === 'Task') into.set(name, state);
+    const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
+    if (processor?.States) taskStates(processor.States, into);
+  }
+  return into;
+}
+
 const LOCAL_ACCOUNT = '000000000000';
 const LOCAL_REGION = 'local';
 const LOCAL_PARTITION = 'aws';

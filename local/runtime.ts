@@ -10,7 +10,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { CHILD_PROCESS_CAPS, FUNCTION_CAPS, type FunctionCaps, type TaskRole } from '../infra/config.ts';
-import { definitionAsl, type AslDefinition, type JsonObject } from '../infra/workflow-asl.ts';
+import { definitionAsl, taskStates, type AslDefinition } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
 import type { InitResult, RaceState, ReflectResult } from '../functions/shared/search/contracts.ts';
 import type { CheckItem, SeedTask } from '../functions/shared/search/types.ts';
@@ -201,15 +201,6 @@ export function stageOf(task: SeedTask): string {
   return `generation ${task.generation}${rung}`;
 }
 
-/** Every Task state of the definition, Map iterations included, by its name. */
-function visitTasks(states: Record<string, JsonObject>, fn: (name: string, state: JsonObject) => void): void {
-  for (const [name, state] of Object.entries(states)) {
-    const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
-    if (processor?.States) visitTasks(processor.States, fn);
-    if (state.Type === 'Task') fn(name, state);
-  }
-}
-
 /**
  * The definition as the interpreter runs it here: the same, but for the TimeoutSeconds of the Task
  * states the worker pool runs. The interpreter would count those on the clock, and the machine's
@@ -219,10 +210,10 @@ function visitTasks(states: Record<string, JsonObject>, fn: (name: string, state
  */
 export function poolTimedDefinition(definition: AslDefinition, caps: FunctionCaps): AslDefinition {
   const copy = structuredClone(definition);
-  visitTasks(copy.States as Record<string, JsonObject>, (name, state) => {
+  for (const [name, state] of taskStates(copy.States)) {
     const role = LAMBDA_TASK_STATES[name];
     if (role === 'trainSeed' || role === 'check') state.TimeoutSeconds = taskWallSeconds(caps);
-  });
+  }
   return copy;
 }
 
@@ -231,7 +222,7 @@ function localHandlers(
   definition: AslDefinition, handlers: Record<TaskRole, Handler>, dataDir: string, emit: (e: RuntimeEvent) => void, watch: QuotaWatch, executionName: string,
 ): Record<string, Handler> {
   const out: Record<string, Handler> = {};
-  visitTasks(definition.States as Record<string, JsonObject>, (name) => {
+  for (const name of taskStates(definition.States).keys()) {
     const role = LAMBDA_TASK_STATES[name];
     const run: Handler = role ? handlers[role] : (event) => putEventsLocally(dataDir, event, executionName);
     out[name] = watch.guard(name, (event: unknown) => {
@@ -245,7 +236,7 @@ function localHandlers(
       running.catch(() => {});
       return running;
     });
-  });
+  }
   return out;
 }
 

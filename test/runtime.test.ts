@@ -10,20 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CHILD_PROCESS_CAPS, taskTimeoutSeconds } from '../infra/config.ts';
-import { definitionAsl, type JsonObject } from '../infra/workflow-asl.ts';
+import { definitionAsl, taskStates, type AslDefinition } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES } from '../infra/workflow-names.ts';
 import { poolTimedDefinition, runLocalSearch } from '../local/runtime.ts';
 import { taskWallSeconds } from '../local/train-seed-pool.ts';
 
 /** Each Task state's TimeoutSeconds by name, Map iterations included. */
-function taskTimeouts(states: Record<string, JsonObject>, out: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const [name, state] of Object.entries(states)) {
-    const processor = state.ItemProcessor as { States?: Record<string, JsonObject> } | undefined;
-    if (processor?.States) taskTimeouts(processor.States, out);
-    if (state.Type === 'Task') out[name] = state.TimeoutSeconds;
-  }
-  return out;
-}
+const taskTimeouts = (definition: AslDefinition) => Object.fromEntries([...taskStates(definition.States)].map(([name, state]) => [name, state.TimeoutSeconds]));
 
 describe('Local: runLocalSearch', () => {
   const dirs: string[] = [];
@@ -54,7 +47,7 @@ describe('Local: runLocalSearch', () => {
     const before = JSON.stringify(deployed);
     const local = poolTimedDefinition(deployed, CHILD_PROCESS_CAPS);
     assert.equal(JSON.stringify(deployed), before, 'the deployed definition is not touched');
-    const [aws, here] = [taskTimeouts(deployed.States as Record<string, JsonObject>), taskTimeouts(local.States as Record<string, JsonObject>)];
+    const [aws, here] = [taskTimeouts(deployed), taskTimeouts(local)];
     const pooled = Object.keys(aws).filter((name) => ['trainSeed', 'check'].includes(LAMBDA_TASK_STATES[name]));
     assert.equal(pooled.length, 5, 'three seed-run maps and two check maps');
     for (const name of Object.keys(aws)) {

@@ -10,21 +10,11 @@ import { InvalidSearchInput, parseSearchInput } from '../functions/shared/input/
 import { visitSeconds, worstCaseSeconds } from '../functions/shared/cost/time-bound.ts';
 import { estimateSearch } from '../functions/shared/cost/estimate.ts';
 import { SEARCH_TIMEOUT_SECONDS } from '../infra/config.ts';
-import { definitionAsl, type JsonObject } from '../infra/workflow-asl.ts';
+import { definitionAsl, taskStates, type JsonObject } from '../infra/workflow-asl.ts';
 import { LAMBDA_TASK_STATES, STATE } from '../infra/workflow-names.ts';
 import { getTask, TASK_IDS } from '../tasks/registry.ts';
 
 const OFFLINE = { proposer: 'offline' } as const;
-
-/** Every Task state of the definition, Map iterations included. */
-function taskStates(states: Record<string, JsonObject>, into = new Map<string, JsonObject>()): Map<string, JsonObject> {
-  for (const [name, state] of Object.entries(states)) {
-    if (state.Type === 'Task') into.set(name, state);
-    const processor = (state.ItemProcessor ?? state.Iterator) as { States?: Record<string, JsonObject> } | undefined;
-    if (processor?.States) taskStates(processor.States, into);
-  }
-  return into;
-}
 
 interface Retrier { ErrorEquals: string[]; IntervalSeconds?: number; MaxAttempts?: number; BackoffRate?: number; MaxDelaySeconds?: number }
 
