@@ -7,19 +7,19 @@
  */
 import { handler } from '../functions/train-seed/handler.ts';
 
-/** A message to the parent; with the parent gone there is nobody to answer, and the worker ends quietly. */
-const answer = (message: object) => process.send?.(message, undefined, undefined, (err) => {
-  if (err) process.exit(0);
-});
+// A message the parent can no longer take (it was killed, not Ctrl-C'd with its process group) is an
+// 'error' on this process, the handler's progress reports included: nobody is left to answer, so the
+// worker ends quietly instead of with an unhandled EPIPE and a page of stack on the terminal.
+process.on('error', () => process.exit(0));
 
 process.on('message', async ({ id, event }: { id: number; event: unknown }) => {
   try {
     const summary = await handler(event);
-    answer({ type: 'result', id, summary });
+    process.send?.({ type: 'result', id, summary });
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
-    answer({ type: 'error', id, name: error.name, message: error.message });
+    process.send?.({ type: 'error', id, name: error.name, message: error.message });
   }
 });
 process.on('disconnect', () => process.exit(0));
-answer({ type: 'ready' });
+process.send?.({ type: 'ready' });

@@ -94,15 +94,9 @@ function recordCheck(summary: CheckSummary): void {
   metrics.addMetric('CandidateChecks', MetricUnit.Count, 1);
 }
 
-/**
- * Run as a local child process (local/), the seed-run reports its progress to the parent. A parent
- * that is gone (killed, not Ctrl-C'd with its process group) leaves nobody to train for: the worker
- * ends quietly, not with an unhandled EPIPE and a page of stack on the search's terminal.
- */
+/** Run as a local child process (local/), the seed-run reports its progress to the parent. */
 function reportToParent(stats: { trainSuccess: number | null }, update: number, total: number): void {
-  process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess }, undefined, undefined, (err) => {
-    if (err) process.exit(0);
-  });
+  process.send?.({ type: 'progress', update, total, trainSuccess: stats.trainSuccess });
 }
 
 /**
