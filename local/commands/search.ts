@@ -1,7 +1,6 @@
 /** `eureka search`: the whole search, on this machine, through the same state machine as AWS. */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/search/contracts.ts';
@@ -80,15 +79,11 @@ export async function searchCommand(raw: unknown): Promise<void> {
   }
   const published = result.output as PublishResult;
   const cardPath = join(flags.dataDir, 'bucket', published.cardKey);
-  if (flags.json) {
-    const { generations } = await printScoreboard(flags.dataDir, searchId, false);
-    process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations, cardPath })}\n`);
-  } else {
-    await printScoreboard(flags.dataDir, searchId, true);
-  }
+  const { generations, verdict } = await printScoreboard(flags.dataDir, searchId, !flags.json);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ searchId, winner: published.winner, baselines: published.baselines, generations, cardPath })}\n`);
   if (published.winner === null) {
-    const summary = JSON.parse(await readFile(join(dirname(cardPath), 'summary.json'), 'utf8')) as { nothingTrained?: string };
-    process.stderr.write(`eureka: no winner: ${summary.nothingTrained ?? 'no candidate trained'}\n`);
+    // Why, as summary.json and `eureka show` say it.
+    process.stderr.write(`eureka: no winner: ${verdict !== null && 'nothingTrained' in verdict ? verdict.nothingTrained : 'no candidate trained'}\n`);
     process.exitCode = EXIT.noWinner;
   }
 }
