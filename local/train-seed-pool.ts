@@ -6,10 +6,9 @@
  * handler ends its process after a sandbox memory fault) is never reused.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { TASK_TIMEOUT_MARGIN_SECONDS, type FunctionCaps } from '../infra/config.ts';
-import { cpuSeconds } from './process-clock.ts';
+import { cpuSeconds, residentMb } from './process-usage.ts';
 import type { CheckItem, CheckSummary, ChunkAnswer, SeedSummary, SeedTask } from '../functions/shared/search/types.ts';
 
 const CHILD = new URL('./train-seed-child.ts', import.meta.url);
@@ -176,7 +175,7 @@ export class TrainSeedPool {
   /**
    * One invocation on a worker, with its time cap and the worker's memory cap watched. As on Lambda,
    * the time cap counts from when the worker has loaded its handler (Init is not the invocation's
-   * time), and it counts the CPU time the worker used (process-clock.ts): a Lambda has its vCPU to
+   * time), and it counts the CPU time the worker used (process-usage.ts): a Lambda has its vCPU to
    * itself, a worker here shares the cores, so a busy machine slows a seed-run down without
    * killing it. Where the CPU time cannot be read, and as a backstop for a worker that makes no
    * progress, wall time: WALL_BACKSTOP times the cap.
@@ -234,16 +233,5 @@ export class TrainSeedPool {
     const next = this.waiting.shift();
     if (next) next();
     else this.running -= 1;
-  }
-}
-
-/** Resident memory of a process in MB (Linux /proc); 0 where it cannot be read. */
-function residentMb(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0;
   }
 }

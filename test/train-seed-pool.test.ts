@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { rewardKey, seedResultKey } from '../functions/shared/store/keys.ts';
 import type { ChunkAnswer, SeedTask } from '../functions/shared/search/types.ts';
 import type { FunctionCaps } from '../infra/config.ts';
+import { statFields } from '../local/process-usage.ts';
 import { TrainSeedPool, type SeedProgress } from '../local/train-seed-pool.ts';
 
 const task = (seed: number, candidateId = 'energy', steps = 4096): SeedTask => ({
@@ -33,12 +33,8 @@ const FAR_BEYOND_ANY_CAP = 10_000_000;
 
 /** The process has ended: gone, or a zombie its new parent (init) has not reaped yet. */
 function exited(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
+  const fields = statFields(pid);
+  return fields === undefined || fields[0] === 'Z';
 }
 
 interface PoolOptions { caps: FunctionCaps; onProgress?: (p: SeedProgress) => void; slots?: number }
