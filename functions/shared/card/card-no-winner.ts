@@ -4,6 +4,7 @@
  * its outcome and reason, the budget and people, the proposer and the configuration).
  */
 import { escapeHtml as h, mdCode, mdText } from '../../../core/escape.ts';
+import { ran } from '../results/aggregate.ts';
 import { cardTask, pct, rewardLabel, timestamp, type NoWinnerCardData } from './card-data.ts';
 import { candidatesSection, CSP, loopSection, runSection, seedChips } from './card-html.ts';
 import { runMarkdown, storyMarkdown } from './card-md.ts';
@@ -28,7 +29,7 @@ function baselinesLede(data: NoWinnerCardData): string {
 
 /** "timeout" or "timeout or memory" when no seed-run of these trained; null when one did (or there were none). */
 function faultsOf(seeds: NoWinnerCardData['candidates'][number]['seeds']): string | null {
-  if (seeds.length === 0 || seeds.some((s) => s.outcome === 'trained' || s.outcome === 'stopped')) return null;
+  if (seeds.length === 0 || seeds.some(ran)) return null;
   return [...new Set(seeds.map((s) => s.outcome))].join(' or ');
 }
 

@@ -110,7 +110,8 @@ export function compareRecords(a: Ranked, b: Ranked, tieBreak: TieBreak): number
   return stageOf(a) - stageOf(b) || compareCandidates(a, b, tieBreak);
 }
 
-const ran = (s: SeedSummary): boolean => s.outcome === 'trained' || s.outcome === 'stopped';
+/** A seed-run that trained: to its target, or until the race stopped it (not one that faulted). */
+export const ran = (s: { outcome: string }): boolean => s.outcome === 'trained' || s.outcome === 'stopped';
 
 /** The rung a stopped seed-run's steps fall on, in the generation's race schedule. */
 function stoppedAt(s: SeedSummary, race: Pick<RaceRecord, 'schedule'> | null): StoppedAt {
