@@ -29,13 +29,13 @@ const INIT_CAP_SECONDS = 120;
  * a worker gets less than a fifth of a core says so instead of running on for days.
  */
 const WALL_BACKSTOP = 5;
+const wallBackstopSeconds = (caps: FunctionCaps): number => caps.timeoutSeconds * WALL_BACKSTOP;
 
 /**
  * The longest an invocation can take here on the clock, Init included: what the local runtime gives
  * the Task states of TrainSeed as their TimeoutSeconds, so that the pool's caps, not the clock, end
  * a seed-run (local/runtime.ts), with the margin AWS leaves between a Task's timeout and its Lambda's.
  */
-export const wallBackstopSeconds = (caps: FunctionCaps): number => caps.timeoutSeconds * WALL_BACKSTOP;
 export const taskWallSeconds = (caps: FunctionCaps): number => INIT_CAP_SECONDS + wallBackstopSeconds(caps) + TASK_TIMEOUT_MARGIN_SECONDS;
 
 /** A pool's workers by default: one a core this process may run on. */
