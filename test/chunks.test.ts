@@ -124,6 +124,11 @@ describe('Function: a seed-run in chunks', () => {
     const stored = JSON.parse((await blobs.getText(seedResultKey('rungs', 1, 'c', 2)))!) as SeedResult;
     assert.equal(full.answer.summary.stepsTrained, budget.steps);
     assert.equal(stored.thetaSha256, whole.result.thetaSha256);
+    // Asked for the rung again once the seed-run reached the budget (a resumed search replays its
+    // race): the rung's own result, so Promote ranks the rung as it did the first time.
+    const replay = await trainSeedChunk(blobs, item);
+    assert.equal(replay.ran, false);
+    assert.deepEqual(replay.answer, rung.answer);
   });
 
   describe('a checkpoint this trainer cannot go on from is not resumed: the seed-run starts over, and says why', () => {

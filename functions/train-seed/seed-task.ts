@@ -48,8 +48,10 @@ export async function trainSeedChunk(
   const finalKey = seedResultKey(searchId, generation, candidateId, seed);
   const atBudget = item.targetSteps >= item.budget.steps;
   const resultKey = atBudget ? finalKey : rungResultKey(searchId, generation, candidateId, seed, item.targetSteps);
+  // A rung's own result first: a replay (a resumed search, a redriven execution) must rank the rung
+  // on what the first run ranked it on, not on the scores the seed-run reached later. Without one,
   // result.json ends the seed-run whatever the target: trained to the budget, or faulted on the way.
-  for (const key of atBudget ? [finalKey] : [finalKey, resultKey]) {
+  for (const key of atBudget ? [finalKey] : [resultKey, finalKey]) {
     const stored = await blobs.getText(key);
     if (stored !== undefined) return graded(JSON.parse(stored) as SeedResult, false);
   }
