@@ -103,6 +103,21 @@ describe('Function: reflectionText', () => {
     assert.ok(text.indexOf('## Last generation') < text.indexOf('## Best task metric by generation'));
   });
 
+  it('gives each candidate\'s progress, what the race cut by where none had succeeded, "-" where no seed trained', () => {
+    const raced: ScoreboardEntry[] = [
+      { name: 'kept', idea: 'Kept.', success: 0.45, progress: 0.49, outcome: 'trained', reason: '' },
+      { name: 'cut', idea: 'Cut.', success: 0, progress: 0.31, outcome: 'stopped', reason: 'stopped by the race at rung 1 of 3' },
+      { name: 'broken', idea: 'Throws.', success: 0, progress: null, outcome: 'error', reason: 'TypeError' },
+    ];
+    const shown = reflectionText(MOUNTAIN_CAR, { best: BEST, scoreboard: raced, bestByGeneration: HISTORY });
+    assert.ok(shown.includes('## Last generation\'s candidates (name | success | progress | outcome | idea)'));
+    assert.ok(shown.includes(`(Progress: ${MOUNTAIN_CAR.progress.describe}; mean over the seeds that trained`));
+    assert.ok(shown.includes('- cut | 0 | 0.31 | stopped: stopped by the race at rung 1 of 3 | Cut.'));
+    assert.ok(shown.includes('- broken | 0 | - | error: TypeError | Throws.'));
+    // Records from before progress was kept: the columns as they were.
+    assert.ok(text.includes('## Last generation\'s candidates (name | success | outcome | idea)'));
+  });
+
   it('still reads well when nothing has trained yet', () => {
     const empty = reflectionText(MOUNTAIN_CAR, { best: null, scoreboard: SCOREBOARD, bestByGeneration: [] });
     assert.ok(empty.includes('No candidate has trained successfully yet.'));

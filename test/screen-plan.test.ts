@@ -67,7 +67,7 @@ describe('A search with screen: "skip"', () => {
     const generation = JSON.parse(shown.stdout);
     assert.equal(generation.analysis.proposal, '', 'the offline grammar writes no analysis');
     assert.match(generation.rows.find((r: { name: string }) => r.name === 'flipped').screen, /^AUC 0\.00 .*ranks every failure above reaching the flag/);
-    assert.match(generation.reflection, /## Last generation's candidates \(name \| success \| outcome \| idea \| screen\)/);
+    assert.match(generation.reflection, /## Last generation's candidates \(name \| success \| progress \| outcome \| idea \| screen\)/);
     const text = await eureka(['show', searchId, '--generation', '1', '--data-dir', dir]);
     assert.match(text.stdout, /The proposer's analysis:\n\(none written\)/);
     const beyond = await eureka(['show', searchId, '--generation', '2', '--data-dir', dir]);

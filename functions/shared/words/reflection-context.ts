@@ -32,7 +32,7 @@ export async function loadReflection(store: SearchStore, searchId: string, gener
     best,
     latest,
     // The search's own hostile probes are not the model's work: shown, they only invite imitation.
-    scoreboard: last.filter((c) => c.origin !== 'hostile').map(({ name, idea, success, outcome, reason }) => ({ name, idea, success, outcome, reason })),
+    scoreboard: last.filter((c) => c.origin !== 'hostile').map(({ name, idea, success, progress, outcome, reason }) => ({ name, idea, success, progress: progress ?? null, outcome, reason })),
     bestByGeneration: summaries.map((s) => ({
       generation: s.generation,
       name: s.bestOfGeneration?.name ?? '-',

@@ -65,6 +65,8 @@ export interface ScoreboardEntry {
   name: string;
   idea: string;
   success: number;
+  /** The task's progress, mean over the trained seeds (null or absent: none trained, or an older record). */
+  progress?: number | null;
   /** 'trained' when every seed trained; otherwise the first failure's outcome. */
   outcome: Outcome;
   /** Empty when trained; otherwise what went wrong. */
@@ -172,19 +174,24 @@ function lineToBeatSection(task: ReflectionTask, baselines: BaselineScore[]): st
   return lines;
 }
 
-function scoreboardSection(scoreboard: ScoreboardEntry[]): string[] {
+function scoreboardSection(task: ReflectionTask, scoreboard: ScoreboardEntry[]): string[] {
   if (scoreboard.length === 0) return [];
   const screened = scoreboard.some((e) => e.screen !== undefined);
-  const lines = [`## Last generation's candidates (name | success | outcome | idea${screened ? ' | screen' : ''})`];
+  // Progress is what the race cut by where success tied (every candidate at 0% on an early rung):
+  // without it a stopped candidate's line cannot say how far behind it was.
+  const measured = scoreboard.some((e) => e.progress !== undefined && e.progress !== null);
+  const lines = [`## Last generation's candidates (name | success | ${measured ? 'progress | ' : ''}outcome | idea${screened ? ' | screen' : ''})`];
+  if (measured) lines.push(`(Progress: ${task.progress.describe}; mean over the seeds that trained, "-" where none did.)`);
   if (screened) {
     lines.push('(The screen ran each reward, before training, over recorded successes and failures of this task: an AUC below 1 means some failure earned a higher discounted return than a success, and its words name which. A reward that prefers a failure teaches that failure.)');
   }
   if (scoreboard.some((e) => e.outcome === 'stopped')) {
-    lines.push('(A candidate marked "stopped" was raced: it trained only to the share of the budget it names, lost there to better ones and was stopped; its success is its score at that point, not a fully trained one.)');
+    lines.push('(A candidate marked "stopped" was raced: it trained only to the share of the budget it names, lost there to better ones and was stopped; its scores are those at that point, not a fully trained one\'s.)');
   }
   for (const e of scoreboard) {
     const outcome = e.outcome === 'trained' ? 'trained' : `${e.outcome}: ${e.reason}`;
-    lines.push(`- ${e.name} | ${formatValue(e.success)} | ${outcome} | ${e.idea}${screened ? ` | ${e.screen ?? 'not screened'}` : ''}`);
+    const progress = !measured ? '' : `${e.progress === undefined || e.progress === null ? '-' : formatValue(e.progress)} | `;
+    lines.push(`- ${e.name} | ${formatValue(e.success)} | ${progress}${outcome} | ${e.idea}${screened ? ` | ${e.screen ?? 'not screened'}` : ''}`);
   }
   return lines;
 }
@@ -206,7 +213,7 @@ export function reflectionText(task: ReflectionTask, r: Reflection): string {
     latest === null ? [] : rewardSection(task, latest, '## The latest generation\'s best, below the best so far'),
     lineToBeatSection(task, r.baselines ?? []),
     [ADVICE],
-    scoreboardSection(r.scoreboard),
+    scoreboardSection(task, r.scoreboard),
     historySection(r.bestByGeneration),
   ];
   return sections.filter((s) => s.length > 0).map((s) => s.join('\n')).join('\n\n') + '\n';
