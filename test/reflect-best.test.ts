@@ -33,7 +33,7 @@ describe('Reflect: what may become the best so far', () => {
   const saved = { ...process.env };
 
   /** A stored seed result and its summary; `stopped` makes it a seed-run the race stopped at a rung. */
-  async function seed(generation: number, candidateId: string, s: number, success: number, stopped = false): Promise<SeedSummary> {
+  async function seed(generation: number, candidateId: string, s: number, success: number, stopped = false, searchId = SEARCH): Promise<SeedSummary> {
     const result: SeedResult = {
       task: 'MountainCar-v0', candidateId, seed: s, outcome: 'trained', reason: '', success,
       meanSuccessSteps: success > 0 ? 120 : null, meanReturn: -200 + 80 * success, progress: 0.3,
@@ -42,7 +42,7 @@ describe('Reflect: what may become the best so far', () => {
       steps: 4096, stepsTrained: stopped ? 2048 : 4096, thetaSha256: null, chunks: 1, trainSuccessArea: success,
       stepsToHalfSuccess: null, wallSeconds: 1, sandboxSeconds: 0.1, backend: 'wasm',
     };
-    await store.blobs.put(seedResultKey(SEARCH, generation, candidateId, s), JSON.stringify(result), 'application/json');
+    await store.blobs.put(seedResultKey(searchId, generation, candidateId, s), JSON.stringify(result), 'application/json');
     const summary = summarize(result);
     return stopped ? { ...summary, outcome: 'stopped', reason: 'stopped by the race at rung 1 of 2' } : summary;
   }
@@ -87,6 +87,30 @@ describe('Reflect: what may become the best so far', () => {
     const summary = await store.summary(SEARCH, 2);
     assert.equal(summary?.bestOfGeneration, null, 'a generation with nothing trained to the budget has no best');
     assert.equal((await store.meta(SEARCH)).best?.candidateId, gen1Best);
+  });
+
+  it('writes a generation\'s summary the same when a resumed search replays its Reflect after later ones', async () => {
+    // A search resumed after generation 2 replays every state from the start: generation 1's
+    // Reflect runs again with the search's best already generation 2's. Its summary must not change.
+    const id = 'replayed-reflect';
+    const init = await initSearch(store, {
+      kind: 'init', executionName: id,
+      input: { task: 'MountainCar-v0', generations: 2, candidates: 2, seeds: 1, steps: 4096, includeHostile: false, proposer: 'offline' },
+    }, 'offline');
+    const base = await Promise.all(init.baselineTasks.map((t) => seed(0, t.candidateId, t.seed, 0, false, id)));
+    const events = [];
+    for (const [generation, success] of [[1, 0.2], [2, 0.6]]) {
+      const ids = (await propose(store, { searchId: id, generation }, createProposer)).checks.map((c) => c.candidateId);
+      const checks = ids.map((candidateId): CheckSummary => ({ candidateId, verdict: 'ok', reason: '' }));
+      const seedResults = await Promise.all(ids.map((c, i) => seed(generation, c, 0, success / (i + 1), false, id)));
+      events.push({ kind: 'reflect' as const, searchId: id, generation, baselines: base, checks, repairChecks: [], seedResults });
+      await reflect(store, events.at(-1)!);
+    }
+    const first = await store.summary(id, 1);
+    assert.equal(first?.bestSoFar?.generation, 1);
+    const replayed = await reflect(store, events[0]);
+    assert.deepEqual(await store.summary(id, 1), first, 'generation 1\'s best so far, scoreboard and reflection as written the first time');
+    assert.deepEqual([replayed.best.generation, replayed.best.success], [1, 0.2]);
   });
 
   it('records a repaired candidate whose check never ran as never checked, not as trained', async () => {

@@ -52,8 +52,11 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   // re-check or publish). A search in which none trained ends with a card that says why (nothing-trained.ts).
   const finalist = ranked.find((c) => stageOf(c) === 0 && c.twinOf === undefined);
   const bestOfGeneration = finalist ? pointerOf(finalist) : null;
-  const bestSoFar = better(bestOfGeneration, meta.best, task.tieBreak);
-  const context = await loadReflection(store, searchId, generation - 1, meta.best);
+  // The best before this generation is the previous generation's summary's, not the search's: a
+  // resumed search replays every Reflect, and by then the search's best may be a later generation's.
+  const before = generation > 1 ? (await store.summary(searchId, generation - 1))?.bestSoFar ?? null : null;
+  const bestSoFar = better(bestOfGeneration, before, task.tieBreak);
+  const context = await loadReflection(store, searchId, generation - 1, before);
   const bestByGeneration = [...context.bestByGeneration, {
     generation, name: bestOfGeneration?.name ?? '-', success: bestOfGeneration?.success ?? 0, bestSoFar: bestSoFar?.success ?? 0,
   }];
@@ -65,7 +68,7 @@ export async function reflect(store: SearchStore, event: ReflectEvent): Promise<
   const ofGeneration = top !== undefined
     ? toReflectionBest(top, (await store.blobs.getText(rewardKey(searchId, generation, top.candidateId))) ?? '')
     : null;
-  const best = bestSoFar && bestSoFar !== meta.best ? ofGeneration : context.best;
+  const best = bestSoFar && bestSoFar !== before ? ofGeneration : context.best;
   const latest = best === ofGeneration ? null : ofGeneration;
   const reflection = reflectionText(task, { best, latest, scoreboard, bestByGeneration, baselines: await loadBaselines(store, searchId) });
   await store.putSummary(searchId, { generation, scoreboard, bestOfGeneration, bestSoFar, reflection });
