@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { defaultPoolSlots } from '../local/train-seed-pool.ts';
 import { drawPlan, runSearch, SMALLEST, withPause, type KilledSearch, type Moment } from './support/kill-resume.ts';
-import { repeats, seedRunEnds, unreadable, winnerOf, type SeedRunEnd } from './support/kill-resume-checks.ts';
+import { generationRecords, repeats, seedRunEnds, unreadable, winnerOf, type SeedRunEnd } from './support/kill-resume-checks.ts';
 
 /** The generator's seed: the moments it draws are the same on every run of this test. */
 const SEED = 32;
@@ -25,10 +25,12 @@ describe('Search: killed anywhere and resumed', () => {
   const dirs: string[] = [];
   let reference: KilledSearch;
   let ends: Map<string, SeedRunEnd>;
+  let records: Awaited<ReturnType<typeof generationRecords>>;
   const tempDir = async () => { const d = await mkdtemp(join(tmpdir(), 'eureka-kill-resume-')); dirs.push(d); return d; };
   before(async () => {
     reference = await runSearch(await tempDir(), { ...SMALLEST, feedback: false }, []);
     ends = await seedRunEnds(reference.dataDir);
+    records = await generationRecords(reference.dataDir);
   });
   after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -45,6 +47,7 @@ describe('Search: killed anywhere and resumed', () => {
     assert.deepEqual(await winnerOf(killed.dataDir), await winnerOf(reference.dataDir), 'the same winner');
     assert.ok(ends.size >= 6, `${ends.size} seed-runs`);
     assert.deepEqual(await seedRunEnds(killed.dataDir), ends, 'every seed-run ends with the same parameters, steps and chunks');
+    assert.deepEqual(await generationRecords(killed.dataDir), records, 'every generation\'s summary and race as without a kill');
     const again = repeats(killed);
     const held = killed.kills.filter((k) => k.requestInFlight).map((k) => k.identity);
     assert.ok(again.requests <= held.length, `${again.requests} model requests asked again, ${held.length} held open at a kill`);

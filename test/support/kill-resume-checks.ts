@@ -1,8 +1,9 @@
 /**
  * What a killed-and-resumed search (kill-resume.ts) is held to, against the same search run
  * without a kill: the same winner, the same parameters (thetaSha256) and chunk count for every
- * seed-run, no model request and no chunk done again but those in flight at a kill (counted at the
- * loopback server and in the moments the runs reached), and every stored record read back.
+ * seed-run, each generation's summary and race as written without a kill, no model request and no
+ * chunk done again but those in flight at a kill (counted at the loopback server and in the
+ * moments the runs reached), and every stored record read back.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -32,6 +33,15 @@ export async function seedRunEnds(dataDir: string): Promise<Map<string, SeedRunE
     out.set(relative(bucketOf(dataDir), path), { thetaSha256: r.thetaSha256, chunks: r.chunks, stepsTrained: r.stepsTrained, outcome: r.outcome });
   }
   return out;
+}
+
+/**
+ * What each generation left: its summary (best of the generation, best so far, scoreboard and the
+ * reflection the next proposer reads) and its race's standings at every rung. A resume replays
+ * every state from the start, so these must read as the uninterrupted search wrote them.
+ */
+export async function generationRecords(dataDir: string): Promise<{ summaries: unknown[]; races: unknown[] }> {
+  return withLocalStore(dataDir, async (store) => ({ summaries: await store.summaries(SEARCH_ID), races: await store.races(SEARCH_ID) }));
 }
 
 export async function winnerOf(dataDir: string): Promise<{ generation: number; candidateId: string } | null> {
