@@ -47,7 +47,6 @@ export default behaviour({
     successWords: 'a back flip landed on the foot',
     policies: HOPPER.bankPolicies,
     trainedFailures: { baseline: 'environment', words: 'the robot\'s own gait: Hopper-v5\'s reward\'s trained policy' },
-    noSuccessesYet: 'no policy has landed a back flip yet: the screen can rank only the ways to fail',
   },
   // Measured on the person's first try, seeds 0-4 (docs/behaviours.md, Budgets): at 1,000,000 steps the reward decides, not the steps.
   budget: { steps: 1_000_000, evalEpisodes: 20, smokeSteps: 20_480, stepsPerSecond: 6_900 },
