@@ -68,8 +68,14 @@ describe('A search with screen: "skip"', () => {
     assert.equal(generation.analysis.proposal, '', 'the offline grammar writes no analysis');
     assert.match(generation.rows.find((r: { name: string }) => r.name === 'flipped').screen, /^AUC 0\.00 .*ranks every failure above reaching the flag/);
     assert.match(generation.reflection, /## Last generation's candidates \(name \| success \| progress \| outcome \| idea \| screen\)/);
+    // Each candidate's progress (what the race ranks by before anything succeeds); none where it never trained.
+    const shownRows = generation.rows as Array<{ name: string; outcome: string; progress: number | null }>;
+    assert.equal(shownRows.find((r) => r.name === 'flipped')?.progress, null);
+    assert.ok(shownRows.some((r) => r.outcome === 'trained' && typeof r.progress === 'number'), JSON.stringify(shownRows));
     const text = await eureka(['show', searchId, '--generation', '1', '--data-dir', dir]);
     assert.match(text.stdout, /The proposer's analysis:\n\(none written\)/);
+    assert.match(text.stdout, /Candidates \(success, progress, outcome, name\):\n/);
+    assert.match(text.stdout, /\n +0% +- error +flipped  \(not trained: skipped/);
     const beyond = await eureka(['show', searchId, '--generation', '2', '--data-dir', dir]);
     assert.equal(beyond.code, 2);
     assert.match(beyond.stderr, /--generation: search .* has 1 generation \(got 2\)/);

@@ -5,6 +5,7 @@
  * the reflection written after it (what the next generation's proposer read).
  */
 import type { SearchStore } from '../../functions/shared/store/search-store.ts';
+import { formatValue } from '../../functions/shared/words/reflection.ts';
 import { UsageError } from '../flags.ts';
 
 export interface GenerationReport {
@@ -13,7 +14,8 @@ export interface GenerationReport {
   /** The proposer's analysis of the proposal and of the repair ('' where it wrote none; null where there was no such request). */
   analysis: { proposal: string | null; repair: string | null };
   notes: string[];
-  rows: Array<{ name: string; success: number; outcome: string; reason: string; idea: string; screen: string | null }>;
+  /** Each candidate; progress is the task's, mean over its trained seeds (null: none trained, or an older record). */
+  rows: Array<{ name: string; success: number; progress: number | null; outcome: string; reason: string; idea: string; screen: string | null }>;
   /** The reflection Reflect wrote after it; null before it reflected. */
   reflection: string | null;
 }
@@ -29,7 +31,7 @@ export async function readGeneration(store: SearchStore, searchId: string, gener
     searchId, generation,
     analysis: { proposal: proposal.analysis ?? '', repair: repair ? repair.analysis ?? '' : null },
     notes: [...(proposal.notes ?? []), ...(repair?.notes ?? [])],
-    rows: (summary?.scoreboard ?? []).map((r) => ({ name: r.name, success: r.success, outcome: r.outcome, reason: r.reason, idea: r.idea, screen: r.screen ?? null })),
+    rows: (summary?.scoreboard ?? []).map((r) => ({ name: r.name, success: r.success, progress: r.progress ?? null, outcome: r.outcome, reason: r.reason, idea: r.idea, screen: r.screen ?? null })),
     reflection: summary?.reflection ?? null,
   };
 }
@@ -38,9 +40,12 @@ export function formatGeneration(g: GenerationReport): string {
   const lines = [`search ${g.searchId}, generation ${g.generation}`, '', 'The proposer\'s analysis:', g.analysis.proposal || '(none written)'];
   if (g.analysis.repair !== null) lines.push('', 'Its analysis of the repair:', g.analysis.repair || '(none written)');
   if (g.notes.length > 0) lines.push('', ...g.notes.map((n) => `note: ${n}`));
-  lines.push('', 'Candidates (success, outcome, name):');
+  // Progress is what the race ranked by where no candidate had succeeded yet: shown where it was kept.
+  const measured = g.rows.some((r) => r.progress !== null);
+  lines.push('', `Candidates (success, ${measured ? 'progress, ' : ''}outcome, name):`);
   for (const r of g.rows) {
-    lines.push(`  ${`${(r.success * 100).toFixed(0)}%`.padStart(5)} ${r.outcome.padEnd(7)} ${r.name}${r.reason ? `  (${r.reason})` : ''}`);
+    const progress = !measured ? '' : ` ${(r.progress === null ? '-' : formatValue(r.progress)).padStart(7)}`;
+    lines.push(`  ${`${(r.success * 100).toFixed(0)}%`.padStart(5)}${progress} ${r.outcome.padEnd(7)} ${r.name}${r.reason ? `  (${r.reason})` : ''}`);
     lines.push(`        idea: ${r.idea}`);
     if (r.screen !== null) lines.push(`        screen: ${r.screen}`);
   }
