@@ -85,4 +85,24 @@ describe('The card: what it draws and writes (issue 35)', () => {
     data.winner.freshLearning = { trainSuccessArea: 0.4, stepsToHalfSuccess: 20_000 };
     assert.match(learnedSoonerSentence(data) ?? '', /half its training episodes succeeded after 20,000 steps \(the person's shaping never had half succeed\)/);
   });
+  it('gives each rung\'s progress beside its success in the race, and says who the race keeps', () => {
+    const data = clone();
+    const standing = (candidateId: string, success: number, progress: number | null, promoted: boolean) =>
+      ({ candidateId, success, progress, meanSuccessSteps: null, meanReturn: -100, trainSuccessArea: 0, promoted });
+    data.races = [{
+      generation: 1, eta: 3, schedule: [1000, 3000],
+      rungs: [
+        { rung: 1, steps: 1000, standings: [standing('g1-energy-bonus-1', 0, 0.42, true), standing('g1-speed-shaping-2', 0, 0.31, false)] },
+        { rung: 2, steps: 3000, standings: [standing('g1-energy-bonus-1', 0.5, 0.5, false)] },
+      ],
+    }];
+    // Nothing succeeded at the first rung: progress is what the race cut by, and the card shows it.
+    const md = renderCardMarkdown(data);
+    assert.match(md, /\| `g1-speed-shaping-2` \| 0%, progress 0\.31 \(stopped\) \|/);
+    assert.match(md, /\| `g1-energy-bonus-1` \| 0%, progress 0\.42 \| 50%, progress 0\.5 \|/);
+    assert.match(md, /the best third went on from their checkpoints, and so did every one not clearly behind them/);
+    const html = renderCardHtml(data);
+    assert.match(html, /<title>g1-speed-shaping-2: 0%, progress 0\.31 \(stopped\)<\/title>/);
+    assert.match(html, /and so did every one not clearly behind them/);
+  });
 });

@@ -6,11 +6,22 @@
 import { escapeHtml as h } from '../../../core/escape.ts';
 import { r, spreadApart, svgOpen } from '../../../core/svg.ts';
 import type { RaceRecord } from '../store/records.ts';
+import { formatValue } from '../words/reflection-format.ts';
 import { computeSentence, estimateSentence, int, pct, WINNER_COLOR, type CardData } from './card-data.ts';
 
 const WIDTH = 470;
 const HEIGHT = 300;
 const PLOT = { left: 52, right: WIDTH - 150, top: 20, bottom: HEIGHT - 46 };
+
+/** What the race did at each rung, in the words of race.ts and race-standings.ts. */
+const RACE_RULE = 'In each generation every candidate that passed its check trained to the first rung; the best third went on ' +
+  'from their checkpoints, and so did every one not clearly behind them (fewer successes beyond chance, or, successes equal, ' +
+  'less progress beyond its seeds\' spread); the others stopped there with that rung\'s score (a cross).';
+
+/** "0%, progress 1.12": a rung's success, and the task's progress where it was kept (the rank's second key). */
+function rungScore(s: { success: number; progress?: number | null }): string {
+  return s.progress === undefined || s.progress === null ? pct(s.success) : `${pct(s.success)}, progress ${formatValue(s.progress)}`;
+}
 
 export function raceSection(data: CardData): string {
   const races = data.races ?? [];
@@ -20,9 +31,8 @@ export function raceSection(data: CardData): string {
   const estimate = estimateSentence(data);
   return `<section data-section="race"><h2>The race</h2><p class="lede">The search ${h(saved ?? 'raced its candidates')}. ` +
     (estimate === null ? '' : `<span data-estimate>${h(estimate)}</span> `) +
-    'In each generation every candidate that passed its check trained to the first rung; the best third went on from their ' +
-    'checkpoints, the others stopped there with that rung\'s score (a cross). The best of each generation always trains to the ' +
-    `full budget (a dot).</p>${charts === '' ? '' : `<div class="grid2">${charts}</div>`}</section>`;
+    `${RACE_RULE} The best of each generation always trains to the full budget (a dot).</p>` +
+    `${charts === '' ? '' : `<div class="grid2">${charts}</div>`}</section>`;
 }
 
 /** One generation's race: x is the rung (steps per seed-run), y the success there. */
@@ -42,7 +52,7 @@ function raceChart(data: CardData, race: RaceRecord): string {
       ? `<circle cx="${r(x(last.rung))}" cy="${r(y(last.s.success))}" r="4.5" fill="${color}"/>`
       : `<path d="M${r(x(last.rung) - 4)} ${r(y(last.s.success) - 4)}l8 8m0 -8l-8 8" stroke="${color}" stroke-width="2"/>`;
     return { id, color, finished, at: y(last.s.success), svg: `<g data-candidate="${h(id)}"><path d="${d}" fill="none" stroke="${color}" stroke-width="2"/>${end}` +
-      `<title>${h(names.get(id) ?? id)}: ${points.map((p) => pct(p.s.success)).join(' → ')}${finished ? '' : ' (stopped)'}</title></g>` };
+      `<title>${h(names.get(id) ?? id)}: ${points.map((p) => rungScore(p.s)).join(' → ')}${finished ? '' : ' (stopped)'}</title></g>` };
   });
   // The finishers are named at the right edge, spread apart so two equal scores stay readable.
   const named = paths.filter((p) => p.finished);
@@ -64,7 +74,7 @@ export function raceMarkdown(data: CardData, cell: (text: string) => string): st
   const races = data.races ?? [];
   if (races.length === 0 && saved === null) return [];
   const estimate = estimateSentence(data);
-  const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.${estimate === null ? '' : ` ${estimate}`}`, ''];
+  const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.${estimate === null ? '' : ` ${estimate}`}`, '', RACE_RULE, ''];
   for (const race of races) {
     const names = new Map(data.candidates.filter((c) => c.generation === race.generation).map((c) => [c.candidateId, c.name]));
     const budget = race.schedule[race.schedule.length - 1];
@@ -73,7 +83,7 @@ export function raceMarkdown(data: CardData, cell: (text: string) => string): st
     const rows = ids.map((id) => [cell(names.get(id) ?? id), ...race.schedule.map((_, i) => {
       const s = race.rungs.find((rung) => rung.rung === i + 1)?.standings.find((x) => x.candidateId === id);
       if (!s) return '';
-      return `${pct(s.success)}${s.promoted || i === race.schedule.length - 1 ? '' : ' (stopped)'}`;
+      return `${rungScore(s)}${s.promoted || i === race.schedule.length - 1 ? '' : ' (stopped)'}`;
     })]);
     out.push(`Generation ${race.generation}:`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`,
       ...rows.map((row) => `| ${row.join(' | ')} |`), '');
