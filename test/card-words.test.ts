@@ -104,5 +104,9 @@ describe('The card: what it draws and writes (issue 35)', () => {
     const html = renderCardHtml(data);
     assert.match(html, /<title>g1-speed-shaping-2: 0%, progress 0\.31 \(stopped\)<\/title>/);
     assert.match(html, /and so did every one not clearly behind them/);
+    // A search that did not race (one rung, the budget) has no rule to tell.
+    data.races = [{ ...data.races[0], schedule: [3000], rungs: [{ ...data.races[0].rungs[1], rung: 1 }] }];
+    assert.doesNotMatch(renderCardMarkdown(data), /best third/);
+    assert.doesNotMatch(renderCardHtml(data), /best third/);
   });
 });

@@ -19,6 +19,9 @@ const RACE_RULE = 'In each generation every candidate that passed its check trai
   'less progress beyond its seeds\' spread); the others stopped there with that rung\'s score (a cross).';
 
 /** "0%, progress 1.12": a rung's success, and the task's progress where it was kept (the rank's second key). */
+/** Whether some generation raced (more than one rung): a search that did not race has no rule to tell. */
+const raced = (races: RaceRecord[]): boolean => races.some((race) => race.schedule.length > 1);
+
 function rungScore(s: { success: number; progress?: number | null }): string {
   return s.progress === undefined || s.progress === null ? pct(s.success) : `${pct(s.success)}, progress ${formatValue(s.progress)}`;
 }
@@ -31,7 +34,7 @@ export function raceSection(data: CardData): string {
   const estimate = estimateSentence(data);
   return `<section data-section="race"><h2>The race</h2><p class="lede">The search ${h(saved ?? 'raced its candidates')}. ` +
     (estimate === null ? '' : `<span data-estimate>${h(estimate)}</span> `) +
-    `${RACE_RULE} The best of each generation always trains to the full budget (a dot).</p>` +
+    `${raced(races) ? `${RACE_RULE} The best of each generation always trains to the full budget (a dot).` : ''}</p>` +
     `${charts === '' ? '' : `<div class="grid2">${charts}</div>`}</section>`;
 }
 
@@ -74,7 +77,8 @@ export function raceMarkdown(data: CardData, cell: (text: string) => string): st
   const races = data.races ?? [];
   if (races.length === 0 && saved === null) return [];
   const estimate = estimateSentence(data);
-  const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.${estimate === null ? '' : ` ${estimate}`}`, '', RACE_RULE, ''];
+  const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.${estimate === null ? '' : ` ${estimate}`}`, '',
+    ...(raced(races) ? [RACE_RULE, ''] : [])];
   for (const race of races) {
     const names = new Map(data.candidates.filter((c) => c.generation === race.generation).map((c) => [c.candidateId, c.name]));
     const budget = race.schedule[race.schedule.length - 1];
