@@ -18,10 +18,10 @@ const RACE_RULE = 'In each generation every candidate that passed its check trai
   'from their checkpoints, and so did every one not clearly behind them (fewer successes beyond chance, or, successes equal, ' +
   'less progress beyond its seeds\' spread); the others stopped there with that rung\'s score (a cross).';
 
-/** "0%, progress 1.12": a rung's success, and the task's progress where it was kept (the rank's second key). */
 /** Whether some generation raced (more than one rung): a search that did not race has no rule to tell. */
 const raced = (races: RaceRecord[]): boolean => races.some((race) => race.schedule.length > 1);
 
+/** "0%, progress 1.12": a rung's success, and the task's progress where it was kept (the rank's second key). */
 function rungScore(s: { success: number; progress?: number | null }): string {
   return s.progress === undefined || s.progress === null ? pct(s.success) : `${pct(s.success)}, progress ${formatValue(s.progress)}`;
 }
