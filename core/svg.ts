@@ -65,7 +65,6 @@ interface Frame {
   bottom: number;
 }
 
-/** Rounds for compact attributes; non-finite values become 0 so an attribute never says NaN. */
 /** A number for an SVG attribute: one decimal, and 0 for anything not finite. */
 export const r = (v: number): string => (Number.isFinite(v) ? String(Math.round(v * 10) / 10) : '0');
 

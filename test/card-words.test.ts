@@ -104,6 +104,19 @@ describe('The card: what it draws and writes (issue 35)', () => {
     const html = renderCardHtml(data);
     assert.match(html, /<title>g1-speed-shaping-2: 0%, progress 0\.31 \(stopped\)<\/title>/);
     assert.match(html, /and so did every one not clearly behind them/);
+    assert.doesNotMatch(html, /data-axis="progress"/, 'something succeeded: the chart draws success');
+    // Nothing succeeded anywhere in the race: progress decided every cut, and the chart draws it.
+    data.races[0].rungs[1].standings[0].success = 0;
+    const flat = renderCardHtml(data);
+    const chart = /<svg data-chart="race-1".*?<\/svg>/s.exec(flat)?.[0] ?? '';
+    assert.match(chart, /<text class="axis-label" data-axis="progress"[^>]*>progress: [^<]+ \(nothing succeeded in this race\)<\/text>/);
+    assert.doesNotMatch(chart, />100%</, 'no success ticks on a chart of progress');
+    const ends = [...chart.matchAll(/<g data-candidate="([^"]+)"><path d="([^"]+)"/g)].map((m) => ({ id: m[1], ys: [...m[2].matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((p) => Number(p[1])) }));
+    const kept = ends.find((e) => e.id === 'g1-energy-bonus-1');
+    const cut = ends.find((e) => e.id === 'g1-speed-shaping-2');
+    assert.ok(kept && cut);
+    assert.ok(kept.ys[0] < cut.ys[0], 'at the first rung the line with more progress (0.42) is drawn above the one with less (0.31)');
+    assert.ok(kept.ys[1] < kept.ys[0], 'and it rises to the budget with its progress (0.5)');
     // A search that did not race (one rung, the budget) has no rule to tell.
     data.races = [{ ...data.races[0], schedule: [3000], rungs: [{ ...data.races[0].rungs[1], rung: 1 }] }];
     assert.doesNotMatch(renderCardMarkdown(data), /best third/);
