@@ -53,7 +53,8 @@ export interface LegendEntry {
   shape?: 'line' | 'bar' | 'dot';
 }
 
-const CHAR_WIDTH = 6.6;
+/** About how wide one character of a chart's small text is, in pixels: enough to make room for a label. */
+export const CHAR_WIDTH = 6.6;
 
 /** The plot area inside a chart: the legend sits above it, axis labels around it. */
 interface Frame {

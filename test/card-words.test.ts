@@ -117,6 +117,10 @@ describe('The card: what it draws and writes (issue 35)', () => {
     assert.ok(kept && cut);
     assert.ok(kept.ys[0] < cut.ys[0], 'at the first rung the line with more progress (0.42) is drawn above the one with less (0.31)');
     assert.ok(kept.ys[1] < kept.ys[0], 'and it rises to the budget with its progress (0.5)');
+    assert.doesNotMatch(chart, /textLength/, 'names that fit are drawn as they are');
+    // A finisher's name too long for the room at the right edge is drawn narrower, whole.
+    for (const rung of data.races[0].rungs) for (const s of rung.standings) if (s.candidateId === 'g1-energy-bonus-1') s.candidateId = 'g1-environment-reward-with-a-long-name-2';
+    assert.match(renderCardHtml(data), /<text class="ref"[^>]* textLength="\d+" lengthAdjust="spacingAndGlyphs">g1-environment-reward-with-a-long-name-2<\/text>/);
     // A search that did not race (one rung, the budget) has no rule to tell.
     data.races = [{ ...data.races[0], schedule: [3000], rungs: [{ ...data.races[0].rungs[1], rung: 1 }] }];
     assert.doesNotMatch(renderCardMarkdown(data), /best third/);

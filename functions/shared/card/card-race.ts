@@ -4,7 +4,7 @@
  * (it trained to the budget) or a cross (the race stopped it there), with what the race saved.
  */
 import { escapeHtml as h } from '../../../core/escape.ts';
-import { r, spreadApart, svgOpen, ticks } from '../../../core/svg.ts';
+import { CHAR_WIDTH, r, spreadApart, svgOpen, ticks } from '../../../core/svg.ts';
 import type { RaceRecord } from '../store/records.ts';
 import { formatValue } from '../words/reflection-format.ts';
 import { cardTask, computeSentence, estimateSentence, int, pct, WINNER_COLOR, type CardData } from './card-data.ts';
@@ -12,6 +12,8 @@ import { cardTask, computeSentence, estimateSentence, int, pct, WINNER_COLOR, ty
 const WIDTH = 470;
 const HEIGHT = 300;
 const PLOT = { left: 52, right: WIDTH - 150, top: 20, bottom: HEIGHT - 46 };
+/** The width the finishers' names have between the plot and the chart's right edge. */
+const LABEL_ROOM = WIDTH - PLOT.right - 12;
 
 /** What the race did at each rung, in the words of race.ts and race-standings.ts. */
 const RACE_RULE = 'In each generation every candidate that passed its check trained to the first rung; the best third went on ' +
@@ -91,7 +93,12 @@ function raceChart(data: CardData, race: RaceRecord): string {
   // The finishers are named at the right edge, spread apart so two equal scores stay readable.
   const named = paths.filter((p) => p.finished);
   const labelY = spreadApart(named.map((p) => p.at), 13);
-  const labels = named.map((p, i) => `<text class="ref" x="${PLOT.right + 8}" y="${r(labelY[i] + 4)}" fill="${p.color}">${h(names.get(p.id) ?? p.id)}</text>`).join('');
+  const labels = named.map((p, i) => {
+    const name = names.get(p.id) ?? p.id;
+    // A name wider than the room at the right edge is drawn narrower, whole, rather than cut off by the frame.
+    const fit = name.length * CHAR_WIDTH > LABEL_ROOM ? ` textLength="${LABEL_ROOM}" lengthAdjust="spacingAndGlyphs"` : '';
+    return `<text class="ref" x="${PLOT.right + 8}" y="${r(labelY[i] + 4)}" fill="${p.color}"${fit}>${h(name)}</text>`;
+  }).join('');
   const grid = axis.ticks.map((v) => `<line class="grid" x1="${PLOT.left}" x2="${PLOT.right}" y1="${r(y(v))}" y2="${r(y(v))}"/>` +
     `<text class="tick" x="${PLOT.left - 6}" y="${r(y(v) + 4)}" text-anchor="end">${h(axis.tick(v))}</text>`).join('');
   const caption = axis.caption === '' ? '' : `<text class="axis-label" data-axis="progress" x="${PLOT.left}" y="${PLOT.top - 8}">${h(axis.caption)}</text>`;
