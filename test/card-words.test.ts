@@ -85,7 +85,7 @@ describe('The card: what it draws and writes (issue 35)', () => {
     data.winner.freshLearning = { trainSuccessArea: 0.4, stepsToHalfSuccess: 20_000 };
     assert.match(learnedSoonerSentence(data) ?? '', /half its training episodes succeeded after 20,000 steps \(the person's shaping never had half succeed\)/);
   });
-  it('gives each rung\'s progress beside its success in the race, and says who the race keeps', () => {
+  it('gives each rung\'s progress beside its success in the race, draws progress where nothing in the race succeeded, and says who the race keeps', () => {
     const data = clone();
     const standing = (candidateId: string, success: number, progress: number | null, promoted: boolean) =>
       ({ candidateId, success, progress, meanSuccessSteps: null, meanReturn: -100, trainSuccessArea: 0, promoted });
