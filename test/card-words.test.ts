@@ -121,8 +121,10 @@ describe('The card: what it draws and writes (issue 35)', () => {
     // A finisher's name too long for the room at the right edge is drawn narrower, whole.
     for (const rung of data.races[0].rungs) for (const s of rung.standings) if (s.candidateId === 'g1-energy-bonus-1') s.candidateId = 'g1-environment-reward-with-a-long-name-2';
     assert.match(renderCardHtml(data), /<text class="ref"[^>]* textLength="\d+" lengthAdjust="spacingAndGlyphs">g1-environment-reward-with-a-long-name-2<\/text>/);
-    // A search that did not race (one rung, the budget) has no rule to tell.
-    data.races = [{ ...data.races[0], schedule: [3000], rungs: [{ ...data.races[0].rungs[1], rung: 1 }] }];
+    // A search that did not race has no race on its card (assembleCard keeps only records of more than one rung), and no rule to tell.
+    data.races = [];
+    data.compute = { stepsTrained: 30_000, stepsFullBudget: 30_000 };
+    assert.match(renderCardMarkdown(data), /## The race\n\nThe search trained 30,000 environment steps, every candidate to the full budget\.\n/);
     assert.doesNotMatch(renderCardMarkdown(data), /best third/);
     assert.doesNotMatch(renderCardHtml(data), /best third/);
   });

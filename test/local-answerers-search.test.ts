@@ -32,7 +32,7 @@ describe('Search: --proposer command:CMD', () => {
   let log = '';
   let command = '';
   let first = { code: 0, stderr: '' };
-  let resumed = { code: 0, stderr: '' };
+  let resumed = { code: 0, stdout: '', stderr: '' };
 
   before(async () => {
     dir = await tempDir();
@@ -50,6 +50,10 @@ describe('Search: --proposer command:CMD', () => {
   it('resumed, asks generation 1 nothing again and generation 2 once more, and finishes', async () => {
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.deepEqual((await readFile(log, 'utf8')).trim().split('\n'), ['g1 step 1', 'g2 step 1', 'g2 step 1']);
+    // Run with --no-racing: its card draws no race and tells no race's rule.
+    const card = await readFile((JSON.parse(resumed.stdout) as { cardPath: string }).cardPath.replace(/card\.html$/, 'card.md'), 'utf8');
+    assert.match(card, /## The race\n\nThe search trained [\d,]+ environment steps, every candidate to the full budget\./);
+    assert.doesNotMatch(card, /best third|Generation 1:/);
   });
 
   it('keeps the command\'s answers like a model\'s, at no cost: the command is the model', async () => {

@@ -20,9 +20,6 @@ const RACE_RULE = 'In each generation every candidate that passed its check trai
   'from their checkpoints, and so did every one not clearly behind them (fewer successes beyond chance, or, successes equal, ' +
   'less progress beyond its seeds\' spread); the others stopped there with that rung\'s score (a cross).';
 
-/** Whether some generation raced (more than one rung): a search that did not race has no rule to tell. */
-const raced = (races: RaceRecord[]): boolean => races.some((race) => race.schedule.length > 1);
-
 /** "0%, progress 1.12": a rung's success, and the task's progress where it was kept (the rank's second key). */
 function rungScore(s: { success: number; progress?: number | null }): string {
   return s.progress === undefined || s.progress === null ? pct(s.success) : `${pct(s.success)}, progress ${formatValue(s.progress)}`;
@@ -36,7 +33,8 @@ export function raceSection(data: CardData): string {
   const estimate = estimateSentence(data);
   return `<section data-section="race"><h2>The race</h2><p class="lede">The search ${h(saved ?? 'raced its candidates')}. ` +
     (estimate === null ? '' : `<span data-estimate>${h(estimate)}</span> `) +
-    `${raced(races) ? `${RACE_RULE} The best of each generation always trains to the full budget (a dot).` : ''}</p>` +
+    // The card's races are the generations that raced (assembleCard leaves out one-rung records): none, no rule to tell.
+    `${races.length > 0 ? `${RACE_RULE} The best of each generation always trains to the full budget (a dot).` : ''}</p>` +
     `${charts === '' ? '' : `<div class="grid2">${charts}</div>`}</section>`;
 }
 
@@ -117,7 +115,7 @@ export function raceMarkdown(data: CardData, cell: (text: string) => string): st
   if (races.length === 0 && saved === null) return [];
   const estimate = estimateSentence(data);
   const out = ['## The race', '', `The search ${saved ?? 'raced its candidates'}.${estimate === null ? '' : ` ${estimate}`}`, '',
-    ...(raced(races) ? [RACE_RULE, ''] : [])];
+    ...(races.length > 0 ? [RACE_RULE, ''] : [])];
   for (const race of races) {
     const names = new Map(data.candidates.filter((c) => c.generation === race.generation).map((c) => [c.candidateId, c.name]));
     const budget = race.schedule[race.schedule.length - 1];
