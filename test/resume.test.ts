@@ -21,9 +21,13 @@ async function resultFiles(dir: string): Promise<Map<string, number>> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   for (const e of entries) {
     // A seed-run's result: at its budget (result.json) or at a rung of the race (rungs/<steps>.json).
-    if (e.isFile() && (e.name === 'result.json' || e.parentPath.endsWith('/rungs') || /^proposal-/.test(e.name))) {
+    // Not a blob still being written (.<name>.<uuid>.partial, renamed into place when whole).
+    const rung = e.parentPath.endsWith('/rungs') && /^\d+\.json$/.test(e.name);
+    if (e.isFile() && (e.name === 'result.json' || rung || /^proposal-/.test(e.name))) {
       const path = join(e.parentPath, e.name);
-      out.set(path, (await stat(path)).mtimeMs);
+      // A file seen by readdir can be replaced by the running search before it is looked at.
+      const seen = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+      if (seen) out.set(path, seen.mtimeMs);
     }
   }
   return out;
