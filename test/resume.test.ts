@@ -12,22 +12,20 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
+import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
 const SEARCH_ID = 'killed';
 
 async function resultFiles(dir: string): Promise<Map<string, number>> {
+  // The local bucket's own listing: whole objects only, never a write still in progress.
+  const store = new FsBlobStore(dir);
   const out = new Map<string, number>();
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
+  for (const key of await store.list('')) {
+    const name = key.slice(key.lastIndexOf('/') + 1);
     // A seed-run's result: at its budget (result.json) or at a rung of the race (rungs/<steps>.json).
-    // Not a blob still being written (.<name>.<uuid>.partial, renamed into place when whole).
-    const rung = e.parentPath.endsWith('/rungs') && /^\d+\.json$/.test(e.name);
-    if (e.isFile() && (e.name === 'result.json' || rung || /^proposal-/.test(e.name))) {
-      const path = join(e.parentPath, e.name);
-      // A file seen by readdir can be replaced by the running search before it is looked at.
-      const seen = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
-      if (seen) out.set(path, seen.mtimeMs);
+    if (name === 'result.json' || /(^|\/)rungs\/[^/]+$/.test(key) || name.startsWith('proposal-')) {
+      out.set(store.pathOf(key), (await stat(store.pathOf(key))).mtimeMs);
     }
   }
   return out;
