@@ -24,8 +24,9 @@ async function resultFiles(dir: string): Promise<Map<string, number>> {
   for (const key of await store.list('')) {
     const name = key.slice(key.lastIndexOf('/') + 1);
     // A seed-run's result: at its budget (result.json) or at a rung of the race (rungs/<steps>.json).
-    if (name === 'result.json' || /(^|\/)rungs\/[^/]+$/.test(key) || name.startsWith('proposal-')) {
-      out.set(store.pathOf(key), (await stat(store.pathOf(key))).mtimeMs);
+    if (name === 'result.json' || /(^|\/)rungs\/\d+\.json$/.test(key) || name.startsWith('proposal-')) {
+      const path = store.pathOf(key);
+      out.set(path, (await stat(path)).mtimeMs);
     }
   }
   return out;
