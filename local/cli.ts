@@ -10,6 +10,13 @@ import { DEFAULT_TASK_ID } from '../tasks/default-task.ts';
 import { UsageError } from './flags.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
+// A reader that stops early (`eureka tasks --json | head -c 100`) closes the pipe: the command ends
+// there as a Unix tool ends on SIGPIPE, quietly, instead of with an unhandled EPIPE's stack.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(EXIT.pipeClosed);
+});
+
 const TASK_OPTION = ['--task <id>', 'the task (eureka tasks lists them)', DEFAULT_TASK_ID] as const;
 
 const program = new Command('eureka')
@@ -53,7 +60,8 @@ program
 program
   .command('train')
   .description('one graded seed-run of a reward')
-  .requiredOption('--reward <file>', 'JavaScript file defining computeReward')
+  .option('--reward <file>', 'JavaScript file defining computeReward')
+  .option('--baseline <name>', 'instead of --reward: one of the task\'s two baselines, human (the person\'s shaping; a behaviour\'s first try) or environment (its own reward)')
   .option(...TASK_OPTION)
   .option('--seed <n>', 'training seed', '0')
   .option('--steps <n>', 'environment steps of training (default: the task\'s budget)')

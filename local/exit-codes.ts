@@ -18,6 +18,8 @@ export const EXIT = {
   notTrained: 5,
   /** search: it finished without a winner, no candidate trained (the card, summary.json and the last line say why). */
   noWinner: 6,
+  /** Any command: the reader closed stdout before everything was written (128 + SIGPIPE, as a Unix tool ends). */
+  pipeClosed: 141,
 } as const;
 
 /** What `eureka --help` prints under the commands. */
@@ -29,4 +31,5 @@ Exit codes (docs/cli.md):
   3  check-reward: the sandbox check rejected the reward
   4  check-reward: the check passed, the screen fails the reward (it prefers a failure)
   5  train: the seed-run did not train (timeout, memory or error)
-  6  search: it finished without a winner: no candidate trained (the last line says why)`;
+  6  search: it finished without a winner: no candidate trained (the last line says why)
+  141  the reader closed the pipe before everything was written (as on SIGPIPE)`;

@@ -4,14 +4,16 @@
  * the anthropic proposer against a loopback Messages API that a resume never asks again.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { withLocalStore } from '../local/runtime.ts';
+import { getTask } from '../tasks/registry.ts';
 import { answer, startMessagesApiServer } from './support/messages-api-server.ts';
 import { energyReward } from './support/energy-reward.ts';
-import { eureka } from './support/eureka-cli.ts';
+import { CLI, eureka } from './support/eureka-cli.ts';
 
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
 const GOLDEN = new URL('./fixtures/golden/', import.meta.url).pathname;
@@ -28,6 +30,9 @@ describe('CLI: eureka', () => {
     ['an unknown flag', ['search', '--candidate', '3'], /unknown option '--candidate'/],
     ['resuming a search that does not exist', ['search', '--resume', 'nope', '--data-dir', join(tmpdir(), 'eureka-empty')], /^eureka: --resume: no search nope in .*\n$/],
     ['an execution input for AWS that does not validate', ['start', '--input', '{"seeds":11}'], /^eureka: --input: Invalid search input: "seeds" must be at most 10 \(got 11\)\n$/],
+    ['train with neither a reward nor a baseline', ['train'], /^eureka: --reward or --baseline: give exactly one .*\n$/],
+    ['train with both a reward and a baseline', ['train', '--reward', `${EXAMPLES}energy.js`, '--baseline', 'human'], /^eureka: --reward or --baseline: give exactly one .*\n$/],
+    ['a baseline that is not one', ['train', '--baseline', 'expert'], /^eureka: --baseline: must be human or environment\n$/],
     ['an unknown task', ['train', '--reward', `${EXAMPLES}energy.js`, '--task', 'Pong-v5'], /^eureka: --task: unknown task "Pong-v5": the known tasks are .*CartPole-v1.*MountainCar-v0.*\n$/],
     ['a conformance file of another task', ['conformance', '--task', 'CartPole-v1', `${GOLDEN}MountainCar-v0.json`], /^eureka: .*records MountainCar-v0, not CartPole-v1 \(--task\)\n$/],
     ['a conformance file that is not recorded episodes', ['conformance', '--task', 'CartPole-v1', `${EXAMPLES}energy.js`], /^eureka: .*energy\.js is not JSON/],
@@ -72,6 +77,31 @@ describe('CLI: eureka', () => {
     assert.equal(result.outcome, 'trained');
     assert.equal(result.seed, 3);
     assert.equal(result.steps, 4096);
+  });
+
+  it('train --baseline trains the task\'s own baseline, as the same code from a file trains', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-baseline-'));
+    dirs.push(dir);
+    const file = join(dir, 'environment.js');
+    await writeFile(file, getTask('CartPole-v1').baselines.environment.code);
+    const args = ['--task', 'CartPole-v1', '--steps', '4096', '--eval-episodes', '2', '--seed', '5', '--json'];
+    const [baseline, fromFile] = await Promise.all([eureka(['train', '--baseline', 'environment', ...args]), eureka(['train', '--reward', file, ...args])]);
+    assert.equal(baseline.code, 0, baseline.stderr);
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    const [a, b] = [JSON.parse(baseline.stdout), JSON.parse(fromFile.stdout)];
+    assert.equal(a.candidateId, 'environment');
+    assert.equal(a.outcome, 'trained');
+    assert.equal(a.thetaSha256, b.thetaSha256, 'the same parameters, trained from the same code');
+  });
+
+  it('a reader that closes the pipe early ends the command quietly with 141, as on SIGPIPE, no stack', async () => {
+    const child = spawn(process.execPath, [CLI, 'tasks', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // before the command has loaded and written anything
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 141);
   });
 
   it('tasks --json lists every task with its spaces, success test, progress in words and budget', async () => {

@@ -1,6 +1,7 @@
 /**
- * `eureka train --reward FILE`: one graded seed-run of a reward, on this machine or (--remote) on
- * the deployed TrainSeed. Exits 5 when the seed-run did not train (exit-codes.ts).
+ * `eureka train --reward FILE` (or `--baseline human|environment`, one of the task's own two): one
+ * graded seed-run of a reward, on this machine or (--remote) on the deployed TrainSeed. Exits 5 when
+ * the seed-run did not train (exit-codes.ts).
  */
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
@@ -24,7 +25,9 @@ import type { Network } from '../../functions/train-seed/network.ts';
 type TrainedPolicy = { theta: Float32Array; network: Network };
 
 const TrainFlags = z.object({
-  reward: z.string({ error: 'is required (a JavaScript file defining computeReward)' }),
+  reward: z.string().min(1).optional(),
+  /** One of the task's two baselines instead of a file: a search's fresh check of them, seed for seed. */
+  baseline: z.enum(['human', 'environment'], { error: 'must be human or environment' }).optional(),
   task: taskFlag(),
   seed: intFlag(0, 2 ** 31 - 1).default(0),
   /** Default: the task's measured budget. */
@@ -42,13 +45,13 @@ const TrainFlags = z.object({
 export async function trainCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(TrainFlags, raw);
   const task = getTask(flags.task);
-  const source = await readUserFile(flags.reward);
+  const { candidateId, source } = await rewardToTrain(task, flags.reward, flags.baseline);
   const budget = { steps: flags.steps ?? task.budget.steps, evalEpisodes: flags.evalEpisodes ?? task.budget.evalEpisodes };
   noteRoundedSteps(task, flags.steps, '--steps');
   if (flags.remote && flags.savePolicy !== undefined) throw new UsageError('--save-policy saves a policy trained here: it does not go with --remote');
   const { result, policy } = flags.remote
     ? { result: await trainRemotely(flags.stack, task.id, source, flags.seed, budget, flags.chunkSteps), policy: undefined }
-    : await trainHere(task, flags.reward, source, flags.seed, budget, flags.chunkSteps);
+    : await trainHere(task, candidateId, source, flags.seed, budget, flags.chunkSteps);
   if (flags.savePolicy !== undefined && policy !== undefined) {
     const dir = resolve(flags.savePolicy);
     await savePolicy(policy.network, policy.theta, new FsBlobStore(dirname(dir)), basename(dir));
@@ -58,11 +61,20 @@ export async function trainCommand(raw: unknown): Promise<void> {
   else process.stdout.write(describe(task, result));
 }
 
+/** The reward's file, or the baseline's code as the task declares it: exactly one of the two. */
+async function rewardToTrain(task: Task, file?: string, baseline?: 'human' | 'environment'): Promise<{ candidateId: string; source: string }> {
+  if ((file === undefined) === (baseline === undefined)) {
+    throw new UsageError('--reward or --baseline: give exactly one (a JavaScript file defining computeReward, or human or environment, the task\'s own)');
+  }
+  if (baseline !== undefined) return { candidateId: baseline, source: task.baselines[baseline].code };
+  return { candidateId: file as string, source: await readUserFile(file as string) };
+}
+
 /**
  * Here, in one piece, or with --chunk-steps chunk after chunk as TrainSeed trains them: each
  * chunk a fresh sandbox, its checkpoint encoded and decoded as the bucket would hold it.
  */
-async function trainHere(task: Task, file: string, source: string, seed: number, budget: Budget, chunkSteps?: number): Promise<{ result: SeedResult; policy?: TrainedPolicy }> {
+async function trainHere(task: Task, candidateId: string, source: string, seed: number, budget: Budget, chunkSteps?: number): Promise<{ result: SeedResult; policy?: TrainedPolicy }> {
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: 'training [{bar}] {percentage}% | update {value}/{total} | train success {success}', hideCursor: true },
     cliProgress.Presets.shades_classic,
@@ -76,7 +88,7 @@ async function trainHere(task: Task, file: string, source: string, seed: number,
   let resume: SeedCheckpoint | undefined;
   try {
     for (;;) {
-      const out = await runSeedChunk({ task, candidateId: file, source, seed, budget, chunkSteps, resume, onUpdate });
+      const out = await runSeedChunk({ task, candidateId, source, seed, budget, chunkSteps, resume, onUpdate });
       if (out.done) return { result: out.result, policy: out.policy };
       resume = decodeTyped<SeedCheckpoint>(encodeTyped(out.checkpoint));
     }
