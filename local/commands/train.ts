@@ -63,11 +63,9 @@ export async function trainCommand(raw: unknown): Promise<void> {
 
 /** The reward's file, or the baseline's code as the task declares it: exactly one of the two. */
 async function rewardToTrain(task: Task, file?: string, baseline?: 'human' | 'environment'): Promise<{ candidateId: string; source: string }> {
-  if ((file === undefined) === (baseline === undefined)) {
-    throw new UsageError('--reward or --baseline: give exactly one (a JavaScript file defining computeReward, or human or environment, the task\'s own)');
-  }
-  if (baseline !== undefined) return { candidateId: baseline, source: task.baselines[baseline].code };
-  return { candidateId: file as string, source: await readUserFile(file as string) };
+  if (baseline !== undefined && file === undefined) return { candidateId: baseline, source: task.baselines[baseline].code };
+  if (file !== undefined && baseline === undefined) return { candidateId: file, source: await readUserFile(file) };
+  throw new UsageError('--reward or --baseline: give exactly one (a JavaScript file defining computeReward, or human or environment, the task\'s own)');
 }
 
 /**
