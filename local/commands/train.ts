@@ -62,7 +62,7 @@ export async function trainCommand(raw: unknown): Promise<void> {
 }
 
 /** The reward's file, or the baseline's code as the task declares it: exactly one of the two. */
-async function rewardToTrain(task: Task, file?: string, baseline?: 'human' | 'environment'): Promise<{ candidateId: string; source: string }> {
+async function rewardToTrain(task: Task, file?: string, baseline?: keyof Task['baselines']): Promise<{ candidateId: string; source: string }> {
   if (baseline !== undefined && file === undefined) return { candidateId: baseline, source: task.baselines[baseline].code };
   if (file !== undefined && baseline === undefined) return { candidateId: file, source: await readUserFile(file) };
   throw new UsageError('--reward or --baseline: give exactly one (a JavaScript file defining computeReward, or human or environment, the task\'s own)');
