@@ -17,26 +17,32 @@ const TSX = import.meta.resolve('tsx');
 /** How often a busy worker's memory and CPU time are read. */
 const POLL_MS = 200;
 /**
- * The most a new worker may take to load its handler. Lambda gives Init 10 s apart from the
- * invocation's timeout; a busy machine here takes several seconds (9 s measured at load 15), so
- * the local cap only stops a worker that will never load.
+ * The most CPU a new worker may use to load its handler (Lambda's Init), unless its pool is given
+ * another cap: Lambda gives Init 10 s apart from the invocation's timeout; loading takes about 2.3 s
+ * of CPU here (measured beside a search on both cores), so the cap only stops a worker that will
+ * never load, and, counted in CPU, not one that a busy machine starves.
  */
 const INIT_CAP_SECONDS = 120;
 
-/**
- * A worker is killed once its invocation has run this many times its time cap on the clock, however
- * little CPU it used: one that makes no progress (a deadlock) still ends, and a machine so busy that
- * a worker gets less than a fifth of a core says so instead of running on for days.
- */
-const WALL_BACKSTOP = 5;
-const wallBackstopSeconds = (caps: FunctionCaps): number => caps.timeoutSeconds * WALL_BACKSTOP;
+/** A pool's caps: its Lambda's, and Init's (INIT_CAP_SECONDS unless given, as the tests give a short one). */
+export type PoolCaps = FunctionCaps & { initSeconds?: number };
 
 /**
- * The longest an invocation can take here on the clock, Init included: what the local runtime gives
- * the Task states of TrainSeed as their TimeoutSeconds, so that the pool's caps, not the clock, end
- * a seed-run (local/runtime.ts), with the margin AWS leaves between a Task's timeout and its Lambda's.
+ * A worker is killed once its Init or its invocation has run this many times its time cap on the
+ * clock, however little CPU it used: one that makes no progress (a deadlock) still ends, and a
+ * machine so busy that a worker gets less than a fifth of a core says so instead of running on for days.
  */
-export const taskWallSeconds = (caps: FunctionCaps): number => INIT_CAP_SECONDS + wallBackstopSeconds(caps) + TASK_TIMEOUT_MARGIN_SECONDS;
+const WALL_BACKSTOP = 5;
+const wallBackstopSeconds = (capSeconds: number): number => capSeconds * WALL_BACKSTOP;
+
+/**
+ * The longest an invocation can take here on the clock, Init included (each with its backstop): what
+ * the local runtime gives the Task states of TrainSeed as their TimeoutSeconds, so that the pool's
+ * caps, not the clock, end a seed-run (local/runtime.ts), with the margin AWS leaves between a Task's
+ * timeout and its Lambda's.
+ */
+export const taskWallSeconds = (caps: PoolCaps): number =>
+  wallBackstopSeconds(caps.initSeconds ?? INIT_CAP_SECONDS) + wallBackstopSeconds(caps.timeoutSeconds) + TASK_TIMEOUT_MARGIN_SECONDS;
 
 /** A pool's workers by default: one a core this process may run on. */
 export const defaultPoolSlots = (): number => availableParallelism();
@@ -110,7 +116,7 @@ export class TrainSeedPool {
   readonly started: Worker[] = [];
 
   constructor(
-    private readonly caps: FunctionCaps,
+    private readonly caps: PoolCaps,
     private readonly env: NodeJS.ProcessEnv,
     private readonly onProgress: (p: SeedProgress) => void = () => {},
     readonly slots = defaultPoolSlots(),
@@ -177,40 +183,39 @@ export class TrainSeedPool {
    * the time cap counts from when the worker has loaded its handler (Init is not the invocation's
    * time), and it counts the CPU time the worker used (process-usage.ts): a Lambda has its vCPU to
    * itself, a worker here shares the cores, so a busy machine slows a seed-run down without
-   * killing it. Where the CPU time cannot be read, and as a backstop for a worker that makes no
-   * progress, wall time: WALL_BACKSTOP times the cap.
+   * killing it. A new worker's Init is capped the same way, in CPU time, with its own cap
+   * (INIT_CAP_SECONDS). Where the CPU
+   * time cannot be read, and as a backstop for a worker that makes no progress, wall time:
+   * WALL_BACKSTOP times the cap.
    */
   private runOn<T>(worker: Worker, event: SeedTask | CheckItem, what: string, onOther: (m: ChildMessage) => void): Promise<T> {
     return new Promise((resolve, reject) => {
       let settled = false;
-      let started: { wall: number; cpu: number | undefined } | null = null;
+      const since = () => ({ wall: performance.now(), cpu: cpuSeconds(worker.child.pid) });
+      let phase = { init: true, ...since() };
       const finish = (fn: () => void, kill = false) => {
         if (settled) return;
         settled = true;
-        clearTimeout(initTimer);
         clearInterval(watch);
         if (kill) worker.kill();
         fn();
       };
       const killed = (name: SeedRunKilled['name'], message: string) => finish(() => reject(new SeedRunKilled(name, message)), true);
-      const initTimer = setTimeout(() => killed('Sandbox.Timedout',
-        `${what} killed: its worker did not load its handler within ${INIT_CAP_SECONDS} s`), INIT_CAP_SECONDS * 1000);
       void worker.ready.then(() => {
-        if (settled) return;
-        clearTimeout(initTimer);
-        started = { wall: performance.now(), cpu: cpuSeconds(worker.child.pid) };
+        phase = { init: false, ...since() };
       });
       const watch = setInterval(() => {
         const rssMb = residentMb(worker.child.pid);
         if (rssMb > this.caps.memoryMb) killed('Runtime.OutOfMemory', `${what} killed at ${rssMb.toFixed(0)} MB, over its ${this.caps.memoryMb} MB memory cap`);
-        if (started === null) return;
-        const wall = (performance.now() - started.wall) / 1000;
+        const wall = (performance.now() - phase.wall) / 1000;
         const now = cpuSeconds(worker.child.pid);
-        const cpu = started.cpu === undefined || now === undefined ? wall : now - started.cpu;
-        if (cpu >= this.caps.timeoutSeconds) killed('Sandbox.Timedout', `${what} killed after its ${this.caps.timeoutSeconds} s time cap`);
-        else if (wall >= wallBackstopSeconds(this.caps)) {
-          killed('Sandbox.Timedout', `${what} killed after ${wall.toFixed(0)} s on the clock, in which it used ${cpu.toFixed(0)} s of the CPU ` +
-            `(its cap is ${this.caps.timeoutSeconds} s of CPU): stuck, or this machine is too busy to run it`);
+        const cpu = phase.cpu === undefined || now === undefined ? wall : now - phase.cpu;
+        const cap = phase.init ? this.caps.initSeconds ?? INIT_CAP_SECONDS : this.caps.timeoutSeconds;
+        const killedHow = phase.init ? `${what} killed: its worker did not load its handler` : `${what} killed`;
+        if (cpu >= cap) killed('Sandbox.Timedout', phase.init ? `${killedHow} within its ${cap} s time cap` : `${killedHow} after its ${cap} s time cap`);
+        else if (wall >= wallBackstopSeconds(cap)) {
+          killed('Sandbox.Timedout', `${killedHow} after ${wall.toFixed(0)} s on the clock, in which it used ${cpu.toFixed(0)} s of the CPU ` +
+            `(its cap is ${cap} s of CPU): stuck, or this machine is too busy to run it`);
         }
       }, POLL_MS);
       worker.run(this.nextId++, event, (m) => {

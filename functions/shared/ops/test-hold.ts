@@ -9,7 +9,8 @@
  *                                 `marker` and holds still (the whole process, synchronously) until
  *                                 the test kills it, so the kill lands exactly there.
  *
- * The moments: a seed-run's invocation begun ("invoked"), a chunk training ("chunk"; "chunk-stored" once its checkpoint or result is), a checkpoint about to be written
+ * The moments: a TrainSeed worker's Init begun, its handler not loaded ("init", identity "worker"),
+ * a seed-run's invocation begun ("invoked"), a chunk training ("chunk"; "chunk-stored" once its checkpoint or result is), a checkpoint about to be written
  * ("checkpoint-write"), Reflect after its candidates' records and before its summary ("reflect"),
  * Publish after the card and before summary.json ("publish"). The loopback model server of the
  * test places the model request's moment itself.
