@@ -138,6 +138,9 @@ export const HOSTILE_CANDIDATE_COUNT = 2;
 /** Seeds per candidate at most: K=16 x S=10 is 160 seed-runs per generation. */
 export const MAX_SEEDS = 10;
 
+/** Greedy evaluation episodes a seed-run is graded on, at most (a task's budget has 20). */
+export const MAX_EVAL_EPISODES = 100;
+
 /** Lambda runtime (nodejs20.x can no longer be created; 22 is the closest to the Node 20 we test on). */
 export const LAMBDA_RUNTIME = 'nodejs22.x';
 

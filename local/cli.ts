@@ -89,6 +89,7 @@ program
   .option('--seeds <n>', 'seeds per candidate (default 5)')
   .option('--fresh-seeds <n>', 'seeds of the re-check of the winner and the baselines after the last generation (default: as many as --seeds)')
   .option('--steps <n>', 'environment steps per seed-run (default: the task\'s budget)')
+  .option('--eval-episodes <n>', 'greedy evaluation episodes a seed-run is graded on (default: the task\'s budget)')
   .option('--no-racing', 'train every checked candidate to the full budget (Eureka\'s way) instead of racing them')
   .option('--racing-eta <n>', 'racing: the top 1/eta of the candidates go on from each rung (default 3)')
   .option('--racing-rungs <n>', 'racing: rungs per generation, the last the full budget (default 3)')

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
-import { MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
+import { MAX_EVAL_EPISODES, MAX_RUNGS, MAX_SEED_RUN_STEPS, MAX_SEEDS, THINKING_BUDGET_LIMITS } from '../../infra/config.ts';
 import type { PublishResult } from '../../functions/shared/search/contracts.ts';
 import { ProposerField } from '../../functions/shared/input/proposer-input.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -24,6 +24,7 @@ const SearchFlags = z.object({
   seeds: intFlag(1, MAX_SEEDS).optional(),
   freshSeeds: intFlag(1, MAX_SEEDS).optional(),
   steps: intFlag(2048, MAX_SEED_RUN_STEPS).optional(),
+  evalEpisodes: intFlag(1, MAX_EVAL_EPISODES).optional(),
   racing: z.boolean().default(true),
   racingEta: intFlag(2, 8).optional(),
   racingRungs: intFlag(2, MAX_RUNGS).optional(),
@@ -95,7 +96,7 @@ async function executionInput(flags: z.infer<typeof SearchFlags>, searchId: stri
     return { name: basename(file).replace(/\.[^.]+$/, '').replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 64) || 'human', idea, code };
   }));
   const pick = Object.fromEntries(Object.entries({
-    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, freshSeeds: flags.freshSeeds, steps: flags.steps,
+    generations: flags.generations, candidates: flags.candidates, seeds: flags.seeds, freshSeeds: flags.freshSeeds, steps: flags.steps, evalEpisodes: flags.evalEpisodes,
     proposer: flags.proposer, model: flags.model, thinkingBudget: flags.thinkingBudget, feedback: flags.feedback, feedbackTimeoutMinutes: flags.feedbackTimeout, maxCostUsd: flags.maxCost,
     chunkSteps: flags.chunkSteps, racing: racingInput(flags), randomSeed: flags.randomSeed, screen: flags.screen,
   }).filter(([, v]) => v !== undefined));

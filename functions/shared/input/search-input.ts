@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import {
-  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
+  DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_EVAL_EPISODES, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
   RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS, THINKING_BUDGET_LIMITS,
 } from '../../../infra/config.ts';
 import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../../tasks/registry.ts';
@@ -77,7 +77,7 @@ export const SearchInputSchema = z.strictObject({
   seeds: count(1, MAX_SEEDS),
   freshSeeds: count(1, MAX_SEEDS),
   steps: count(2048, MAX_SEED_RUN_STEPS),
-  evalEpisodes: count(1, 100),
+  evalEpisodes: count(1, MAX_EVAL_EPISODES),
   includeHostile: z.boolean().optional(),
   proposer: ProposerField.optional(),
   model: z.string().min(1).max(200).optional(),
