@@ -21,12 +21,22 @@ import { OWN_GAIT, TRAINED_POLICIES, trainedBaseline } from '../local/bank-make.
 /** "A few hundred KiB per task at most" (issue 24). */
 const MAX_BANK_BYTES = 384 * 1024;
 
+/**
+ * The task's stored bank, read once for both of its tests: reading replays every episode and checks
+ * it against its digest (Go1's and Ant's take seconds).
+ */
+const readOnce = new Map<Task, ReturnType<typeof readStoredBank>>();
+async function storedBank(task: Task): Promise<ReturnType<typeof readStoredBank>> {
+  await task.prepare?.();
+  if (!readOnce.has(task)) readOnce.set(task, readStoredBank(task));
+  return readOnce.get(task);
+}
+
 describe('The bank of each task', () => {
   for (const task of TASKS) {
     it(`${task.id}: stored, small, every kind present, each episode of its kind`, async () => {
-      await task.prepare?.();
       assert.ok(statSync(bankFile(task)).size <= MAX_BANK_BYTES, `${bankFile(task)} is ${statSync(bankFile(task)).size} bytes`);
-      const bank = readStoredBank(task);
+      const bank = await storedBank(task);
       assert.ok(bank, 'a stored bank');
       // Successes come from the trained policy of the baseline the task names (the person's shaping
       // unless it says), or, where that does not succeed at the task's budget, from a success policy
@@ -61,10 +71,13 @@ describe('The bank of each task', () => {
     });
 
     it(`${task.id}: every episode replays in the environment from its seed, to the last bit`, async () => {
-      await task.prepare?.();
-      const bank = readStoredBank(task);
+      // Reading the bank replayed every episode and held it to the digest taken when the bank was
+      // made; stepped here, apart from the bank's own replay, the first episode of each policy shows
+      // the same observations and the same ending.
+      const bank = await storedBank(task);
       assert.ok(bank);
-      for (const episode of bank.episodes) assert.equal(replayDiffers(task, episode), null, `${episode.policy} seed ${episode.seed}`);
+      const firstOfEach = [...new Map(bank.episodes.map((e) => [e.policy, e] as const).reverse()).values()];
+      for (const episode of firstOfEach) assert.equal(replayDiffers(task, episode), null, `${episode.policy} seed ${episode.seed}`);
     });
   }
 });
