@@ -219,7 +219,7 @@ describe('CLI: eureka', () => {
     assert.equal(day.code, 2);
     assert.match(day.stderr, /^eureka: Invalid search input: the search's worst case is about \d+ h \d+ min: \d+ h \d+ min of seed-runs on AWS at "maxConcurrency" 160 .* of the other states at their timeouts .* more than the execution's 24 h: .*would fit\n$/);
     assert.deepEqual(await readdir(join(dataDir, 'bucket')).catch(() => []), [], 'nothing was recorded');
-    const smoke = ['search', '--smoke', '--seeds', '1', '--steps', '4096', '--generations', '1', '--no-hostile', '--data-dir', dataDir, '--search-id', 'once'];
+    const smoke = ['search', '--generations', '1', '--candidates', '1', '--seeds', '1', '--steps', '2048', '--eval-episodes', '1', '--no-hostile', '--data-dir', dataDir, '--search-id', 'once'];
     assert.equal((await eureka(smoke)).code, 0);
     const twice = await eureka(smoke);
     assert.equal(twice.code, 2);
