@@ -25,11 +25,11 @@ export const EXIT = {
 /** What `eureka --help` prints under the commands. */
 export const EXIT_CODES_HELP = `
 Exit codes (docs/cli.md):
-  0  the command did what was asked, and the result is good
-  1  any other failure (one line on stderr); conformance: the port is not within tolerance
-  2  bad usage (one line on stderr)
-  3  check-reward: the sandbox check rejected the reward
-  4  check-reward: the check passed, the screen fails the reward (it prefers a failure)
-  5  train: the seed-run did not train (timeout, memory or error)
-  6  search: it finished without a winner: no candidate trained (the last line says why)
+    0  the command did what was asked, and the result is good
+    1  any other failure (one line on stderr); conformance: the port is not within tolerance
+    2  bad usage (one line on stderr)
+    3  check-reward: the sandbox check rejected the reward
+    4  check-reward: the check passed, the screen fails the reward (it prefers a failure)
+    5  train: the seed-run did not train (timeout, memory or error)
+    6  search: it finished without a winner: no candidate trained (the last line says why)
   141  the reader closed the pipe before everything was written (as on SIGPIPE)`;
