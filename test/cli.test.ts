@@ -26,6 +26,7 @@ describe('CLI: eureka', () => {
     ['a missing reward file', ['train', '--reward', '/nonexistent/reward.js'], /^eureka: cannot read \/nonexistent\/reward\.js: no such file\n$/],
     ['a flag that is not a number', ['train', '--reward', `${EXAMPLES}energy.js`, '--steps', 'many'], /^eureka: --steps: must be a number\n$/],
     ['a flag out of range', ['search', '--candidates', '40'], /^eureka: --candidates: must be at most 16\n$/],
+    ['evaluation episodes out of range', ['search', '--eval-episodes', '101'], /^eureka: --eval-episodes: must be at most 100\n$/],
     ['a thinking budget out of range', ['search', '--thinking-budget', '100'], /^eureka: --thinking-budget: must be at least 1024\n$/],
     ['an unknown flag', ['search', '--candidate', '3'], /unknown option '--candidate'/],
     ['resuming a search that does not exist', ['search', '--resume', 'nope', '--data-dir', join(tmpdir(), 'eureka-empty')], /^eureka: --resume: no search nope in .*\n$/],
