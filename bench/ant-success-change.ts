@@ -13,11 +13,11 @@ import type { Episode } from '../tasks/contract.ts';
 import { stayedHealthy } from '../tasks/mujoco-common/healthy-episode.ts';
 import { DT, SUCCESS_METRES } from '../tasks/ant/task.ts';
 import { prepareTask } from '../tasks/registry.ts';
+import { benchArgs } from './args.ts';
 
-const argv = process.argv.slice(2);
-const value = (name: string): string | undefined => argv[argv.indexOf(`--${name}`) + 1];
-const seeds = (value('seeds') ?? '0,1,2,3,4').split(',').map(Number);
-const reward = value('reward') === 'human' ? 'human' : 'environment';
+const { values: args } = benchArgs(import.meta.url, { options: { seeds: { type: 'string' }, reward: { type: 'string' }, json: { type: 'boolean' } } });
+const seeds = (args.seeds ?? '0,1,2,3,4').split(',').map(Number);
+const reward = args.reward === 'human' ? 'human' : 'environment';
 const task = await prepareTask('Ant-v5');
 
 /** The measure before issue 43: observation 13 after each step, integrated over the 0.05 s steps. */
@@ -43,10 +43,10 @@ for (const seed of seeds) {
     seconds: result.wallSeconds,
   };
   rows.push(row);
-  if (!argv.includes('--json')) {
+  if (!args.json) {
     process.stdout.write(`seed ${seed}: success before ${(100 * row.successBefore).toFixed(0)}%, now ${(100 * row.successNow).toFixed(0)}%` +
       `${row.flipped.length > 0 ? ` (episodes ${row.flipped.join(', ')} changed)` : ''}; integrated velocity less displacement: mean ${row.gapMean.toFixed(3)} m, ` +
       `largest ${row.gapMax.toFixed(3)} m; metres ${row.metresNow.join(' ')} (${row.seconds.toFixed(0)} s)\n`);
   }
 }
-if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
+if (args.json) process.stdout.write(`${JSON.stringify(rows)}\n`);

@@ -20,21 +20,21 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { parseArgs } from 'node:util';
 import { prepareTask } from '../tasks/registry.ts';
 import {
   compareStats, episodeStats, freeRuns, inputDigest, nativeCommands, parseEnds, perStep, robotOf, rootQposOf, type RunPlan,
 } from '../tasks/mujoco-common/declared/native-check.ts';
 import { wheelLink } from './mujoco-native/native-build.ts';
+import { argError, benchArgs } from './args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({
+const { values: args } = benchArgs(import.meta.url, {
   options: {
     task: { type: 'string' }, episodes: { type: 'string', default: '40' }, 'per-step-episodes': { type: 'string', default: '6' }, steps: { type: 'string', default: '150' },
     seed: { type: 'string', default: '500' }, native: { type: 'string' }, record: { type: 'string' },
   },
 });
-if (args.task === undefined) throw new Error('--task ID: a declared MuJoCo task (its folder on EUREKA_TASK_PATH)');
+if (args.task === undefined) argError(import.meta.url, 'needs --task ID: a declared MuJoCo task (its folder on EUREKA_TASK_PATH)');
 
 const task = await prepareTask(args.task);
 const robot = robotOf(task);

@@ -18,17 +18,15 @@ import { recordingText } from '../tasks/conformance.ts';
 import { recordedSample, type Sample } from '../tasks/mujoco-common/distribution.ts';
 import { rankSumPValue } from '../tasks/mujoco-common/rank-test.ts';
 import { mujocoEpisode, policyName, type MujocoEpisode } from '../tasks/mujoco-common/recording.ts';
+import { benchArgs } from './args.ts';
 
 const TASKS = ['Hopper-v5', 'Walker2d-v5', 'Ant-v5'];
 const FALSE_ALARM = 0.01;
 const QUANTITIES = ['length', 'return', 'terminated'] as const;
 
-const arg = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
-const DRAWS = arg('draws', 400);
-const RECORDED = arg('recorded', 20);
+const { values: args } = benchArgs(import.meta.url, { options: { draws: { type: 'string', default: '400' }, recorded: { type: 'string', default: '20' } } });
+const DRAWS = Number(args.draws);
+const RECORDED = Number(args.recorded);
 
 const files = (id: string): string[] => [
   new URL(`../../shared/golden/mujoco/${id}.json.gz`, import.meta.url).pathname,

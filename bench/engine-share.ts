@@ -15,10 +15,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { benchArgs } from './args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: string): string => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
 interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
@@ -61,7 +60,11 @@ export function seedRunShares(profile: CpuProfile): Record<string, number> {
 }
 
 if (process.argv[1]?.endsWith('engine-share.ts')) {
-  const [task, steps, seed] = [flag('task', 'Hopper-v5'), flag('steps', '1000000'), flag('seed', '0')];
+  // Parsed only when run: importing the module for its exports reads no command line and never exits.
+  const { values: args } = benchArgs(import.meta.url, {
+    options: { task: { type: 'string', default: 'Hopper-v5' }, steps: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '0' }, json: { type: 'boolean' } },
+  });
+  const { task, steps, seed } = args;
   const dir = await mkdtemp(join(tmpdir(), 'eureka-engine-share-'));
   try {
     const { stdout } = await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', join(root, 'bench', 'seed-speed.ts'),
@@ -70,7 +73,7 @@ if (process.argv[1]?.endsWith('engine-share.ts')) {
     const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'));
     if (file === undefined) throw new Error('no CPU profile was written');
     const shares = seedRunShares(JSON.parse(await readFile(join(dir, file), 'utf8')) as CpuProfile);
-    if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ ...run, shares })}\n`);
+    if (args.json) process.stdout.write(`${JSON.stringify({ ...run, shares })}\n`);
     else {
       process.stdout.write(`${task}, ${steps} steps, seed ${seed}: ${run.cpuSeconds} CPU s (${run.stepsPerCpuSecond} steps per CPU-second), ${run.wallSeconds} s wall\n`);
       process.stdout.write(`  ${Object.entries(shares).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`).join(', ')}\n`);

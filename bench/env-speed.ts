@@ -8,6 +8,7 @@
 import type { Task, VecEnv } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import { landerOn, planckLander } from './lunar-engines/lander-env.ts';
+import { benchArgs } from './args.ts';
 
 const WARM_UP_MS = 2500;
 
@@ -52,12 +53,12 @@ async function otherEngine(taskId: string, engine: string): Promise<VecEnv> {
 }
 
 if (process.argv[1]?.endsWith('env-speed.ts')) {
-  const argv = process.argv.slice(2);
-  const flag = (name: string): string | undefined => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
-  const task = await prepareTask(flag('task') ?? 'LunarLander-v3');
-  const engine = flag('engine') ?? 'ours';
+  // Parsed only when run: importing the module for its exports reads no command line and never exits.
+  const { values: args } = benchArgs(import.meta.url, { options: { task: { type: 'string' }, engine: { type: 'string' }, ms: { type: 'string' } } });
+  const task = await prepareTask(args.task ?? 'LunarLander-v3');
+  const engine = args.engine ?? 'ours';
   const env = engine === 'ours' ? task.makeEnv(16, 0) : await otherEngine(task.id, engine);
-  const ms = Number(flag('ms') ?? 2000);
+  const ms = Number(args.ms ?? 2000);
   // Warm up first (not counted): the JIT takes about 2 s of stepping to reach its steady speed on
   // the LunarLanders (measured 10k, 31-46k, then 62-68k steps in their first three seconds).
   stepsPerCpuSecond(task, env, WARM_UP_MS);

@@ -22,6 +22,7 @@ import type { SearchSummary } from '../functions/publish/summary.ts';
 import type { SearchSettings } from '../functions/shared/search/contracts.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
+import { benchArgs } from './args.ts';
 
 /** A search's summary.json; its config is the whole of the search's settings, which the estimate reads. */
 type Summary = Omit<SearchSummary, 'config'> & { config: SearchSettings };
@@ -46,7 +47,10 @@ const MEMORY_GB = FUNCTION_CAPS.trainSeed.memoryMb / 1024;
 const withBudget = (task: Task, budget: Partial<Task['budget']>): Task => ({ ...task, budget: { ...task.budget, ...budget } });
 const round = (x: number, digits = 2) => Number(x.toPrecision(digits));
 
-for (const s of process.argv.slice(2).flatMap(summaries)) {
+// No flags but --help: the data directories are its arguments.
+const { positionals: dirs } = benchArgs(import.meta.url, { options: {}, allowPositionals: true });
+
+for (const s of dirs.flatMap(summaries)) {
   const task = getTask(s.task);
   const recorded = estimateSearch(s.config, task, MACHINE);
   const local = recorded.local!; // never null: MACHINE names its cores

@@ -15,24 +15,29 @@ import { runSeed } from '../functions/train-seed/seed-run.ts';
 import { grade } from '../functions/train-seed/grade.ts';
 import type { Episode, Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
+import { benchArgs } from './args.ts';
 
 /** The PPO settings absent from the defaults unless set (core/ppo-config.ts), with a value of their type; declared before the top level reads them. */
 const OPTIONAL_SETTINGS: Record<string, unknown> = { normObsTerminal: false };
 
-const argv = process.argv.slice(2);
-const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
-const seeds = (values('seeds')[0] ?? '0,1,2,3,4').split(',').map(Number);
-const overrides = ppoOverrides(values('ppo')[0]);
-const tasks: Task[] = (values('task').length > 0 ? values('task').map(getTask) : [...TASKS])
+const { values: args } = benchArgs(import.meta.url, {
+  options: {
+    task: { type: 'string', multiple: true }, seeds: { type: 'string' }, reward: { type: 'string', multiple: true }, ppo: { type: 'string' },
+    steps: { type: 'string' }, 'sandbox-operations': { type: 'string' }, 'show-hidden': { type: 'boolean' }, episodes: { type: 'boolean' }, json: { type: 'boolean' },
+  },
+});
+const seeds = (args.seeds ?? '0,1,2,3,4').split(',').map(Number);
+const overrides = ppoOverrides(args.ppo);
+const tasks: Task[] = (args.task !== undefined ? args.task.map(getTask) : [...TASKS])
   .map((task) => (overrides ? { ...task, ppo: { ...task.ppo, ...overrides } } : task))
-  .map((task) => (argv.includes('--show-hidden') ? { ...task, observation: task.observation.map((d) => ({ ...d, hidden: false })) } : task));
-const json = argv.includes('--json');
-const sandboxOperations = values('sandbox-operations').map(Number)[0];
+  .map((task) => (args['show-hidden'] ? { ...task, observation: task.observation.map((d) => ({ ...d, hidden: false })) } : task));
+const json = args.json === true;
+const sandboxOperations = Number(args['sandbox-operations']);
 /** --steps N: a budget other than the task's (to choose one). */
-const stepsFlag = values('steps').map(Number)[0];
+const stepsFlag = Number(args.steps);
 const limits = sandboxOperations > 0 ? { totalOperations: sandboxOperations } : undefined;
 const REWARDS = ['human', 'environment'] as const;
-const rewards = values('reward').length > 0 ? values('reward').map((r) => {
+const rewards = args.reward !== undefined ? args.reward.map((r) => {
   const reward = REWARDS.find((x) => x === r);
   if (reward === undefined) throw new Error(`--reward ${r}: choose ${REWARDS.join(' or ')}`);
   return reward;
@@ -47,7 +52,7 @@ for (const task of tasks) {
     for (const seed of seeds) {
       const steps = stepsFlag > 0 ? stepsFlag : task.budget.steps;
       const { result, policy } = await runSeed({ task, candidateId: reward, source, seed, limits, budget: { steps, evalEpisodes: task.budget.evalEpisodes } });
-      if (argv.includes('--episodes') && policy) process.stdout.write(`${episodeLines(task, policy, seed)}\n`);
+      if (args.episodes && policy) process.stdout.write(`${episodeLines(task, policy, seed)}\n`);
       if (result.outcome !== 'trained') process.stderr.write(`${task.id} ${reward} seed ${seed}: ${result.outcome}: ${result.reason}\n`);
       const row = { task: task.id, reward, seed, steps, success: result.success, meanReturn: result.meanReturn, seconds: result.wallSeconds };
       rows.push(row);

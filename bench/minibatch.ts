@@ -24,11 +24,11 @@ import { initialParameters, networkFor } from '../functions/train-seed/network.t
 import { getTask } from '../tasks/registry.ts';
 import { blockStep } from './minibatch-block.ts';
 import { autodiffStep, customGradStep, measureStep, oursStep, warmUp, type Step } from './minibatch-ways.ts';
+import { benchArgs } from './args.ts';
 
-const argv = process.argv.slice(2);
-const flag = (name: string, fallback: string): string => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
-const task = getTask(flag('task', 'LunarLander-v3'));
-const rows = flag('rows', '1,64,512').split(',').map(Number);
+const { values: args } = benchArgs(import.meta.url, { options: { task: { type: 'string', default: 'LunarLander-v3' }, rows: { type: 'string', default: '1,64,512' } } });
+const task = getTask(args.task);
+const rows = args.rows.split(',').map(Number);
 const config = { ...DEFAULT_PPO_CONFIG, ...task.ppo, seed: 0, totalTimesteps: 0 };
 const backend = await initBackend();
 const net = networkFor(task);

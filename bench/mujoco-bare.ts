@@ -8,6 +8,7 @@
  * task's (bench/mujoco-speed.ts), the gap is the engine's build, not our environment.
  *
  * `npx tsx bench/mujoco-bare.ts --task ID [--task ...] [--native DIR]` (default: every MuJoCo task); --json.
+ * (`--bare XML_FILE FRAME_SKIP` is the bench's own: the bare loop alone, in the process it starts for each round.)
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,12 +19,18 @@ import { mujoco } from '../physics/mujoco/engine.ts';
 import { compileModel, readModelFolder } from '../physics/mujoco/model-files.ts';
 import { mujocoTasks, writeModel } from './mujoco-speed.ts';
 import { compileAgainst, nativeBuilds } from './mujoco-native/native-build.ts';
+import { argError, benchArgs } from './args.ts';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 const COPIES = 16;
-const argv = process.argv.slice(2);
-const only = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+// Positionals only for --bare's two (its XML file and frame skip).
+const { values: args, positionals } = benchArgs(import.meta.url, {
+  options: { task: { type: 'string', multiple: true }, native: { type: 'string' }, json: { type: 'boolean' }, bare: { type: 'boolean' } },
+  allowPositionals: true,
+});
+if (args.bare ? positionals.length !== 2 : positionals.length > 0) argError(import.meta.url, args.bare ? '--bare takes XML_FILE FRAME_SKIP' : `unexpected argument '${positionals[0]}'`);
+const only = args.task ?? [];
 
 /** In a process of its own (`--bare XML_FILE FRAME_SKIP`): environment steps per CPU-second of the bare loop (the XML's folder loaded with it). */
 async function bareRound(xmlFile: string, frameSkip: number): Promise<number> {
@@ -60,11 +67,11 @@ async function bareLoop(xmlFile: string, frameSkip: number, seconds: number): Pr
   }
 }
 
-if (argv[0] === '--bare') {
-  process.stdout.write(`${await bareLoop(argv[1], Number(argv[2]), 2)}\n`);
+if (args.bare) {
+  process.stdout.write(`${await bareLoop(positionals[0], Number(positionals[1]), 2)}\n`);
 } else {
   const rows = [];
-  const builds = await nativeBuilds(argv);
+  const builds = await nativeBuilds(args.native);
   for (const { task, env } of await mujocoTasks()) {
     const spec = env.robotSpec;
     env.dispose?.();
@@ -93,7 +100,7 @@ if (argv[0] === '--bare') {
       const median = (v: number[]): number => [...v].sort((a, b) => a - b)[1];
       const row = { task: task.id, bare: median(bare), natives: natives.map((n) => ({ version: n.version, stepsPerSecond: median(n.runs), ratio: median(bare) / median(n.runs) })) };
       rows.push(row);
-      if (!argv.includes('--json')) {
+      if (!args.json) {
         process.stdout.write(`${task.id.padEnd(26)} bare mj_step loop ${row.bare.toFixed(0)} steps per CPU-second; ` +
           `${row.natives.map((n) => `native ${n.version} ${n.stepsPerSecond.toFixed(0)}: ${n.ratio.toFixed(2)}x`).join('; ')}\n`);
       }
@@ -101,5 +108,5 @@ if (argv[0] === '--bare') {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
+  if (args.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
 }

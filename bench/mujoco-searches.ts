@@ -20,19 +20,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RewardSummary, SearchSummary } from '../functions/publish/summary.ts';
+import { benchArgs } from './args.ts';
 import { mujocoTasks } from './mujoco-speed.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
-const argv = process.argv.slice(2);
-const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
-const number = (name: string, fallback: number): number => Number(values(name)[0] ?? fallback);
+const { values: args } = benchArgs(import.meta.url, {
+  options: {
+    task: { type: 'string', multiple: true }, generations: { type: 'string' }, candidates: { type: 'string' }, seeds: { type: 'string' },
+    'fresh-seeds': { type: 'string' }, 'random-seed': { type: 'string' }, steps: { type: 'string' }, 'data-dir': { type: 'string' },
+    out: { type: 'string' }, json: { type: 'boolean' },
+  },
+});
+const number = (value: string | undefined, fallback: number): number => Number(value ?? fallback);
 const shape = {
-  generations: number('generations', 3), candidates: number('candidates', 6), seeds: number('seeds', 3),
-  freshSeeds: number('fresh-seeds', 5), randomSeed: number('random-seed', 0), steps: number('steps', 0),
+  generations: number(args.generations, 3), candidates: number(args.candidates, 6), seeds: number(args.seeds, 3),
+  freshSeeds: number(args['fresh-seeds'], 5), randomSeed: number(args['random-seed'], 0), steps: number(args.steps, 0),
 };
-const json = argv.includes('--json');
-const keptDir = values('data-dir')[0];
-const out = values('out')[0];
+const json = args.json === true;
+const keptDir = args['data-dir'];
+const out = args.out;
 
 /** One reward's scores on the fresh seeds. */
 interface Fresh { name: string; success: number | null; progress: number | null; return: number | null; perSeed: Array<{ seed: number; success: number; progress: number | null }> }
@@ -52,7 +58,7 @@ const all = (await mujocoTasks()).map(({ task, env }) => {
   env.dispose?.();
   return task.id;
 });
-const tasks = values('task').length > 0 ? values('task') : all;
+const tasks = args.task ?? all;
 for (const id of tasks) if (!all.includes(id)) throw new Error(`--task ${id}: not a MuJoCo task (${all.join(', ')})`);
 
 const rows: Row[] = [];

@@ -25,6 +25,7 @@ import { MujocoEnv, type RobotSpec } from '../tasks/mujoco-common/mujoco-env.ts'
 import { TASKS, prepareTask } from '../tasks/registry.ts';
 import { compileAgainst, type NativeBuild } from './mujoco-native/native-build.ts';
 import { profileShares } from './mujoco-profile.ts';
+import { benchArgs } from './args.ts';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -131,9 +132,11 @@ export async function writeModel(dir: string, spec: RobotSpec): Promise<string> 
 }
 
 if (process.argv[1]?.endsWith('mujoco-speed.ts')) {
+  // Parsed only when run: the benches that import mujocoTasks and mujocoSpeed read their own command lines.
+  const { values: args } = benchArgs(import.meta.url, { options: { task: { type: 'string' }, native: { type: 'string' } } });
   const { nativeBuilds } = await import('./mujoco-native/native-build.ts');
-  const builds = await nativeBuilds(process.argv);
-  const only = process.argv.includes('--task') ? process.argv[process.argv.indexOf('--task') + 1] : undefined;
+  const builds = await nativeBuilds(args.native);
+  const only = args.task;
   for (const { task, env } of await mujocoTasks()) {
     env.dispose?.();
     if (only !== undefined && task.id !== only) continue;

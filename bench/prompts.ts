@@ -5,15 +5,15 @@
  *
  *   npx tsx bench/prompts.ts --data-dir DIR --search ID [--generation N ...]
  */
-import { parseArgs } from 'node:util';
 import { buildPrompt } from '../functions/propose/prompt.ts';
 import { proposeContext } from '../functions/propose/propose.ts';
 import { withLocalStore } from '../local/runtime.ts';
+import { argError, benchArgs } from './args.ts';
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, search: { type: 'string' }, generation: { type: 'string', multiple: true } } });
+const { values } = benchArgs(import.meta.url, { options: { 'data-dir': { type: 'string' }, search: { type: 'string' }, generation: { type: 'string', multiple: true } } });
 const dataDir = values['data-dir'];
 const searchId = values.search;
-if (dataDir === undefined || searchId === undefined) throw new Error('usage: bench/prompts.ts --data-dir DIR --search ID [--generation N ...]');
+if (dataDir === undefined || searchId === undefined) argError(import.meta.url, 'needs --data-dir DIR --search ID');
 const generations = (values.generation ?? ['1', '2']).map(Number);
 
 await withLocalStore(dataDir, async (store) => {

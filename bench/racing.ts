@@ -16,19 +16,24 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RewardSummary, SearchSummary } from '../functions/publish/summary.ts';
 import { RACING_DEFAULTS } from '../infra/config.ts';
+import { benchArgs } from './args.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
 
-const argv = process.argv.slice(2);
-const values = (name: string): string[] => argv.flatMap((a, i) => (a === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
-const number = (name: string, fallback: number): number => Number(values(name)[0] ?? fallback);
-const tasks = values('task').length > 0 ? values('task') : ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
+const { values: args } = benchArgs(import.meta.url, {
+  options: {
+    task: { type: 'string', multiple: true }, generations: { type: 'string' }, candidates: { type: 'string' }, seeds: { type: 'string' },
+    racing: { type: 'string', multiple: true }, 'random-seed': { type: 'string' }, 'no-full': { type: 'boolean' }, json: { type: 'boolean' },
+  },
+});
+const number = (value: string | undefined, fallback: number): number => Number(value ?? fallback);
+const tasks = args.task ?? ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
 const racings: Array<{ eta: number; rungs: number } | false> = [
-  ...(values('racing').length > 0 ? values('racing').map((v) => { const [eta, rungs] = v.split(',').map(Number); return { eta, rungs }; }) : [RACING_DEFAULTS]),
-  ...(argv.includes('--no-full') ? [] : [false as const]),
+  ...(args.racing !== undefined ? args.racing.map((v) => { const [eta, rungs] = v.split(',').map(Number); return { eta, rungs }; }) : [RACING_DEFAULTS]),
+  ...(args['no-full'] ? [] : [false as const]),
 ];
-const shape = { generations: number('generations', 3), candidates: number('candidates', 6), seeds: number('seeds', 3), randomSeed: number('random-seed', 0) };
-const json = argv.includes('--json');
+const shape = { generations: number(args.generations, 3), candidates: number(args.candidates, 6), seeds: number(args.seeds, 3), randomSeed: number(args['random-seed'], 0) };
+const json = args.json === true;
 
 interface Row {
   task: string; racing: string; winner: string; freshSuccess: number | null; freshReturn: number | null;

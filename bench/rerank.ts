@@ -15,12 +15,12 @@ import { goingOn, rank } from '../functions/reflect/race-standings.ts';
 import type { SeedResult, SeedSummary } from '../functions/shared/search/types.ts';
 import { summarize } from '../functions/train-seed/seed-summary.ts';
 import { getTask } from '../tasks/registry.ts';
+import { argError, benchArgs } from './args.ts';
 
-const [dataDir, searchId] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (!dataDir || !searchId) {
-  process.stderr.write('usage: npx tsx bench/rerank.ts DATA_DIR SEARCH_ID [--json]\n');
-  process.exit(2);
-}
+const { values: args, positionals } = benchArgs(import.meta.url, { options: { json: { type: 'boolean' } }, allowPositionals: true });
+const [dataDir, searchId] = positionals;
+if (!dataDir || !searchId) argError(import.meta.url, 'needs DATA_DIR SEARCH_ID');
+if (positionals.length > 2) argError(import.meta.url, `unexpected argument '${positionals[2]}'`);
 const root = join(dataDir, 'bucket', 'searches', searchId);
 const list = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
 const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -71,7 +71,7 @@ for (const generation of [...new Set(stored.map((s) => s.generation))].sort((a, 
   });
 }
 
-if (process.argv.includes('--json')) {
+if (args.json) {
   process.stdout.write(`${JSON.stringify({ task: task.id, searchId, eta, rows })}\n`);
 } else {
   const num = (x: number | null, d: number) => (x === null ? '-' : x.toFixed(d)).padStart(9);

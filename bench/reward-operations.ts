@@ -16,10 +16,11 @@ import { stepsAtBudget } from '../functions/shared/search/chunk-size.ts';
 import { MODEL_REWARD_TASKS, modelRewards, recordedBatch, rewardOperations } from '../test/support/model-rewards.ts';
 import type { Task } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
+import { benchArgs } from './args.ts';
 
-const argv = process.argv.slice(2);
-const only = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
-const full = argv.includes('--full');
+const { values: args } = benchArgs(import.meta.url, { options: { task: { type: 'string', multiple: true }, full: { type: 'boolean' } } });
+const only = args.task ?? [];
+const full = args.full === true;
 const pad = (x: number) => x.toFixed(0).padStart(5);
 const n = (x: number) => x.toLocaleString('en-US');
 

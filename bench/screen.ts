@@ -12,11 +12,12 @@ import type { Task } from '../tasks/contract.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
 import type { Screen } from '../functions/shared/search/screen-types.ts';
 import { failing, missing, wrongRewards } from '../test/support/wrong-rewards.ts';
+import { benchArgs } from './args.ts';
 
-const argv = process.argv.slice(2);
-const wanted = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] ? [argv[i + 1]] : []));
-const runs = Number(argv[argv.indexOf('--runs') + 1] ?? 5) || 5;
-const json = argv.includes('--json');
+const { values: args } = benchArgs(import.meta.url, { options: { task: { type: 'string', multiple: true }, runs: { type: 'string' }, json: { type: 'boolean' } } });
+const wanted = args.task ?? [];
+const runs = Number(args.runs ?? 5) || 5;
+const json = args.json === true;
 const tasks = TASKS.filter((t) => wanted.length === 0 || wanted.includes(t.id));
 
 async function screenOf(task: Task, source: string): Promise<Screen> {

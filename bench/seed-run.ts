@@ -43,15 +43,18 @@ import { getTask, TASKS } from '../tasks/registry.ts';
 import { measureStep, oursStep, warmUp } from './minibatch-ways.ts';
 import { mujocoSpeed, mujocoTasks } from './mujoco-speed.ts';
 import { nativeBuilds } from './mujoco-native/native-build.ts';
+import { benchArgs } from './args.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = '/usr/bin/python3';
 const REFERENCE = resolve(root, 'bench', 'torch_ppo.py');
-const argv = process.argv.slice(2);
-const seed = Number(argv[argv.indexOf('--seed') + 1] ?? 0) || 0;
-const json = argv.includes('--json');
-const quick = argv.includes('--quick');
-const onlyTasks = argv.flatMap((a, i) => (a === '--task' && argv[i + 1] !== undefined ? [argv[i + 1]] : []));
+const { values: args } = benchArgs(import.meta.url, {
+  options: { seed: { type: 'string' }, quick: { type: 'boolean' }, task: { type: 'string', multiple: true }, native: { type: 'string' }, json: { type: 'boolean' } },
+});
+const seed = Number(args.seed ?? 0) || 0;
+const json = args.json === true;
+const quick = args.quick === true;
+const onlyTasks = args.task ?? [];
 const chosen = (id: string): boolean => onlyTasks.length === 0 || onlyTasks.includes(id);
 const log = (line: string): void => {
   if (!json) process.stdout.write(`${line}\n`);
@@ -216,7 +219,7 @@ if (lander) {
 }
 
 log('\nMuJoCo: steps per CPU-second against native MuJoCo in C, same XML, same run (goal >= 0.8 of the same version, 3.14.0: --native DIR); the seed-run of the person\'s shaping at the default budget');
-const builds = await nativeBuilds(argv);
+const builds = await nativeBuilds(args.native);
 const mujoco = [];
 for (const { task, env } of await mujocoTasks()) {
   env.dispose?.();

@@ -10,15 +10,12 @@
  */
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import { getTask } from '../tasks/registry.ts';
+import { benchArgs } from './args.ts';
 
-const argv = process.argv.slice(2);
-const flag = (name: string): string | undefined => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 ? argv[at + 1] : undefined;
-};
-const task = getTask(flag('task') ?? 'MountainCar-v0');
-const steps = Number(flag('steps') ?? task.budget.steps);
-const seed = Number(flag('seed') ?? 0);
+const { values: args } = benchArgs(import.meta.url, { options: { task: { type: 'string' }, steps: { type: 'string' }, seed: { type: 'string' } } });
+const task = getTask(args.task ?? 'MountainCar-v0');
+const steps = Number(args.steps ?? task.budget.steps);
+const seed = Number(args.seed ?? 0);
 
 await task.prepare?.();
 const cpuBefore = process.cpuUsage();

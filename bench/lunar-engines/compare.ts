@@ -20,6 +20,7 @@ import { LunarLanderContinuousEnv } from '../../tasks/lunar-lander-continuous/en
 import { b2 } from './box2d-wasm.ts';
 import { Box2DLanderWorld } from './box2d-wasm-world.ts';
 import { PlanckLanderWorld } from './planck-world.ts';
+import { argError, benchArgs } from '../args.ts';
 
 const ENGINES: Record<string, () => LanderWorld> = {
   'box2d-f32': () => new Float32LanderWorld(),
@@ -100,8 +101,8 @@ function memory(name: string, copies: number): { js: number; wasm: number } {
   return used;
 }
 
-const files = process.argv.slice(2);
-if (files.length === 0) throw new Error('usage: bench/lunar-engines/compare.ts RECORDING.json... (shared/golden/LunarLander-v3.json, ...)');
+const { positionals: files } = benchArgs(import.meta.url, { options: {}, allowPositionals: true });
+if (files.length === 0) argError(import.meta.url, 'needs RECORDING.json... (shared/golden/LunarLander-v3.json, ...)');
 for (const file of files) deviations(file);
 for (const continuous of [false, true]) {
   const s = speed(continuous, 23);

@@ -10,14 +10,14 @@
  *   npx tsx bench/mujoco-native/free-run.ts --task Hopper-v5 FILE.json.gz   (whole episodes: record-gymnasium.py without --cap)
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { recordingText } from '../../tasks/conformance.ts';
 import { prepareTask } from '../../tasks/registry.ts';
 import type { MujocoEnv } from '../../tasks/mujoco-common/mujoco-env.ts';
 import { mujocoEpisode, policyName, type MujocoEpisode } from '../../tasks/mujoco-common/recording.ts';
+import { benchArgs } from '../args.ts';
 
 const PARTED = 1e-6;
-const { values: args, positionals: files } = parseArgs({ options: { task: { type: 'string' } }, allowPositionals: true });
+const { values: args, positionals: files } = benchArgs(import.meta.url, { options: { task: { type: 'string' } }, allowPositionals: true });
 const task = await prepareTask(args.task ?? 'Hopper-v5');
 const episodes: MujocoEpisode[] = files.flatMap((f) => (JSON.parse(recordingText(readFileSync(f))) as { episodes: unknown[] }).episodes.map((e) => mujocoEpisode(e as MujocoEpisode)));
 

@@ -29,16 +29,15 @@ export async function wheelLink(folder: string): Promise<string[]> {
   return [`-I${join(folder, 'include')}`, join(folder, lib), `-Wl,-rpath,${folder}`];
 }
 
-/** The folder of a native build named by `--native DIR` or EUREKA_NATIVE_MUJOCO, if any. */
-export function nativeFolder(argv: readonly string[]): string | undefined {
-  const at = argv.indexOf('--native');
-  const given = at >= 0 ? argv[at + 1] : process.env.EUREKA_NATIVE_MUJOCO;
+/** The folder of a native build named by `--native DIR` (the flag's value, as the bench parsed it) or EUREKA_NATIVE_MUJOCO, if any. */
+export function nativeFolder(native: string | undefined): string | undefined {
+  const given = native ?? process.env.EUREKA_NATIVE_MUJOCO;
   return given === undefined || given === '' ? undefined : resolve(given);
 }
 
-/** Debian's build, then the folder's where one is named: the builds a bench compares against. */
-export async function nativeBuilds(argv: readonly string[]): Promise<NativeBuild[]> {
-  const folder = nativeFolder(argv);
+/** Debian's build, then the folder's where one is named (`--native`'s value, else EUREKA_NATIVE_MUJOCO): the builds a bench compares against. */
+export async function nativeBuilds(native: string | undefined): Promise<NativeBuild[]> {
+  const folder = nativeFolder(native);
   return folder === undefined ? [DEBIAN] : [DEBIAN, { label: folder, link: await wheelLink(folder) }];
 }
 

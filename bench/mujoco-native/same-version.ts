@@ -20,10 +20,13 @@ import type { MujocoConformanceSpec } from '../../tasks/mujoco-common/conformanc
 import { mujocoEpisode, type MujocoEpisode } from '../../tasks/mujoco-common/recording.ts';
 import { sameVersionTuning } from '../../tasks/mujoco-common/same-version.ts';
 import { SAME_VERSION_SPECS } from './same-version-specs.ts';
+import { argError, benchArgs } from '../args.ts';
 
-const [dir] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (dir === undefined) throw new Error('usage: npx tsx bench/mujoco-native/same-version.ts DIR [--json]');
-const json = process.argv.includes('--json');
+const { values: args, positionals } = benchArgs(import.meta.url, { options: { json: { type: 'boolean' } }, allowPositionals: true });
+const [dir] = positionals;
+if (dir === undefined) argError(import.meta.url, 'needs DIR');
+if (positionals.length > 1) argError(import.meta.url, `unexpected argument '${positionals[1]}'`);
+const json = args.json === true;
 
 const read = (file: string): { episodes: unknown[] } => JSON.parse(recordingText(readFileSync(file))) as { episodes: unknown[] };
 const episodesOf = (file: string): MujocoEpisode[] => read(file).episodes.map((e) => mujocoEpisode(e as MujocoEpisode));
