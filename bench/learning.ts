@@ -13,9 +13,9 @@
 import { DEFAULT_PPO_CONFIG, type PpoOverrides } from '../core/ppo-config.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
 import { grade } from '../functions/train-seed/grade.ts';
-import type { Episode, Task } from '../tasks/contract.ts';
+import { BASELINE_NAMES, type BaselineName, type Episode, type Task } from '../tasks/contract.ts';
 import { getTask, TASKS } from '../tasks/registry.ts';
-import { benchArgs } from './args.ts';
+import { argError, benchArgs } from './args.ts';
 
 /** The PPO settings absent from the defaults unless set (core/ppo-config.ts), with a value of their type; declared before the top level reads them. */
 const OPTIONAL_SETTINGS: Record<string, unknown> = { normObsTerminal: false };
@@ -36,14 +36,14 @@ const sandboxOperations = Number(args['sandbox-operations']);
 /** --steps N: a budget other than the task's (to choose one). */
 const stepsFlag = Number(args.steps);
 const limits = sandboxOperations > 0 ? { totalOperations: sandboxOperations } : undefined;
-const REWARDS = ['human', 'environment'] as const;
+const REWARDS = BASELINE_NAMES;
 const rewards = args.reward !== undefined ? args.reward.map((r) => {
   const reward = REWARDS.find((x) => x === r);
-  if (reward === undefined) throw new Error(`--reward ${r}: choose ${REWARDS.join(' or ')}`);
+  if (reward === undefined) argError(import.meta.url, `--reward ${r}: choose ${REWARDS.join(' or ')}`);
   return reward;
 }) : [...REWARDS];
 
-interface Row { task: string; reward: 'human' | 'environment'; seed: number; steps: number; success: number; meanReturn: number | null; seconds: number }
+interface Row { task: string; reward: BaselineName; seed: number; steps: number; success: number; meanReturn: number | null; seconds: number }
 const rows: Row[] = [];
 
 for (const task of tasks) {

@@ -173,6 +173,10 @@ export interface Feature {
   describe: string;
 }
 
+/** The names of a task's two baselines (`baselines`): the person's shaping, and the environment's own reward. */
+export const BASELINE_NAMES = ['human', 'environment'] as const;
+export type BaselineName = (typeof BASELINE_NAMES)[number];
+
 /** A reward written as a file: the baselines, and the hostile candidates. */
 export interface RewardSource {
   idea: string;
@@ -291,13 +295,13 @@ export interface BankDeclaration {
    * the environment's reward where the person's shaping does not reach the success line at the
    * budget and the environment's reward does on some seeds. @default 'human'
    */
-  trainedSuccesses?: 'human' | 'environment';
+  trainedSuccesses?: BaselineName;
   /**
    * A baseline whose trained policy `eureka bank` also plays for failures of one kind (a
    * behaviour's: the robot's own reward's trained policy, its ordinary gait), with their words.
    * @default none
    */
-  trainedFailures?: { baseline: 'human' | 'environment'; words: string };
+  trainedFailures?: { baseline: BaselineName; words: string };
   /**
    * Why the bank holds no success yet, where it does not: the screen then judges a reward's terms
    * and scale alone, never its ranking (tests hold a bank to it: no success while it is set).
@@ -356,7 +360,7 @@ export interface TaskSpec {
   progress: Progress;
   termination: Termination;
   /** The environment's own reward written as a reward file, and a person's shaping. */
-  baselines: { environment: RewardSource; human: RewardSource };
+  baselines: Record<BaselineName, RewardSource>;
   features: readonly Feature[];
   render: CardRenderer;
   budget: TaskBudget;

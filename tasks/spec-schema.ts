@@ -1,5 +1,6 @@
 /** The zod schema a task folder's spec is checked against when the registry loads it. */
 import { z } from 'zod';
+import { BASELINE_NAMES } from './contract.ts';
 
 const fn = z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error: 'must be a function' });
 const text = z.string().trim().min(1);
@@ -83,8 +84,8 @@ export const TaskSpecSchema = z.object({
       episodes: z.int().min(1).max(100).optional(),
       act: fn,
     })).max(16).refine((ps) => new Set(ps.map((p) => p.name)).size === ps.length, { error: 'policy names must be unique' }).optional(),
-    trainedSuccesses: z.enum(['human', 'environment']).optional(),
-    trainedFailures: z.object({ baseline: z.enum(['human', 'environment']), words: text }).optional(),
+    trainedSuccesses: z.enum(BASELINE_NAMES).optional(),
+    trainedFailures: z.object({ baseline: z.enum(BASELINE_NAMES), words: text }).optional(),
     noSuccessesYet: text.optional(),
   }).optional(),
 });

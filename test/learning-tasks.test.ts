@@ -15,12 +15,12 @@ import { EVAL_SEED_OFFSET } from '../functions/train-seed/grade.ts';
 import type { Network } from '../functions/train-seed/network.ts';
 import { actorModel } from '../functions/train-seed/policy-io.ts';
 import { runSeed } from '../functions/train-seed/seed-run.ts';
-import type { Task } from '../tasks/contract.ts';
+import type { BaselineName, Task } from '../tasks/contract.ts';
 import { getTask } from '../tasks/registry.ts';
 
 interface Case {
   task: string;
-  baseline: 'human' | 'environment';
+  baseline: BaselineName;
   steps: number;
   seed: number;
   /** Success at least (or exactly, for a reward that fails). */

@@ -5,7 +5,7 @@
  */
 import cliProgress from 'cli-progress';
 import { z } from 'zod';
-import type { Task } from '../../tasks/contract.ts';
+import { BASELINE_NAMES, type BaselineName, type Task } from '../../tasks/contract.ts';
 import { getTask } from '../../tasks/registry.ts';
 import { runSeedChunk, type SeedCheckpoint } from '../../functions/train-seed/seed-run.ts';
 import { decodeTyped, encodeTyped } from '../../functions/train-seed/typed-container.ts';
@@ -27,7 +27,7 @@ type TrainedPolicy = { theta: Float32Array; network: Network };
 const TrainFlags = z.object({
   reward: z.string().min(1).optional(),
   /** One of the task's two baselines instead of a file: a search's fresh check of them, seed for seed. */
-  baseline: z.enum(['human', 'environment'], { error: 'must be human or environment' }).optional(),
+  baseline: z.enum(BASELINE_NAMES, { error: `must be ${BASELINE_NAMES.join(' or ')}` }).optional(),
   task: taskFlag(),
   seed: intFlag(0, 2 ** 31 - 1).default(0),
   /** Default: the task's measured budget. */
@@ -62,7 +62,7 @@ export async function trainCommand(raw: unknown): Promise<void> {
 }
 
 /** The reward's file, or the baseline's code as the task declares it: exactly one of the two. */
-async function rewardToTrain(task: Task, file?: string, baseline?: keyof Task['baselines']): Promise<{ candidateId: string; source: string }> {
+async function rewardToTrain(task: Task, file?: string, baseline?: BaselineName): Promise<{ candidateId: string; source: string }> {
   if (baseline !== undefined && file === undefined) return { candidateId: baseline, source: task.baselines[baseline].code };
   if (file !== undefined && baseline === undefined) return { candidateId: file, source: await readUserFile(file) };
   throw new UsageError('--reward or --baseline: give exactly one (a JavaScript file defining computeReward, or human or environment, the task\'s own)');
