@@ -76,6 +76,7 @@ describe('The bank of each task', () => {
       // the same observations and the same ending.
       const bank = await storedBank(task);
       assert.ok(bank);
+      // A Map keeps the last value set under a key: built from the end, it keeps each policy's first.
       const firstOfEach = [...new Map(bank.episodes.map((e) => [e.policy, e] as const).reverse()).values()];
       for (const episode of firstOfEach) assert.equal(replayDiffers(task, episode), null, `${episode.policy} seed ${episode.seed}`);
     });
