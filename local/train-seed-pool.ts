@@ -184,9 +184,8 @@ export class TrainSeedPool {
    * time), and it counts the CPU time the worker used (process-usage.ts): a Lambda has its vCPU to
    * itself, a worker here shares the cores, so a busy machine slows a seed-run down without
    * killing it. A new worker's Init is capped the same way, in CPU time, with its own cap
-   * (INIT_CAP_SECONDS). Where the CPU
-   * time cannot be read, and as a backstop for a worker that makes no progress, wall time:
-   * WALL_BACKSTOP times the cap.
+   * (INIT_CAP_SECONDS). Where the CPU time cannot be read, and as a backstop for a worker that
+   * makes no progress, wall time: WALL_BACKSTOP times the cap.
    */
   private runOn<T>(worker: Worker, event: SeedTask | CheckItem, what: string, onOther: (m: ChildMessage) => void): Promise<T> {
     return new Promise((resolve, reject) => {
