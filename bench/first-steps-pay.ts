@@ -8,7 +8,7 @@
  * first policies to end it; that is the trap a model's answers fell into on Ant-TurnInPlace-v0
  * (docs/behaviours.md).
  *
- *   npx tsx bench/first-steps-pay.ts --task ID [--baselines] FILE...
+ *   npx tsx bench/first-steps-pay.ts --task ID [--baselines] [--steps 4096] [--seed 0] FILE...
  *
  * FILE: a files proposer's answer (`answer-N.json`: every candidate in it) or a reward `.js` file.
  * `--baselines` adds the task's own two. `--json` prints one object.
@@ -18,7 +18,7 @@ import { basename } from 'node:path';
 import { Random } from '../core/random.ts';
 import { layoutOf, openRewardSandbox, RewardFault } from '../functions/train-seed/sandbox.ts';
 import type { TransitionBatch } from '../functions/train-seed/sandbox.ts';
-import { prepareTask } from '../tasks/registry.ts';
+import { prepareTask, UnknownTask } from '../tasks/registry.ts';
 import type { Task } from '../tasks/contract.ts';
 import { argError, benchArgs } from './args.ts';
 
@@ -33,9 +33,19 @@ interface Reward { name: string; code: string }
 
 /** The rewards a file holds: every candidate of an answer, or the one reward of a .js file. */
 function rewardsIn(file: string): Reward[] {
-  const text = readFileSync(file, 'utf8');
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    argError(import.meta.url, `cannot read ${file}: ${(error as Error).message}`);
+  }
   if (!file.endsWith('.json')) return [{ name: basename(file, '.js'), code: text }];
-  const answer = JSON.parse(text) as { candidates?: Array<{ name?: string; code?: string }> };
+  let answer: { candidates?: Array<{ name?: string; code?: string }> } = {};
+  try {
+    answer = JSON.parse(text) as typeof answer;
+  } catch (error) {
+    argError(import.meta.url, `${file} is not JSON: ${(error as Error).message}`);
+  }
   return (answer.candidates ?? []).map((c, i) => ({ name: `${basename(file, '.json')}:${c.name ?? i}`, code: c.code ?? '' }));
 }
 
@@ -85,7 +95,10 @@ async function payOf(task: Task, reward: Reward, steps: TransitionBatch): Promis
   }
 }
 
-const task = await prepareTask(values.task);
+const task = await prepareTask(values.task).catch((error: unknown) => {
+  if (error instanceof UnknownTask) argError(import.meta.url, error.message);
+  throw error;
+});
 const rewards = positionals.flatMap(rewardsIn);
 if (values.baselines) rewards.push(...Object.entries(task.baselines).map(([name, source]) => ({ name: `baseline:${name}`, code: source.code })));
 if (rewards.length === 0) argError(import.meta.url, 'give at least one FILE, or --baselines');

@@ -226,14 +226,4 @@ describe('Function: buildPrompt says what it knows of the task', () => {
     assert.match(buildPrompt(GEN1).user, /with gamma 0\.99, .* = 86\.6c over the 200-step limit/);
     assert.doesNotMatch(buildPrompt({ ...GEN1, task: 'Pendulum-v1' }).user, /Per-step terms and the discount/, 'its episodes always run to the limit');
   });
-
-  it('says where the policy starts, and where failing ends the episode, what the first policies make of the terms', () => {
-    assert.match(buildPrompt({ ...GEN1, task: 'Pendulum-v1' }).user, /standard deviation that starts at 1 around a mean near 0, so the first policies act almost at random/);
-    assert.match(buildPrompt(GEN1).user, /a softmax over the actions, near uniform at first/);
-    const firstPolicies = /If the terms sum below zero on such steps, ending the episode pays/;
-    assert.match(buildPrompt({ ...GEN1, task: 'CartPole-v1' }).user, firstPolicies, 'failing ends it');
-    assert.match(lander, firstPolicies, 'success and failure end it');
-    assert.doesNotMatch(buildPrompt(GEN1).user, firstPolicies, 'only success ends it: ending sooner is the task');
-    assert.doesNotMatch(buildPrompt({ ...GEN1, task: 'Pendulum-v1' }).user, firstPolicies, 'nothing ends it early');
-  });
 });

@@ -74,19 +74,11 @@ const ENDINGS: Record<Exclude<Termination, 'never'>, string> = {
   mixed: 'Here an episode ends early on success and on failure: a steady +c per step pays the policy to avoid both and run to the time limit, and a steady -c pays it to end the episode the quickest way, a failure included.',
 };
 
-/**
- * Where failing ends the episode: what the first, nearly random policies make of the terms. A
- * model's answers on a behaviour sized their costs for a steady robot, and on the flailing of the
- * first policies they summed below zero, so PPO first learned to end the episode
- * (docs/behaviours.md, the ant's turn).
- */
-const FIRST_POLICIES = 'Size the terms for the first policies too, not only for the one you hope for: they act almost at random (The learner, above), and a cost that is small on a steady robot can be large on a flailing one. If the terms sum below zero on such steps, ending the episode pays, and that is the first thing PPO learns.';
-
 /** One rule, with the task's own gamma and time limit; '' for a task whose episodes always run to the limit. */
 export function discountSection(task: Task, gamma: number): string {
   if (task.termination === 'never') return '';
   const steps = task.maxEpisodeSteps;
   const worth = (1 - gamma ** steps) / (1 - gamma);
   return `## Per-step terms and the discount
-A term that pays about the same c on every step, whatever the policy does, pays for the episode's length: with gamma ${gamma}, from an episode's start it is worth up to c * (1 - gamma^${steps}) / (1 - gamma) = ${formatValue(worth)}c over the ${steps}-step limit, and nothing once the episode has ended. ${ENDINGS[task.termination]} Weigh such a term against what the ending is worth in your reward, or make it depend on the state so that it pays for progress rather than for time.${task.termination === 'success' ? '' : `\n\n${FIRST_POLICIES}`}`;
+A term that pays about the same c on every step, whatever the policy does, pays for the episode's length: with gamma ${gamma}, from an episode's start it is worth up to c * (1 - gamma^${steps}) / (1 - gamma) = ${formatValue(worth)}c over the ${steps}-step limit, and nothing once the episode has ended. ${ENDINGS[task.termination]} Weigh such a term against what the ending is worth in your reward, or make it depend on the state so that it pays for progress rather than for time.`;
 }
