@@ -45,9 +45,21 @@ describe('Function: checkReward', () => {
     assert.ok(Math.abs(result.terms.fell + share) < 1e-12);
   });
 
+  it('says what a reward pays as the untrained policy acts, on a step that goes on and on one that ends the episode', async () => {
+    const task = getTask('CartPole-v1');
+    const steps = sampleTransitions(task, 1024, 0, 'first-policy');
+    const endings = steps.terminated.reduce((n, t) => n + t, 0);
+    assert.ok(endings > 0, 'random pushes topple the pole');
+    const result = await checkReward(task, 'function computeReward(obs, action, nextObs, terminated) { const r = terminated ? -10 : -1; return [r, { r }]; }', { samples: 1024, screen: false });
+    assert.deepEqual(result.firstSteps, { goingOn: -1, ending: -10, endings, steps: 1024 });
+    const never = await checkReward(MOUNTAIN_CAR, example('energy.js'), { samples: 1024, screen: false });
+    assert.equal(never.firstSteps?.ending, null, 'random pushes never reach the flag');
+    assert.equal(never.firstSteps?.endings, 0);
+  });
+
   it('gives a timeout verdict for never-returns.js', async () => {
     const result = await checkReward(MOUNTAIN_CAR, example('hostile/never-returns.js'));
-    assert.deepEqual(result, { verdict: 'timeout', reason: 'reward did not return within 2 million operations at step 0', terms: {}, screen: null });
+    assert.deepEqual(result, { verdict: 'timeout', reason: 'reward did not return within 2 million operations at step 0', terms: {}, screen: null, firstSteps: null });
   });
 
   it('gives a memory verdict for memory-arrays.js', async () => {
@@ -84,6 +96,19 @@ describe('Function: sampleTransitions', () => {
       assert.equal(batch.terminated[i], env.terminated[0]);
     }
     assert.deepEqual(new Set(batch.actions), new Set([0, 1, 2]));
+  });
+
+  it('draws the first policies\' actions as the untrained policy does: a mean near 0, a standard deviation of 1, clipped', () => {
+    const task = getTask('Pendulum-v1');
+    const spread = (actions: Float64Array) => {
+      const mean = actions.reduce((a, b) => a + b, 0) / actions.length;
+      return { mean, sd: Math.sqrt(actions.reduce((a, b) => a + (b - mean) ** 2, 0) / actions.length) };
+    };
+    const first = spread(sampleTransitions(task, 4096, 1, 'first-policy').actions);
+    assert.ok(Math.abs(first.mean) < 0.05, `mean ${first.mean}`);
+    // N(0, 1) clipped to Pendulum's ±2 has a standard deviation of 0.96; the check's draw, uniform to ±3 clipped, 1.49.
+    assert.ok(first.sd > 0.92 && first.sd < 1.0, `sd ${first.sd}`);
+    assert.ok(spread(sampleTransitions(task, 4096, 1).actions).sd > 1.4, 'the check\'s own draw reaches past the bounds');
   });
 
   it('hands a box task\'s reward the clipped action, reaching its bounds', () => {

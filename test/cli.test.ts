@@ -60,6 +60,7 @@ describe('CLI: eureka', () => {
     assert.deepEqual(Object.keys(report.terms).sort(), ['goal', 'shaping', 'step']);
     assert.equal(report.screen.auc, 1, 'the screen, as a screen object');
     assert.deepEqual(report.screen.findings.filter((f: { severity: string }) => f.severity === 'fails'), []);
+    assert.deepEqual(Object.keys(report.firstSteps).sort(), ['ending', 'endings', 'goingOn', 'steps']);
     const flipped = await eureka(['check-reward', 'test/fixtures/wrong-rewards/MountainCar-v0/sign-flipped.js', '--json']);
     assert.equal(flipped.code, 4);
     assert.equal(JSON.parse(flipped.stdout).rejectedBy, 'screen');
@@ -171,6 +172,15 @@ describe('CLI: eureka', () => {
     assert.match(ran.stdout, /observation 1\.00e-3/);
     assert.match(ran.stdout, /terminated\/truncated differ on 1 steps \(first at step 61\)/);
     assert.match(ran.stdout, /CartPole-v1: NOT within tolerance/);
+  });
+
+  it('check-reward says when going on pays below zero where failing ends the episode: ending pays the first policies', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-cartpole-'));
+    const file = join(dir, 'cost.js');
+    await writeFile(file, 'function computeReward(obs, action, nextObs, terminated) { const cost = -1; return [cost, { cost }]; }');
+    const ran = await eureka(['check-reward', file, '--task', 'CartPole-v1']);
+    await rm(dir, { recursive: true, force: true });
+    assert.match(ran.stdout, /^the untrained policy's steps: -1\.000 a step that goes on, -1\.000 on a step that ends the episode \(\d+ of 4096\); going on pays below zero and failing ends the episode, so ending it pays the first policies$/m);
   });
 
   it('check-reward and train take --task: a continuous task\'s reward and seed-run', async () => {

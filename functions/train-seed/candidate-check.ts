@@ -21,8 +21,8 @@ export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise
   const task = getTask(item.task);
   const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-  const { verdict, reason, terms, screen } = await checkReward(task, source);
-  const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms, screen };
+  const { verdict, reason, terms, screen, firstSteps } = await checkReward(task, source);
+  const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms, screen, firstSteps };
   await blobs.put(key, JSON.stringify(record), 'application/json');
   return { record, ran: true };
 }

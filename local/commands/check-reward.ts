@@ -8,6 +8,8 @@ import { getTask } from '../../tasks/registry.ts';
 import { checkReward } from '../../functions/train-seed/check-reward.ts';
 import { failsScreen, screenFindings } from '../../functions/shared/words/screen-words.ts';
 import type { Screen } from '../../functions/shared/search/screen-types.ts';
+import type { FirstStepsPay } from '../../functions/shared/search/types.ts';
+import type { Termination } from '../../tasks/contract.ts';
 import { parseFlags } from '../flags.ts';
 import { taskFlag } from '../task-flag.ts';
 import { readUserFile } from '../read-file.ts';
@@ -40,8 +42,22 @@ export async function checkRewardCommand(raw: unknown): Promise<void> {
   const lines = [headline(report, screen)];
   lines.push(`verdict: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}`);
   for (const [name, mean] of Object.entries(report.terms)) lines.push(`term ${name}: mean ${mean.toFixed(5)}`);
+  if (report.firstSteps) lines.push(describeFirstSteps(report.firstSteps, getTask(flags.task).termination));
   if (screen) lines.push(...describeScreen(screen));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * What it pays as the first, untrained policies act; and where failing ends the episode early and a
+ * step that goes on pays below zero, that ending it pays them.
+ */
+function describeFirstSteps(pay: FirstStepsPay, termination: Termination): string {
+  const f = (x: number | null) => (x === null ? 'none' : x.toFixed(3));
+  const line = `the untrained policy's steps: ${f(pay.goingOn)} a step that goes on, ${f(pay.ending)} on a step that ends the episode (${pay.endings} of ${pay.steps})`;
+  const failingEnds = termination === 'failure' || termination === 'mixed';
+  return failingEnds && pay.goingOn !== null && pay.goingOn < 0
+    ? `${line}; going on pays below zero and failing ends the episode, so ending it pays the first policies`
+    : line;
 }
 
 /** The first line: who rejected the reward and why, or that neither did. */

@@ -50,6 +50,23 @@ export interface CheckRecord {
   terms: Record<string, number>;
   /** What it pays on the task's bank of successes and failures (null on a fault; absent in a check stored before the screen). */
   screen?: Screen | null;
+  /** What it pays a step as the first, untrained policies act (null on a fault; absent in a check stored before it). */
+  firstSteps?: FirstStepsPay | null;
+}
+
+/**
+ * What a reward pays a step as the first, untrained policies act (check-reward.ts draws 4,096 such
+ * steps): on a step that goes on and on one that ends the episode. Where failing ends it, going on
+ * paying below zero makes ending pay for those policies (docs/behaviours.md: the ant's turn).
+ */
+export interface FirstStepsPay {
+  /** Mean total on the transitions that do not end the episode (null: every one ended it). */
+  goingOn: number | null;
+  /** Mean total on the transitions that end it (null: none did). */
+  ending: number | null;
+  /** How many transitions end it, of `steps`. */
+  endings: number;
+  steps: number;
 }
 
 /** What a check returns to the state machine. */
