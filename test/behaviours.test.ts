@@ -10,6 +10,8 @@ import { playEpisode, readStoredBankOf, replayEpisode, type BankEpisode } from '
 import type { Episode, Task } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import { gallop } from '../tasks/half-cheetah-backward/gaits.ts';
+import { HopperEnv } from '../tasks/hopper/environment.ts';
+import { stateReader } from '../tasks/mujoco-common/state-values.ts';
 
 const asEpisode = (task: Task, e: Pick<BankEpisode, 'observations' | 'recorded' | 'length' | 'return' | 'terminated' | 'truncated'>): Episode =>
   ({ observations: e.observations, obsSize: task.obsSize, recorded: e.recorded, recordSize: task.recordSize, length: e.length, return: e.return, terminated: e.terminated, truncated: e.truncated });
@@ -25,11 +27,11 @@ function withRecorded(e: Episode, k: number, f: (t: number, old: number) => numb
 const played = (task: Task, act: (obs: Float32Array, t: number) => number[], seed = 3): Episode =>
   asEpisode(task, playEpisode(task, 'test', 'failure', act, seed));
 
-describe('Behaviour: Hopper-BackFlip-v0', () => {
+describe('Behaviour: Hopper-FrontFlip-v0', () => {
   let task: Task;
   let stand: Episode;
   before(async () => {
-    task = await prepareTask('Hopper-BackFlip-v0');
+    task = await prepareTask('Hopper-FrontFlip-v0');
     const posture = (obs: Float32Array) => [2, 3, 4].map((k) => Math.min(1, Math.max(-1, -(5 * obs[k] + 0.5 * obs[k + 6]))));
     stand = played(task, posture);
   });
@@ -40,8 +42,30 @@ describe('Behaviour: Hopper-BackFlip-v0', () => {
     assert.equal(flail.terminated, false);
     assert.ok(Array.from({ length: 301 }, (_, t) => Math.abs(flail.recorded[3 * t + 2])).some((a) => a > 0.2), 'it tilts past Hopper-v5\'s healthy angle');
     assert.equal(task.observation.length, 11);
-    assert.match(task.environmentSource, /===== environment\.ts =====[\s\S]*Hopper-v5[\s\S]*===== behaviour\.ts =====[\s\S]*backward somersault/);
+    assert.match(task.environmentSource, /===== environment\.ts =====[\s\S]*Hopper-v5[\s\S]*===== behaviour\.ts =====[\s\S]*forward somersault/);
     assert.doesNotMatch(task.environmentSource, /reward_forward = /, 'the robot\'s reward lines stay out of what the model reads');
+  });
+
+  it('turns the way its words say: a positive torso angle pitches the hopper forward, toward +x, where its toe points and it hops', () => {
+    // MuJoCo's hinge about +y: a positive angle moves the torso's top toward +x (its words once said "back").
+    class Posed extends HopperEnv {
+      xOf(body: string): number {
+        return stateReader(this.copies, { body, of: 'x' })(0, null);
+      }
+    }
+    const env = new Posed(1, 0);
+    env.autoReset = false;
+    const qpos = Float64Array.from(env.qpos(0));
+    qpos[2] = 0.5;
+    env.setRecordedState(0, qpos, new Float64Array(env.qvel(0).length));
+    env.step(new Float64Array(3));
+    assert.ok(env.qpos(0)[2] > 0.45, `still pitched: ${env.qpos(0)[2]}`);
+    assert.ok(env.xOf('foot') < env.xOf('torso') - 0.3, `the foot (${env.xOf('foot')}) behind the torso (${env.xOf('torso')}): leaning forward`);
+    env.dispose();
+    // And what the model reads says the same: the robot's documented environment and its recorded state.
+    assert.match(task.environmentSource, /the torso's angle \(rad\), 0 upright, positive leaning forward/);
+    assert.match(task.recorded?.[2]?.name ?? '', /positive leans forward, the torso's top toward \+x/);
+    assert.doesNotMatch(task.environmentSource, /lean(s|ing)? back/);
   });
 
   it('fails standing still, falling over, the robot\'s own hop and a flip three quarters of the way; succeeds on a full turn landed', () => {
@@ -53,11 +77,11 @@ describe('Behaviour: Hopper-BackFlip-v0', () => {
     assert.ok(gait.recorded[3 * 300] - gait.recorded[0] > 1, 'the replayed gait hops forward');
     const turnedTo = (angle: number) => withRecorded(stand, 2, (t, a) => a + angle * Math.min(1, t / 150));
     for (const [words, e] of [['standing still', stand], ['falling over', fall], ['hopping forward', gait], ['three quarters of a turn', turnedTo(0.75 * 2 * Math.PI)],
-      ['a flip forwards', turnedTo(-2 * Math.PI)], ['a turn and a quarter', turnedTo(2.5 * Math.PI)]] as const) {
+      ['a flip backwards', turnedTo(-2 * Math.PI)], ['a turn and a quarter', turnedTo(2.5 * Math.PI)]] as const) {
       assert.equal(task.success.test(e), false, words);
     }
     const flip = turnedTo(2 * Math.PI);
-    assert.equal(task.success.test(flip), true, 'a full backward turn, standing the last 100 steps');
+    assert.equal(task.success.test(flip), true, 'a full forward turn, standing the last 100 steps');
     // Progress ranks them: standing < three quarters < a full turn unlanded < landed.
     const progress = (e: Episode) => task.progress.measure(e);
     assert.ok(progress(stand) < 0.1);
@@ -89,7 +113,7 @@ describe('Behaviour: Hopper-BackFlip-v0', () => {
       before = a;
     }
     assert.ok(Math.abs(Math.abs(total) - 2 * Math.PI) < 0.3, `the torso's line turns ${total} rad in the animation`);
-    assert.match(task.render.story(record), /turns at most 1\.00 of a turn backwards .*lands on its foot/);
+    assert.match(task.render.story(record), /turns at most 1\.00 of a turn forwards .*lands on its foot/);
   });
 });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ActionSpace, ObservationDim } from '../contract.ts';
 import type { GymnasiumRobot } from '../mujoco-common/behaviour.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { CHEETAH_RECORDED } from './recorded.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
 import { HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HALF_CHEETAH_RENDERER } from './render.ts';
@@ -50,7 +50,7 @@ export const HALF_CHEETAH: GymnasiumRobot = {
   env: HalfCheetahEnv,
   environmentFile: join(BUILT_IN_DIR, 'half-cheetah', 'environment.ts'),
   observation: HALF_CHEETAH_OBSERVATION,
-  recorded: TORSO_XZ_ANGLE,
+  recorded: CHEETAH_RECORDED,
   action: HALF_CHEETAH_ACTION,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   ppo: MUJOCO_PPO,

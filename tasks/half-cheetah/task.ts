@@ -3,7 +3,7 @@ import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { metresForward, metresForwardProgress } from '../mujoco-common/healthy-episode.ts';
-import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { CHEETAH_RECORDED } from './recorded.ts';
 import { HalfCheetahEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HALF_CHEETAH_CONFORMANCE } from './conformance.ts';
 import { HALF_CHEETAH_BANK } from './bank-policies.ts';
@@ -31,7 +31,7 @@ export default defineTask({
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
   observation: HALF_CHEETAH_OBSERVATION,
-  recorded: TORSO_XZ_ANGLE,
+  recorded: CHEETAH_RECORDED,
   action: HALF_CHEETAH_ACTION,
   makeEnv: (n, seed) => new HalfCheetahEnv(n, seed),
   prepare: prepareMujoco,

@@ -20,7 +20,7 @@
  * |------|-------------|-----------------------------------|-------|
  * | 0    | rootx       | slide along x: the torso's x (m)  | unlimited |
  * | 1    | rootz       | slide along z: the torso's height (m), 1.25 at the start | unlimited |
- * | 2    | rooty       | hinge about y: the torso's angle (rad), 0 upright, positive leaning back | unlimited |
+ * | 2    | rooty       | hinge about y: the torso's angle (rad), 0 upright, positive leaning forward | unlimited |
  * | 3    | thigh_joint | hinge between torso and thigh (rad) | -150° to 0° (-2.618 to 0) |
  * | 4    | leg_joint   | hinge between thigh and leg (the knee, rad) | -150° to 0° |
  * | 5    | foot_joint  | hinge between leg and foot (the ankle, rad) | -45° to 45° (±0.785) |

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ActionSpace, ObservationDim } from '../contract.ts';
 import type { GymnasiumRobot } from '../mujoco-common/behaviour.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { UPRIGHT_TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
 import { HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HOPPER_RENDERER } from './render.ts';
@@ -36,7 +36,7 @@ export const HOPPER: GymnasiumRobot = {
   env: HopperEnv,
   environmentFile: join(BUILT_IN_DIR, 'hopper', 'environment.ts'),
   observation: HOPPER_OBSERVATION,
-  recorded: TORSO_XZ_ANGLE,
+  recorded: UPRIGHT_TORSO_XZ_ANGLE,
   action: HOPPER_ACTION,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   ppo: MUJOCO_PPO,

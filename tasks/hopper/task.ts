@@ -3,7 +3,7 @@ import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { metresForward, stayedHealthy, metresForwardProgress } from '../mujoco-common/healthy-episode.ts';
-import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { UPRIGHT_TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { HOPPER_BANK } from './bank-policies.ts';
 import { HOPPER_CONFORMANCE } from './conformance.ts';
@@ -25,7 +25,7 @@ export default defineTask({
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
   observation: HOPPER_OBSERVATION,
-  recorded: TORSO_XZ_ANGLE,
+  recorded: UPRIGHT_TORSO_XZ_ANGLE,
   action: HOPPER_ACTION,
   makeEnv: (n, seed) => new HopperEnv(n, seed),
   prepare: prepareMujoco,

@@ -12,12 +12,22 @@ export function recordRoot(qpos: Float64Array, out: Float64Array): void {
   out[2] = qpos[2];
 }
 
-/** Hopper's, Walker2d's and HalfCheetah's root joints: rootx, rootz, rooty. */
-export const TORSO_XZ_ANGLE: readonly RecordedDim[] = [
-  { name: 'torso x (m), qpos[0]: forward along the floor from the origin' },
-  { name: 'torso z (m), qpos[1]: height (the observation\'s entry 0 too)' },
-  { name: 'torso angle (rad), qpos[2]: a hinge, so it keeps counting past ±π (one full turn is 2π); positive leans back' },
-];
+/**
+ * Hopper's, Walker2d's and HalfCheetah's root joints: rootx, rootz, rooty, in each robot's words:
+ * what rootz measures (Hopper's and Walker2d's XML give it a ref of 1.25, so it is the height;
+ * HalfCheetah's none, so it is the change from the start) and which way a positive angle turns
+ * (MuJoCo's hinge about +y moves the torso's top toward +x, the way each robot faces).
+ */
+export function torsoXzAngle(z: string, positiveAngle: string): readonly RecordedDim[] {
+  return [
+    { name: 'torso x (m), qpos[0]: forward along the floor from the origin' },
+    { name: `torso z (m), qpos[1]: ${z} (the observation's entry 0 too)` },
+    { name: `torso angle (rad), qpos[2]: a hinge, so it keeps counting past ±π (one full turn is 2π); ${positiveAngle}` },
+  ];
+}
+
+/** Hopper's and Walker2d's: upright robots facing +x. */
+export const UPRIGHT_TORSO_XZ_ANGLE = torsoXzAngle('height', 'positive leans forward, the torso\'s top toward +x, the way it faces');
 
 /** A free body's x, y, z, and its heading about z from the quaternion qpos[3..6], unwrapped. */
 export function recordFreeBody(qpos: Float64Array, out: Float64Array, previous: Float64Array | null): void {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { ActionSpace, ObservationDim } from '../contract.ts';
 import type { GymnasiumRobot } from '../mujoco-common/behaviour.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
-import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { UPRIGHT_TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
 import { Walker2dEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { WALKER2D_RENDERER } from './render.ts';
@@ -49,7 +49,7 @@ export const WALKER2D: GymnasiumRobot = {
   env: Walker2dEnv,
   environmentFile: join(BUILT_IN_DIR, 'walker2d', 'environment.ts'),
   observation: WALKER2D_OBSERVATION,
-  recorded: TORSO_XZ_ANGLE,
+  recorded: UPRIGHT_TORSO_XZ_ANGLE,
   action: WALKER2D_ACTION,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   ppo: MUJOCO_PPO,

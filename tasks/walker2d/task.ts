@@ -3,7 +3,7 @@ import { defineTask } from '../contract.ts';
 import { prepareMujoco } from '../mujoco-common/mujoco-env.ts';
 import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { metresForward, stayedHealthy, metresForwardProgress } from '../mujoco-common/healthy-episode.ts';
-import { TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
+import { UPRIGHT_TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { walker2dConformance } from './conformance.ts';
 import { MAX_EPISODE_STEPS, Walker2dEnv } from './environment.ts';
 import { WALKER2D_BANK } from './bank-policies.ts';
@@ -23,7 +23,7 @@ export default defineTask({
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   observation: WALKER2D_OBSERVATION,
   action: WALKER2D_ACTION,
-  recorded: TORSO_XZ_ANGLE,
+  recorded: UPRIGHT_TORSO_XZ_ANGLE,
   makeEnv: (n, seed) => new Walker2dEnv(n, seed),
   prepare: prepareMujoco,
 

@@ -1,5 +1,5 @@
 /**
- * Hopper-BackFlip-v0: Gymnasium's Hopper, asked for a backward somersault. This file is what the
+ * Hopper-FrontFlip-v0: Gymnasium's Hopper, asked for a forward somersault. This file is what the
  * model reads beside the robot's documented environment (tasks/hopper/environment.ts): the
  * sentence, what changes of the robot, and the trusted test and progress of an episode.
  *
@@ -9,24 +9,26 @@
  *   its own reward still pays its survive term only while Gymnasium's healthy test holds).
  * - Time limit: 300 steps (2.4 s at 0.008 s a step).
  * - Reset and observation: Hopper-v5's. The torso's angle (observation 1, recorded entry 2) is
- *   a hinge's, so it keeps counting past ±π: one full backward turn takes it from 0 to 2π.
+ *   a hinge's, so it keeps counting past ±π: one full forward turn takes it from 0 to 2π
+ *   (MuJoCo's hinge about +y: a positive angle pitches the torso's top toward +x, the way the
+ *   hopper faces and hops).
  *
  * ## Success (fixed before any search)
- * The torso turns one full turn backwards (its angle is positive leaning back) and the hopper
+ * The torso turns one full turn forwards (its angle is positive leaning forward) and the hopper
  * lands on its foot: in each of the episode's last 100 steps (0.8 s) the torso is higher than
  * 0.7 m and its angle within 0.2 rad of 2π, Gymnasium's own healthy height and tilt after a full
- * turn. A flip forwards (-2π), a turn short of one, one too many, or a fall after landing fail.
+ * turn. A flip backwards (-2π), a turn short of one, one too many, or a fall after landing fail.
  *
  * ## Progress
- * How far the flip got: the largest backward turn reached, as a share of a full turn (at most 1),
+ * How far the flip got: the largest forward turn reached, as a share of a full turn (at most 1),
  * plus the share of the last 100 steps spent landed as above (0 to 2; 2 is a success).
  */
 import type { Episode } from '../contract.ts';
 
-export const SENTENCE = 'Do a backward somersault: jump, turn the torso one full turn backwards in the air, and land on the foot, standing.';
+export const SENTENCE = 'Do a forward somersault (a front flip): jump, turn the torso one full turn forwards in the air, head over heels, and land on the foot, standing.';
 
 export const MAX_EPISODE_STEPS = 300;
-/** One full turn of the torso, backwards (the hinge's angle is positive leaning back). */
+/** One full turn of the torso, forwards (the hinge's angle is positive leaning forward). */
 export const FULL_TURN = 2 * Math.PI;
 /** Gymnasium's healthy tilt and height, about a full turn. */
 export const LANDED_TILT = 0.2;
@@ -39,7 +41,7 @@ const [Z, ANGLE] = [1, 2];
 
 const at = (e: Pick<Episode, 'recorded' | 'recordSize'>, t: number, k: number): number => e.recorded[t * e.recordSize + k];
 
-/** Landed at step t: torso above 0.7 m, its angle within 0.2 rad of a full backward turn. */
+/** Landed at step t: torso above 0.7 m, its angle within 0.2 rad of a full forward turn. */
 export function landedAt(e: Pick<Episode, 'recorded' | 'recordSize'>, t: number): boolean {
   return at(e, t, Z) > LANDED_HEIGHT && Math.abs(at(e, t, ANGLE) - FULL_TURN) < LANDED_TILT;
 }
@@ -51,7 +53,7 @@ export function landedSteps(e: Pick<Episode, 'recorded' | 'recordSize' | 'length
   return landed;
 }
 
-/** The largest backward turn over the episode, from the torso's angle at the start, as a share of a full turn, at most 1. */
+/** The largest forward turn over the episode, from the torso's angle at the start, as a share of a full turn, at most 1. */
 export function turned(e: Pick<Episode, 'recorded' | 'recordSize' | 'length'>): number {
   let most = 0;
   for (let t = 1; t <= e.length; t++) most = Math.max(most, at(e, t, ANGLE) - at(e, 0, ANGLE));

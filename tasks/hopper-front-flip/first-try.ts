@@ -1,6 +1,7 @@
 /**
- * The person's first try at Hopper-BackFlip-v0: a plain shaping written from the task's description alone,
- * not tuned on any result (FIRST-TRY.md says how it was made). The code is as it was written.
+ * The person's first try at Hopper-FrontFlip-v0: a plain shaping written from the task's description alone,
+ * not tuned on any result (FIRST-TRY.md says how it was made, when the task's words called the same
+ * turn backward). The code is as it was written.
  */
 import type { RewardSource } from '../contract.ts';
 
