@@ -161,8 +161,8 @@ export interface Progress {
 
 /**
  * A named feature of the state for the offline proposer's grammar: a JavaScript expression over
- * `s` (an observation array) that is about 0 far from solving and about 1 at the goal, so one set
- * of coefficient ranges fits every task.
+ * `s` (an observation array) and, where the task records state, `r` (its recorded state) that is
+ * about 0 far from solving and about 1 at the goal, so one set of coefficient ranges fits every task.
  */
 export interface Feature {
   /** camelCase: becomes the term names `<name>Shaping` and `<name>`. */

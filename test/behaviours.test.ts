@@ -11,6 +11,8 @@ import type { Episode, Task } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import { gallop } from '../tasks/half-cheetah-backward/gaits.ts';
 import { HopperEnv } from '../tasks/hopper/environment.ts';
+import { HOPPER } from '../tasks/hopper/robot.ts';
+import { behaviour, type BehaviourSpec } from '../tasks/mujoco-common/behaviour.ts';
 import { stateReader } from '../tasks/mujoco-common/state-values.ts';
 
 const asEpisode = (task: Task, e: Pick<BankEpisode, 'observations' | 'recorded' | 'length' | 'return' | 'terminated' | 'truncated'>): Episode =>
@@ -114,6 +116,21 @@ describe('Behaviour: Hopper-FrontFlip-v0', () => {
     }
     assert.ok(Math.abs(Math.abs(total) - 2 * Math.PI) < 0.3, `the torso's line turns ${total} rad in the animation`);
     assert.match(task.render.story(record), /turns at most 1\.00 of a turn forwards .*lands on its foot/);
+  });
+});
+
+describe('Function: behaviour, on a bad declaration', () => {
+  const declared = (overrides: unknown): BehaviourSpec => ({ id: 'Hopper-Test-v0', robot: HOPPER, overrides }) as unknown as BehaviourSpec;
+
+  it('names an override that does not exist, and the ones that do', () => {
+    assert.throws(() => behaviour(declared({ gravity: 1 })),
+      /^InvalidBehaviour: overrides: Unrecognized key: "gravity" \(the overrides are termination, maxEpisodeSteps, reset, recorded: docs\/behaviours\.md\)$/);
+  });
+
+  it('fails a name the robot\'s XML lacks when the task is first used, with its field and the names there are', async () => {
+    const spec = behaviour(declared({ recorded: [{ name: 'tail z (m)', value: { body: 'tail', of: 'z' } }] }));
+    await assert.rejects(async () => spec.prepare?.(),
+      /^InvalidBehaviour: Hopper-Test-v0: overrides\.recorded\[0\] \(tail z \(m\)\): the model has no body named "tail" \(its bodies: world, torso, thigh, leg, foot\)$/);
   });
 });
 

@@ -108,6 +108,21 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.match(asked.stderr, new RegExp(`unknown task "Broken-v0": .*\\(skipped on EUREKA_TASK_PATH: ${join(dir, 'broken')}, ${join(dir, 'twin')}\\)`));
   });
 
+  it('says what a folder\'s success test throws as that folder\'s, not as a bare message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-throwing-task-'));
+    dirs.push(dir);
+    await mkdir(join(dir, 'thrower'));
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+    const good = await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8');
+    const throwing = good.replace("id: 'PointGoal-v0'", "id: 'Thrower-v0'").replace('test: (episode) => episode.terminated,', "test: () => { throw new Error('oops in my test'); },");
+    assert.notEqual(throwing, good);
+    await writeFile(join(dir, 'thrower', 'task.ts'), throwing);
+    await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'thrower', 'environment.ts'));
+    const ran = await eureka(['train', '--task', 'Thrower-v0', '--baseline', 'human', '--steps', '2048', '--eval-episodes', '1'], dir);
+    assert.equal(ran.code, 1, ran.stderr);
+    assert.equal(ran.stderr, `eureka: task folder ${join(dir, 'thrower')}: its success test threw: oops in my test\n`);
+  });
+
   it('skips a folder whose TypeScript would load as CommonJS, and says why', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-cjs-task-'));
     dirs.push(dir);

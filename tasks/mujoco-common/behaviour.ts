@@ -17,6 +17,7 @@ import type {
 import { prepareMujoco } from './mujoco-env.ts';
 import { overridden, type MujocoEnvClass } from './overridden.ts';
 import { MujocoOverridesSchema, type MujocoOverrides } from './overrides.ts';
+import { UnknownName } from './state-values.ts';
 
 /** One of Gymnasium's robots, as its task folder gives it to a behaviour. */
 export interface GymnasiumRobot {
@@ -76,7 +77,10 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     throw new InvalidBehaviour(`id: ${JSON.stringify(spec.id)} must read <Robot>-<Behaviour>-v<N>, letters and digits, starting with ${spec.robot.name}-`);
   }
   const checked = MujocoOverridesSchema.safeParse(spec.overrides);
-  if (!checked.success) throw new InvalidBehaviour(`overrides: ${checked.error.issues.map((i) => `${i.path.join('.') || 'the whole'}: ${i.message}`).join('; ')}`);
+  if (!checked.success) {
+    const issues = checked.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message));
+    throw new InvalidBehaviour(`overrides: ${issues.join('; ')} (the overrides are ${Object.keys(MujocoOverridesSchema.shape).join(', ')}: docs/behaviours.md)`);
+  }
   const { robot, overrides } = spec;
   const Env = overridden(robot.env, overrides);
   return {
@@ -88,7 +92,17 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     recorded: [...robot.recorded, ...(overrides.recorded ?? []).map((e) => ({ name: e.name }))],
     action: robot.action,
     makeEnv: (n, seed) => new Env(n, seed),
-    prepare: prepareMujoco,
+    prepare: async () => {
+      await prepareMujoco();
+      // The overrides name the XML's joints, bodies and keyframes: a wrong name fails here, when the
+      // task is first used, with its field and the names there are, not at a seed-run's first step.
+      try {
+        new Env(1, 0).dispose();
+      } catch (error) {
+        if (error instanceof UnknownName) throw new InvalidBehaviour(`${spec.id}: ${error.message}`);
+        throw error;
+      }
+    },
     success: spec.success,
     ...(spec.tieBreak === undefined ? {} : { tieBreak: spec.tieBreak }),
     progress: spec.progress,

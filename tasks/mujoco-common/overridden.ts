@@ -49,14 +49,14 @@ export function overridden(Base: MujocoEnvClass, overrides: MujocoOverrides): Mu
     protected override startQpos(): Float64Array {
       const keyframe = overrides.reset?.keyframe;
       if (keyframe === undefined) return super.startQpos();
-      this.keyQpos ??= keyframeQpos(this.copies, keyframe);
+      this.keyQpos ??= named('overrides.reset.keyframe', () => keyframeQpos(this.copies, keyframe));
       return this.keyQpos;
     }
 
     /** The declared healthy ranges, where the overrides give them; the robot's own test otherwise. */
     isHealthy(i: number): boolean {
       if (ranges === null) return (Base.prototype as unknown as { isHealthy(this: MujocoEnv, i: number): boolean }).isHealthy.call(this, i);
-      this.rangeReaders ??= ranges.map((range) => ({ read: stateReader(this.copies, range.value), range }));
+      this.rangeReaders ??= ranges.map((range, k) => ({ read: named(`overrides.termination.healthy[${k}].value`, () => stateReader(this.copies, range.value)), range }));
       return this.rangeReaders.every(({ read, range }) => {
         const v = read(i, null);
         return (range.min === undefined || range.min < v) && (range.max === undefined || v < range.max);
@@ -72,7 +72,7 @@ export function overridden(Base: MujocoEnvClass, overrides: MujocoOverrides): Mu
     protected override recordState(i: number, out: Float64Array, previous: Float64Array | null): void {
       const size = out.length - extra.length;
       super.recordState(i, out.subarray(0, size), previous === null ? null : previous.subarray(0, size));
-      this.recordedReaders ??= extra.map((e) => stateReader(this.copies, e.value));
+      this.recordedReaders ??= extra.map((e, k) => named(`overrides.recorded[${k}] (${e.name})`, () => stateReader(this.copies, e.value)));
       for (let k = 0; k < extra.length; k++) out[size + k] = this.recordedReaders[k](i, previous === null ? null : previous[size + k]);
     }
   }
@@ -81,6 +81,16 @@ export function overridden(Base: MujocoEnvClass, overrides: MujocoOverrides): Mu
     delete (Overridden.prototype as { isHealthy?: unknown }).isHealthy;
   }
   return Overridden;
+}
+
+/** What `read` makes, its UnknownName said with the override's field. */
+function named<T>(field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof UnknownName) throw new UnknownName(`${field}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** A keyframe's qpos from the robot's XML, by name. */

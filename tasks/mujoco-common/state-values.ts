@@ -123,7 +123,7 @@ function velocityReader(copies: MujocoCopies, id: number, of: keyof typeof VELOC
 function idOf(copies: MujocoCopies, kind: 'mjOBJ_JOINT' | 'mjOBJ_BODY' | 'mjOBJ_SITE' | 'mjOBJ_SENSOR', name: string, what: string): number {
   const mj = mujoco();
   const id = mj.mj_name2id(copies.model, mj.mjtObj[kind].value, name);
-  if (id < 0) throw new UnknownName(`the model has no ${what} named ${JSON.stringify(name)} (its ${what}s: ${namesOf(copies, kind).join(', ') || 'none'})`);
+  if (id < 0) throw new UnknownName(`the model has no ${what} named ${JSON.stringify(name)} (its ${what === 'body' ? 'bodies' : `${what}s`}: ${namesOf(copies, kind).join(', ') || 'none'})`);
   return id;
 }
 
