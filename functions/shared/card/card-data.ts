@@ -221,6 +221,21 @@ export function rankColumn(task: Pick<Task, 'tieBreak' | 'progress'>): RankColum
     : { title: 'Progress', explain, value: progress };
 }
 
+/**
+ * The headline table's column: the rank's value on the fresh seeds, or, for a reward that has none
+ * yet (an interim card), on the search's, marked so: the candidates' table gives the search's.
+ */
+export function headlineRankCell(column: RankColumn, r: {
+  freshSuccess: number | null; freshProgress?: number | null; freshSuccessSteps: number | null; searchProgress?: number | null; searchSuccessSteps: number | null;
+}): string {
+  return r.freshSuccess !== null
+    ? column.value({ progress: r.freshProgress, meanSuccessSteps: r.freshSuccessSteps })
+    : `${column.value({ progress: r.searchProgress, meanSuccessSteps: r.searchSuccessSteps })} (search)`;
+}
+
+/** The headline table's title of that column: "Fresh progress". */
+export const headlineRankTitle = (column: RankColumn): string => `Fresh ${column.title.toLowerCase()}`;
+
 /** The task a card is about. */
 export function cardTask(data: Pick<CardData, 'task'>): Task {
   return getTask(data.task);

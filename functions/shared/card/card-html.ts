@@ -6,7 +6,7 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../search/baselines.ts';
 import {
-  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, rankColumn, usd,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, rankColumn, headlineRankCell, headlineRankTitle, usd,
   WINNER_COLOR,
   type AnyCardData, type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
@@ -90,8 +90,7 @@ function headlineTable(data: CardData): string {
   const picked = data.candidates.filter((c) => c.generation > 0).length;
   const column = rankColumn(cardTask(data));
   const rows = rewards(data).map((r) => {
-    const fresh = r.freshSuccess !== null;
-    const value = column.value(fresh ? { progress: r.freshProgress, meanSuccessSteps: r.freshSuccessSteps } : { progress: r.searchProgress, meanSuccessSteps: r.searchSuccessSteps });
+    const value = h(headlineRankCell(column, r));
     return `<tr${r === data.winner ? ' class="winner-row"' : ''}><td><span class="swatch" style="background:${color(data, r)}"></span>` +
       `<span class="mono">${h(r.name)}</span></td>` +
       `<td>${author(r)}</td><td class="num">${pct(r.searchSuccess)}</td><td class="num strong">${pct(r.freshSuccess)}</td>` +
@@ -101,7 +100,7 @@ function headlineTable(data: CardData): string {
     `<p class="lede">The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
     `The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.</p>` +
     `<table data-table="headline"><thead><tr><th>Reward</th><th>Written by</th><th class="num">Search score</th>` +
-    `<th class="num">Fresh score</th><th class="num">${h(column.title)}</th><th>Fresh seeds</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+    `<th class="num">Fresh score</th><th class="num">${h(headlineRankTitle(column))}</th><th>Fresh seeds</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function searchSection(data: CardData): string {

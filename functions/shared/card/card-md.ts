@@ -4,7 +4,7 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, rankColumn, usd,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, rankColumn, headlineRankCell, headlineRankTitle, usd,
   type AnyCardData, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
@@ -64,9 +64,9 @@ export function renderCardMarkdown(data: CardData): string {
   out.push('## Search score and fresh score', '');
   out.push(`The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
     'The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.', '');
-  out.push(table(['Reward', 'Search score', 'Fresh score', column.title, 'Fresh seeds'], rewards(data).map((r) => [
+  out.push(table(['Reward', 'Search score', 'Fresh score', headlineRankTitle(column), 'Fresh seeds'], rewards(data).map((r) => [
     `${mdCode(r.name)}${r === w ? ' (winner)' : ` (${mdText(rewardLabel(r))})`}`, pct(r.searchSuccess), `**${pct(r.freshSuccess)}**`,
-    r.freshSuccess !== null ? column.value({ progress: r.freshProgress, meanSuccessSteps: r.freshSuccessSteps }) : column.value({ progress: r.searchProgress, meanSuccessSteps: r.searchSuccessSteps }),
+    headlineRankCell(column, r),
     seedList(r.freshSeeds),
   ]), ['l', 'r', 'r', 'r', 'l']), '');
 
