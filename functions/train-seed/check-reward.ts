@@ -2,6 +2,8 @@
  * `eureka check-reward FILE`: runs a reward in the sandbox over sample transitions of the task's
  * own environment under random actions, batched as the trainer batches them, and says whether it
  * would be accepted. A rejected reward is a successful check: faults come back as a verdict.
+ * It then runs on as many steps drawn as the untrained policy acts, and says what it pays there on
+ * a step that goes on and on one that ends the episode (`firstSteps`: a reading, not a verdict).
  * A reward that passes is then screened in the same sandbox: run over the task's bank of known
  * successes and failures (screen.ts), which says what it pays for before anything trains it.
  */
@@ -38,7 +40,7 @@ export interface CheckRewardResult {
   terms: Record<string, number>;
   /** What it pays on the bank's successes and failures; null on a fault or when not asked for. */
   screen: Screen | null;
-  /** What it pays a step on the sample transitions, going on and ending; null on a fault. */
+  /** What it pays a step as the untrained policy acts (as many steps again, drawn so), going on and ending; null on a fault. */
   firstSteps: FirstStepsPay | null;
 }
 
