@@ -77,8 +77,8 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
   const gymnasiumEnv = (n: number, seed: number): VecEnv => spec.makeEnv(n, seed);
   return {
     ...spec,
-    success: { ...spec.success, test: said(`task folder ${where}: its success test`, spec.success.test) },
-    progress: { ...spec.progress, measure: said(`task folder ${where}: its progress`, spec.progress.measure) },
+    success: { ...spec.success, test: said(`task folder ${where}: its success test`, spec.success, spec.success.test) },
+    progress: { ...spec.progress, measure: said(`task folder ${where}: its progress`, spec.progress, spec.progress.measure) },
     makeEnv: action.kind === 'box' ? (n, seed) => new ClipActions(gymnasiumEnv(n, seed), action.low, action.high) : gymnasiumEnv,
     gymnasiumEnv,
     folder,
@@ -95,10 +95,11 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
  * A task folder's own code, called by the trainer and the grader: what it throws is said as the
  * folder's ("task folder DIR: its success test threw: ..."), not as a bare message from nowhere.
  */
-function said<A extends unknown[], R>(what: string, fn: (...args: A) => R): (...args: A) => R {
+function said<A extends unknown[], R>(what: string, owner: object, fn: (...args: A) => R): (...args: A) => R {
   return (...args) => {
     try {
-      return fn(...args);
+      // Called on its own object, as before: a test written as a method may read `this`.
+      return fn.apply(owner, args);
     } catch (err) {
       throw new InvalidTask(`${what} threw: ${firstLine(err)}`);
     }
