@@ -11,11 +11,11 @@
  * FILE: a files proposer's answer (`answer-N.json`: every candidate in it) or a reward `.js` file.
  * `--baselines` adds the task's own two.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
 import type { FirstStepsPay } from '../functions/shared/search/types.ts';
 import { prepareTask, UnknownTask } from '../tasks/registry.ts';
+import { rewardsIn } from './answers.ts';
 import { argError, benchArgs } from './args.ts';
 
 const { values, positionals } = benchArgs(import.meta.url, {
@@ -24,32 +24,15 @@ const { values, positionals } = benchArgs(import.meta.url, {
 });
 if (values.task === undefined) argError(import.meta.url, 'needs --task ID');
 
-interface Reward { name: string; code: string }
-
-/** The rewards a file holds: every candidate of an answer, or the one reward of a .js file. */
-function rewardsIn(file: string): Reward[] {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    argError(import.meta.url, `cannot read ${file}: ${(error as Error).message}`);
-  }
-  if (!file.endsWith('.json')) return [{ name: basename(file, '.js'), code: text }];
-  let answer: { candidates?: Array<{ name?: string; code?: string }> } = {};
-  try {
-    answer = JSON.parse(text) as typeof answer;
-  } catch (error) {
-    argError(import.meta.url, `${file} is not JSON: ${(error as Error).message}`);
-  }
-  return (answer.candidates ?? []).map((c, i) => ({ name: `${basename(file, '.json')}:${c.name ?? i}`, code: c.code ?? '' }));
-}
-
 const task = await prepareTask(values.task).catch((error: unknown) => {
   if (error instanceof UnknownTask) argError(import.meta.url, error.message);
   throw error;
 });
-const rewards = positionals.flatMap(rewardsIn);
-if (values.baselines) rewards.push(...Object.entries(task.baselines).map(([name, source]) => ({ name: `baseline:${name}`, code: source.code })));
+// An answer's candidates named after their file (`answer-1:name`), as several answers may share names.
+const rewards = positionals.flatMap((file) => rewardsIn(import.meta.url, file).map((r) => ({
+  ...r, name: file.endsWith('.json') ? `${basename(file, '.json')}:${r.name}` : r.name,
+})));
+if (values.baselines) rewards.push(...Object.entries(task.baselines).map(([name, source]) => ({ name: `baseline:${name}`, idea: source.idea, code: source.code })));
 if (rewards.length === 0) argError(import.meta.url, 'give at least one FILE, or --baselines');
 
 const pays: Array<{ name: string; pay: FirstStepsPay | null; fault?: string }> = [];

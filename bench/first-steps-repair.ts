@@ -11,12 +11,13 @@
  *
  * Writes DIR/repair-<i>/request.md for the i-th answer with such candidates.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRepairPrompt } from '../functions/propose/prompt.ts';
 import { requestText } from '../functions/propose/text-proposer.ts';
 import { checkReward } from '../functions/train-seed/check-reward.ts';
 import { prepareTask } from '../tasks/registry.ts';
+import { rewardsIn } from './answers.ts';
 import { argError, benchArgs } from './args.ts';
 
 const { values, positionals } = benchArgs(import.meta.url, {
@@ -30,9 +31,9 @@ const budget = { steps: Number(values.steps ?? task.budget.steps), seeds: Number
 const SCREEN_WHY = /(One candidate|\d+ candidates) ran, but failed the screen: .*? Fix what each pays for so that succeeding pays the most\./;
 
 for (const [i, file] of positionals.entries()) {
-  const answer = JSON.parse(readFileSync(file, 'utf8')) as { candidates: Array<{ name: string; idea: string; code: string }> };
+  const candidates = rewardsIn(import.meta.url, file);
   const failed = [];
-  for (const c of answer.candidates) {
+  for (const c of candidates) {
     const pay = (await checkReward(task, c.code, { screen: false })).firstSteps;
     if (pay?.goingOn == null || pay.goingOn >= 0) continue;
     const reason = `as the untrained policy acts (${pay.steps.toLocaleString('en-US')} steps drawn so), it pays ${pay.goingOn.toFixed(3)} a step that goes on and ` +
@@ -45,6 +46,8 @@ for (const [i, file] of positionals.entries()) {
   const why = `${k === 1 ? 'One candidate' : `${k} candidates`} ran, but on steps drawn as the untrained policy acts ${k === 1 ? 'it pays' : 'they pay'} below zero ` +
     'on a step that goes on, while failing ends the episode: ending it pays those first policies, and PPO learns that first. ' +
     'Fix what each pays so that going on pays more than ending, for the flailing first policies too.';
+  // The screen's words are the product's: if they have changed, say so rather than send them unreplaced.
+  if (!SCREEN_WHY.test(prompt.user)) throw new Error('the repair prompt no longer says what this trial replaces: update SCREEN_WHY');
   const user = prompt.user
     .replace('# Candidates that failed the screen (generation 1)', '# Candidates that pay the first policies to end the episode (generation 1)')
     .replaceAll('What the screen found: ', 'What the check measured: ')
@@ -52,5 +55,5 @@ for (const [i, file] of positionals.entries()) {
   const dir = join(values.out, `repair-${i + 1}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'request.md'), requestText({ system: prompt.system, user }, k));
-  process.stdout.write(`${file}: ${k} of ${answer.candidates.length} sent back: ${join(dir, 'request.md')}\n`);
+  process.stdout.write(`${file}: ${k} of ${candidates.length} sent back: ${join(dir, 'request.md')}\n`);
 }
