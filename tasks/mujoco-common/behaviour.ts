@@ -83,6 +83,7 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
   }
   const { robot, overrides } = spec;
   const Env = overridden(robot.env, overrides);
+  let namesChecked: Promise<void> | undefined;
   return {
     id: spec.id,
     description: `${spec.sentence} The robot is Gymnasium's ${robot.task} robot: ${robot.describe} ` +
@@ -92,17 +93,18 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     recorded: [...robot.recorded, ...(overrides.recorded ?? []).map((e) => ({ name: e.name }))],
     action: robot.action,
     makeEnv: (n, seed) => new Env(n, seed),
-    prepare: async () => {
+    // The overrides name the XML's joints, bodies and keyframes: a wrong name fails here, when the
+    // task is first used, with its field and the names there are, not at a seed-run's first step.
+    // Once a process (a copy made costs about 20 ms, and prepare runs for every check and chunk).
+    prepare: () => (namesChecked ??= (async () => {
       await prepareMujoco();
-      // The overrides name the XML's joints, bodies and keyframes: a wrong name fails here, when the
-      // task is first used, with its field and the names there are, not at a seed-run's first step.
       try {
         new Env(1, 0).dispose();
       } catch (error) {
         if (error instanceof UnknownName) throw new InvalidBehaviour(`${spec.id}: ${error.message}`);
         throw error;
       }
-    },
+    })()),
     success: spec.success,
     ...(spec.tieBreak === undefined ? {} : { tieBreak: spec.tieBreak }),
     progress: spec.progress,
