@@ -36,12 +36,11 @@ const sandboxOperations = Number(args['sandbox-operations']);
 /** --steps N: a budget other than the task's (to choose one). */
 const stepsFlag = Number(args.steps);
 const limits = sandboxOperations > 0 ? { totalOperations: sandboxOperations } : undefined;
-const REWARDS = BASELINE_NAMES;
 const rewards = args.reward !== undefined ? args.reward.map((r) => {
-  const reward = REWARDS.find((x) => x === r);
-  if (reward === undefined) argError(import.meta.url, `--reward ${r}: choose ${REWARDS.join(' or ')}`);
+  const reward = BASELINE_NAMES.find((x) => x === r);
+  if (reward === undefined) argError(import.meta.url, `--reward ${r}: choose ${BASELINE_NAMES.join(' or ')}`);
   return reward;
-}) : [...REWARDS];
+}) : [...BASELINE_NAMES];
 
 interface Row { task: string; reward: BaselineName; seed: number; steps: number; success: number; meanReturn: number | null; seconds: number }
 const rows: Row[] = [];

@@ -30,7 +30,8 @@ const CheckFlags = z.object({
 export async function checkRewardCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(CheckFlags, raw);
   const source = await readUserFile(flags.file);
-  const report = flags.remote ? await checkRemotely(flags.stack, flags.task, source) : await checkReward(getTask(flags.task), source);
+  const task = getTask(flags.task);
+  const report = flags.remote ? await checkRemotely(flags.stack, task.id, source) : await checkReward(task, source);
   const screen = report.screen ?? null;
   const rejectedBy = report.verdict !== 'ok' ? 'check' : screen !== null && failsScreen(screen) ? 'screen' : null;
   if (rejectedBy !== null) process.exitCode = rejectedBy === 'check' ? EXIT.checkRejected : EXIT.screenFails;
@@ -42,7 +43,7 @@ export async function checkRewardCommand(raw: unknown): Promise<void> {
   const lines = [headline(report, screen)];
   lines.push(`verdict: ${report.verdict}${report.reason ? ` (${report.reason})` : ''}`);
   for (const [name, mean] of Object.entries(report.terms)) lines.push(`term ${name}: mean ${mean.toFixed(5)}`);
-  if (report.firstSteps) lines.push(describeFirstSteps(report.firstSteps, getTask(flags.task).termination));
+  if (report.firstSteps) lines.push(describeFirstSteps(report.firstSteps, task.termination));
   if (screen) lines.push(...describeScreen(screen));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
