@@ -34,6 +34,13 @@ async function eureka(args: string[], taskPath = EXAMPLES): Promise<Ran> {
   }
 }
 
+/** A copy of the example as `dir/folder`, its task.ts edited by `edit`, its environment.ts as it is. */
+async function pointGoalAs(dir: string, folder: string, edit: (taskTs: string) => string): Promise<void> {
+  await mkdir(join(dir, folder));
+  await writeFile(join(dir, folder, 'task.ts'), edit(await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8')));
+  await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, folder, 'environment.ts'));
+}
+
 describe('Task of your own: PointGoal-v0 in one folder', () => {
   const dirs: string[] = [];
   after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -78,12 +85,9 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
   it('skips a broken folder with one line naming the folder and the field, and runs the tasks that are fine', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-broken-task-'));
     dirs.push(dir);
-    await mkdir(join(dir, 'broken'));
     // Outside this repository, a folder says its TypeScript is ES modules (eureka new-task writes it).
     await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
-    const good = await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8');
-    await writeFile(join(dir, 'broken', 'task.ts'), good.replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace('  progress: {', '  diagnostic: {'));
-    await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'broken', 'environment.ts'));
+    await pointGoalAs(dir, 'broken', (task) => task.replace("id: 'PointGoal-v0'", "id: 'Broken-v0'").replace('  progress: {', '  diagnostic: {'));
     // A copy of the example under its own id: the first folder on the path with the id keeps it.
     await mkdir(join(dir, 'twin'));
     for (const file of ['task.ts', 'environment.ts']) await copyFile(join(EXAMPLES, 'point-goal', file), join(dir, 'twin', file));
@@ -111,13 +115,12 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
   it('says what a folder\'s success test throws as that folder\'s, not as a bare message', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-throwing-task-'));
     dirs.push(dir);
-    await mkdir(join(dir, 'thrower'));
     await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
-    const good = await readFile(join(EXAMPLES, 'point-goal', 'task.ts'), 'utf8');
-    const throwing = good.replace("id: 'PointGoal-v0'", "id: 'Thrower-v0'").replace('test: (episode) => episode.terminated,', "test: () => { throw new Error('oops in my test'); },");
-    assert.notEqual(throwing, good);
-    await writeFile(join(dir, 'thrower', 'task.ts'), throwing);
-    await copyFile(join(EXAMPLES, 'point-goal', 'environment.ts'), join(dir, 'thrower', 'environment.ts'));
+    await pointGoalAs(dir, 'thrower', (task) => {
+      const throwing = task.replace("id: 'PointGoal-v0'", "id: 'Thrower-v0'").replace('test: (episode) => episode.terminated,', "test: () => { throw new Error('oops in my test'); },");
+      assert.notEqual(throwing, task);
+      return throwing;
+    });
     const ran = await eureka(['train', '--task', 'Thrower-v0', '--baseline', 'human', '--steps', '2048', '--eval-episodes', '1'], dir);
     assert.equal(ran.code, 1, ran.stderr);
     assert.equal(ran.stderr, `eureka: task folder ${join(dir, 'thrower')}: its success test threw: oops in my test\n`);
