@@ -18,6 +18,7 @@ import type { Task, TaskSpec, VecEnv } from './contract.ts';
 import { TaskSpecSchema, describeSpecIssues } from './spec-schema.ts';
 import { firstLine, notAnEsModule, registerEntryHook, reportSkipped, taskPathDirs, type SkippedFolder } from './outside-folders.ts';
 import { BUILT_IN_DIR } from './task-files.ts';
+import { RENAMED_TASKS } from './renamed.ts';
 
 export class UnknownTask extends Error {
   override readonly name = 'UnknownTask';
@@ -164,8 +165,16 @@ export function getTask(id: string): Task {
 
 /** "unknown task ...: the known tasks are ...", and the skipped folders, where the task may be. */
 export function unknownTaskMessage(id: unknown): string {
+  const renamed = renamedNote(id);
+  if (renamed !== null) return `unknown task ${JSON.stringify(id)}: it ${renamed}`;
   const skipped = SKIPPED_TASK_FOLDERS.length === 0 ? '' : ` (skipped on EUREKA_TASK_PATH: ${SKIPPED_TASK_FOLDERS.map((s) => s.directory).join(', ')})`;
   return `unknown task ${JSON.stringify(id)}: the known tasks are ${TASK_IDS.join(', ')}${skipped}`;
+}
+
+/** "was renamed ..., as ..." for an id a task was renamed from (tasks/renamed.ts); null for any other. */
+export function renamedNote(id: unknown): string | null {
+  const renamed = typeof id === 'string' && Object.hasOwn(RENAMED_TASKS, id) ? RENAMED_TASKS[id] : undefined;
+  return renamed !== undefined && TASK_IDS.includes(renamed.now) ? `was renamed ${renamed.now}, as ${renamed.why}` : null;
 }
 
 /** The task, with what its environment needs loaded (a physics engine's WebAssembly): ready for makeEnv. */

@@ -177,6 +177,8 @@ describe('Function: parseSearchInput', () => {
       ['a number given as a string', { generations: '4' }, '"generations" must be a whole number (got "4")'],
       ['an unknown task, naming the known ones', { task: 'Pong-v5' },
         `"task" must be one of the known tasks: ${TASK_IDS.join(', ')} (got "Pong-v5")`],
+      ['a task renamed since, naming its new id', { task: 'Hopper-BackFlip-v0' },
+        '"task" must be one of the known tasks: "Hopper-BackFlip-v0" was renamed Hopper-FrontFlip-v0, as its success test (the torso angle reaching +2π) was always a forward turn (docs/behaviours.md, "The flip\'s direction")'],
       ['a task that is not a string', { task: 3 }, '"task" must be a string (got 3)'],
       ['a cost ceiling that is not positive', { maxCostUsd: 0 }, '"maxCostUsd" must be more than 0 (got 0)'],
       ['a cost ceiling given as a string', { maxCostUsd: '5' }, '"maxCostUsd" must be a number (got "5")'],

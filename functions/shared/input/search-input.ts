@@ -8,7 +8,7 @@ import {
   DEFAULT_BEDROCK_MODEL_ID, DEFAULT_MODEL_ID, ENV_VARS, MAX_COST_USD_LIMIT, MAX_EVAL_EPISODES, MAX_MAP_CONCURRENCY, MAX_RUNGS, MAX_SEEDS, MAX_SEED_RUN_STEPS,
   RACING_DEFAULTS, SEARCH_TIMEOUT_SECONDS, SEARCH_WORK_RESERVE_SECONDS, THINKING_BUDGET_LIMITS,
 } from '../../../infra/config.ts';
-import { DEFAULT_TASK_ID, TASK_IDS, getTask } from '../../../tasks/registry.ts';
+import { DEFAULT_TASK_ID, TASK_IDS, getTask, renamedNote } from '../../../tasks/registry.ts';
 import type { SearchSettings } from '../search/contracts.ts';
 import { historyProblem } from '../cost/history-bound.ts';
 import { timeProblem } from '../cost/time-bound.ts';
@@ -65,7 +65,10 @@ const HumanInit = z.strictObject({
 
 export const SearchInputSchema = z.strictObject({
   task: z.string().refine((id) => TASK_IDS.includes(id), {
-    error: (issue) => `must be one of the known tasks: ${TASK_IDS.join(', ')} (got ${describeValue(issue.input)})`,
+    error: (issue) => {
+      const renamed = renamedNote(issue.input);
+      return renamed !== null ? `must be one of the known tasks: ${describeValue(issue.input)} ${renamed}` : `must be one of the known tasks: ${TASK_IDS.join(', ')} (got ${describeValue(issue.input)})`;
+    },
   }).optional(),
   smoke: z.boolean().optional(),
   searchId: z
