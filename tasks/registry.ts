@@ -78,8 +78,8 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
   const gymnasiumEnv = (n: number, seed: number): VecEnv => spec.makeEnv(n, seed);
   return {
     ...spec,
-    success: { ...spec.success, test: said(`task folder ${where}: its success test`, spec.success, spec.success.test) },
-    progress: { ...spec.progress, measure: said(`task folder ${where}: its progress`, spec.progress, spec.progress.measure) },
+    success: { ...spec.success, test: said(`task folder ${where}: its success test`, spec.success, spec.success.test, isBoolean) },
+    progress: { ...spec.progress, measure: said(`task folder ${where}: its progress`, spec.progress, spec.progress.measure, isFiniteNumber) },
     makeEnv: action.kind === 'box' ? (n, seed) => new ClipActions(gymnasiumEnv(n, seed), action.low, action.high) : gymnasiumEnv,
     gymnasiumEnv,
     folder,
@@ -94,17 +94,32 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
 
 /**
  * A task folder's own code, called by the trainer and the grader: what it throws is said as the
- * folder's ("task folder DIR: its success test threw: ..."), not as a bare message from nowhere.
+ * folder's ("task folder DIR: its success test threw: ..."), not as a bare message from nowhere,
+ * and so is a value of the wrong kind (a test that forgot its `return`, a progress of NaN), which
+ * would otherwise grade every episode a failure, or rank a search on NaN, without a word.
  */
-function said<A extends unknown[], R>(what: string, owner: object, fn: (...args: A) => R): (...args: A) => R {
+function said<A extends unknown[], R>(what: string, owner: object, fn: (...args: A) => R, expected: (value: unknown) => string | null): (...args: A) => R {
   return (...args) => {
+    let value: R;
     try {
       // Called on its own object, as before: a test written as a method may read `this`.
-      return fn.apply(owner, args);
+      value = fn.apply(owner, args);
     } catch (err) {
       throw new InvalidTask(`${what} threw: ${firstLine(err)}`);
     }
+    const wrong = expected(value);
+    if (wrong !== null) throw new InvalidTask(`${what} returned ${wrong}`);
+    return value;
   };
+}
+
+const isBoolean = (value: unknown): string | null => (typeof value === 'boolean' ? null : `${describeReturned(value)}, not true or false`);
+const isFiniteNumber = (value: unknown): string | null => (Number.isFinite(value) ? null : `${describeReturned(value)}, not a finite number`);
+
+function describeReturned(value: unknown): string {
+  if (typeof value === 'number' || value === undefined || value === null) return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return `a ${Array.isArray(value) ? 'list' : typeof value}`;
 }
 
 /** A folder on EUREKA_TASK_PATH: its task, or why it was skipped. */

@@ -126,6 +126,26 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.equal(ran.stderr, `eureka: task folder ${join(dir, 'thrower')}: its success test threw: oops in my test\n`);
   });
 
+  // A test without its `return` would grade every episode a failure, a progress of NaN rank a search on NaN: both silently.
+  for (const [what, folder, from, to, said] of [
+    ['a success test that returns nothing', 'forgetful', 'test: (episode) => episode.terminated,', 'test: (episode) => { episode.terminated; },', 'its success test returned undefined, not true or false'],
+    ['a progress of NaN', 'notanumber', 'return -closest;', 'return -closest * Number.NaN;', 'its progress returned NaN, not a finite number'],
+  ]) {
+    it(`says a folder's ${what} is wrong, as that folder's, rather than grading with it`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), `eureka-${folder}-task-`));
+      dirs.push(dir);
+      await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+      await pointGoalAs(dir, folder, (task) => {
+        const wrong = task.replace("id: 'PointGoal-v0'", "id: 'Wrong-v0'").replace(from, to);
+        assert.ok(wrong.includes(to), `the example's task.ts no longer has ${from}`);
+        return wrong;
+      });
+      const ran = await eureka(['train', '--task', 'Wrong-v0', '--baseline', 'human', '--steps', '2048', '--eval-episodes', '1'], dir);
+      assert.equal(ran.code, 1, ran.stderr);
+      assert.equal(ran.stderr, `eureka: task folder ${join(dir, folder)}: ${said}\n`);
+    });
+  }
+
   it('skips a folder whose TypeScript would load as CommonJS, and says why', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-cjs-task-'));
     dirs.push(dir);
