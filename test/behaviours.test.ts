@@ -127,6 +127,14 @@ describe('Function: behaviour, on a bad declaration', () => {
       /^InvalidBehaviour: overrides: Unrecognized key: "gravity" \(the overrides are termination, maxEpisodeSteps, reset, recorded: docs\/behaviours\.md\)$/);
   });
 
+  it('names a mistyped key inside a healthy range or a recorded entry, where it is', () => {
+    const z = { joint: 'rootz' };
+    assert.throws(() => behaviour(declared({ termination: { healthy: [{ value: z, min: 0.7 }, { value: z, mn: 0.5 }] } })),
+      /^InvalidBehaviour: overrides: termination\.healthy\.1: Unrecognized key: "mn"/);
+    assert.throws(() => behaviour(declared({ recorded: [{ name: 'z', value: z, unit: 'm' }] })),
+      /^InvalidBehaviour: overrides: recorded\.0: Unrecognized key: "unit"/);
+  });
+
   it('fails a name the robot\'s XML lacks when the task is first used, with its field and the names there are', async () => {
     const spec = behaviour(declared({ recorded: [{ name: 'tail z (m)', value: { body: 'tail', of: 'z' } }] }));
     await assert.rejects(async () => spec.prepare?.(),

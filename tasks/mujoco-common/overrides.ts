@@ -45,13 +45,13 @@ export const StateValueSchema = z.union([
   z.object({ sensor: name, index }).strict(),
 ], { error: 'must name a joint ({ joint, of?, index? }), a body ({ body, of: x|y|z|heading|roll|pitch|vx|vy|vz|wx|wy|wz }), a site ({ site, of }) or a sensor ({ sensor, index? })' });
 
-const HealthyRangeSchema = z.object({ value: StateValueSchema, min: finite.optional(), max: finite.optional() })
+const HealthyRangeSchema = z.object({ value: StateValueSchema, min: finite.optional(), max: finite.optional() }).strict()
   .refine((r) => r.min !== undefined || r.max !== undefined, { error: 'needs a min, a max or both' })
   .refine((r) => r.min === undefined || r.max === undefined || r.min < r.max, { error: 'min must be below max' });
 
 export const MujocoOverridesSchema = z.object({
-  termination: z.union([z.literal('none'), z.object({ healthy: z.array(HealthyRangeSchema).min(1) })]).optional(),
+  termination: z.union([z.literal('none'), z.object({ healthy: z.array(HealthyRangeSchema).min(1) }).strict()]).optional(),
   maxEpisodeSteps: z.int().min(1).max(100_000).optional(),
   reset: z.object({ keyframe: name.optional(), noise: finite.min(0).optional() }).strict().optional(),
-  recorded: z.array(z.object({ name, value: StateValueSchema })).max(32).optional(),
+  recorded: z.array(z.object({ name, value: StateValueSchema }).strict()).max(32).optional(),
 }).strict();
