@@ -14,6 +14,8 @@ import { dirname, join, resolve } from 'node:path';
 export interface SkippedFolder {
   directory: string;
   reason: string;
+  /** An entry of EUREKA_TASK_PATH itself (not one of its folders) that yields no task folder. */
+  pathEntry?: boolean;
 }
 
 /** The directories on EUREKA_TASK_PATH, resolved; an empty variable or entry counts as none. */
@@ -58,5 +60,5 @@ export function firstLine(err: unknown): string {
  */
 export function reportSkipped(skipped: readonly SkippedFolder[]): void {
   if (process.send !== undefined) return;
-  for (const s of skipped) process.stderr.write(`eureka: skipped task folder ${s.directory}: ${s.reason}\n`);
+  for (const s of skipped) process.stderr.write(`eureka: ${s.pathEntry ? 'EUREKA_TASK_PATH entry' : 'skipped task folder'} ${s.directory}: ${s.reason}\n`);
 }

@@ -11,7 +11,7 @@
  * a broken one of those is skipped and reported, not fatal to the others.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ClipActions } from './clip-actions.ts';
 import type { Task, TaskSpec, VecEnv } from './contract.ts';
@@ -135,13 +135,24 @@ async function loadOutsideFolder(dir: string, folder: string): Promise<Task | Sk
   }
 }
 
+/**
+ * An EUREKA_TASK_PATH entry that yields no task folder, and why: a user who names the task folder
+ * itself, or mistypes the path, would otherwise see only "unknown task" later, with no hint.
+ */
+function pathEntryProblem(dir: string): SkippedFolder[] {
+  const said = (reason: string): SkippedFolder[] => [{ directory: dir, reason, pathEntry: true }];
+  if (!existsSync(dir)) return said('no such directory');
+  if (existsSync(join(dir, 'task.ts'))) return said(`this is a task folder (it holds task.ts): name the directory that holds it, ${dirname(dir)}`);
+  return taskFolders(dir).length === 0 ? said('holds no task folder (a directory with a task.ts)') : [];
+}
+
 async function loadTasks(): Promise<{ tasks: Task[]; skipped: SkippedFolder[] }> {
   const builtIn = await Promise.all(taskFolders(BUILT_IN_DIR).map((f) => loadFolder(BUILT_IN_DIR, f, true)));
   const extra = taskPathDirs();
   if (extra.length > 0) registerEntryHook();
   const outside = await Promise.all(extra.flatMap((dir) => taskFolders(dir).map((f) => loadOutsideFolder(dir, f))));
   const tasks: Task[] = [];
-  const skipped: SkippedFolder[] = [];
+  const skipped: SkippedFolder[] = extra.flatMap((dir) => pathEntryProblem(dir));
   const seen = new Map<string, string>();
   for (const task of builtIn) {
     const other = seen.get(task.id);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
@@ -112,6 +112,19 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     assert.match(asked.stderr, new RegExp(`unknown task "Broken-v0": .*\\(skipped on EUREKA_TASK_PATH: ${join(dir, 'broken')}, ${join(dir, 'twin')}\\)`));
   });
 
+  it('says which EUREKA_TASK_PATH entries yield no task folder, and why, and still runs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-path-entries-'));
+    dirs.push(dir);
+    const taskFolder = join(EXAMPLES, 'point-goal');
+    const ran = await eureka(['tasks'], [taskFolder, join(dir, 'missing'), dir, EXAMPLES].join(':'));
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(ran.stderr,
+      `eureka: EUREKA_TASK_PATH entry ${taskFolder}: this is a task folder (it holds task.ts): name the directory that holds it, ${dirname(taskFolder)}\n` +
+      `eureka: EUREKA_TASK_PATH entry ${join(dir, 'missing')}: no such directory\n` +
+      `eureka: EUREKA_TASK_PATH entry ${dir}: holds no task folder (a directory with a task.ts)\n`);
+    assert.match(ran.stdout, /^PointGoal-v0 /m, 'the entry that names a directory of task folders still counts');
+  });
+
   it('says what a folder\'s success test throws as that folder\'s, not as a bare message', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-throwing-task-'));
     dirs.push(dir);
@@ -131,7 +144,7 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     ['a success test that returns nothing', 'forgetful', 'test: (episode) => episode.terminated,', 'test: (episode) => { episode.terminated; },', 'its success test returned undefined, not true or false'],
     ['a progress of NaN', 'notanumber', 'return -closest;', 'return -closest * Number.NaN;', 'its progress returned NaN, not a finite number'],
   ]) {
-    it(`says a folder's ${what} is wrong, as that folder's, rather than grading with it`, async () => {
+    it(`says, as that folder's, that ${what} is wrong, rather than grading with it`, async () => {
       const dir = await mkdtemp(join(tmpdir(), `eureka-${folder}-task-`));
       dirs.push(dir);
       await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
