@@ -248,7 +248,7 @@ describe('Function: reward sandbox', () => {
       ['throws a string', example('hostile/throw-non-error.js'), /^reward threw at step 0: reward is not ready yet \(a string, not an Error\)$/],
       ['throws an object whose message getter throws', example('hostile/throw-getter-message.js'), /^reward threw at step 0: an object whose message could not be read$/],
       ['throws a plain object', 'function computeReward() { throw { code: 7 }; }', /^reward threw at step 0: an object that is not an Error$/],
-      ['returns NaN', example('hostile/non-finite.js'), /^reward returned a non-finite value at step \d+$/],
+      ['returns NaN, naming the term that made it', example('hostile/non-finite.js'), /^reward returned a non-finite value for term "height" at step \d+$/],
       ['returns an infinite term', example('hostile/non-finite-term.js'), /^reward returned a non-finite value for term "stillness" at step 0$/],
       ['returns undefined', 'function computeReward() {}', /malformed value at step 0: expected \[total, terms\] or \{reward, terms\}, got undefined$/],
       ['returns a string', 'function computeReward() { return "1"; }', /malformed value at step 0: .*, got string$/],

@@ -150,7 +150,15 @@ const WRAPPER_TEMPLATE = String.raw`(function () {
         if (typeof terms !== 'object' || terms === null || isArray(terms)) {
           return fault('terms', i, ',"got":' + quote(typeName(terms)));
         }
-        if (!isFinite(total)) return fault('nonfinite', i, '');
+        if (!isFinite(total)) {
+          // Name the term that made it so, where one did: "NaN" alone leaves the author to guess.
+          const all = keysOf(terms);
+          for (let k = 0; k < all.length; k++) {
+            const value = terms[all[k]];
+            if (typeof value === 'number' && !isFinite(value)) return fault('term-nonfinite', i, ',"term":' + quote(clip(all[k])));
+          }
+          return fault('nonfinite', i, '');
+        }
         rewards[i] = total;
         keys = keysOf(terms);
         for (let k = 0; k < keys.length; k++) {
