@@ -281,6 +281,28 @@ describe('Function: card edge cases', () => {
     assert.match(headline(data).title, /reaches the flag in 87% of fresh episodes$/);
   });
 
+  it('says what the rank read after a level success, so the line under the title agrees with the verdict', () => {
+    const data = clone();
+    const human = data.baselines.find((b) => b.candidateId === 'human_shaping') as CardReward;
+    data.winner.freshSuccess = human.freshSuccess;
+    [data.winner.freshProgress, human.freshProgress] = [0.113, 0.109];
+    const head = headline(data);
+    assert.equal(head.verdict?.beatsBaselines, true);
+    assert.match(head.versusText, /^level on success with the person's shaping and more progress \(0\.113 against 0\.109\)/);
+    assert.match(renderCardMarkdown(data), /\*\*level on success\*\* with the person's shaping \(87%\) and more progress \(0\.113 against 0\.109\)/);
+    assert.match(renderCardHtml(data), /<span class="delta">level on success<\/span> with the person&#39;s shaping \(87%\) and more progress \(0\.113 against 0\.109\)/);
+    human.freshProgress = 0.113;
+    assert.match(headline(data).versusText, /^level with the person's shaping/, 'the same progress, as shown, is level');
+  });
+
+  it('counts the candidates the proposer wrote, not the search\'s hostile probes, as what the winner was picked from', () => {
+    const data = clone();
+    const written = data.candidates.filter((c) => c.generation > 0 && !c.hostile).length;
+    assert.ok(data.candidates.some((c) => c.hostile) && written > 0, 'the fixture has both');
+    assert.match(renderCardMarkdown(data), new RegExp(`among ${written} candidates written by .*best of ${written} candidates`, 's'));
+    assert.match(renderCardHtml(data), new RegExp(`among ${written} candidates written by`));
+  });
+
   it('passes no verdict on an interim card, which has no fresh scores yet', () => {
     const data = clone();
     data.interim = true;

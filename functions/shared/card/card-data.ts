@@ -236,6 +236,11 @@ export function headlineRankCell(column: RankColumn, r: {
 /** The headline table's title of that column: "Fresh progress". */
 export const headlineRankTitle = (column: RankColumn): string => `Fresh ${column.title.toLowerCase()}`;
 
+/** The candidates the proposer wrote, which the winner was picked from: the search's own hostile probes never compete. */
+export function proposedCount(data: Pick<CardData, 'candidates'>): number {
+  return data.candidates.filter((c) => c.generation > 0 && !c.hostile).length;
+}
+
 /** The task a card is about. */
 export function cardTask(data: Pick<CardData, 'task'>): Task {
   return getTask(data.task);

@@ -3,7 +3,7 @@
  * each baseline; and, when the winner does not beat the best baseline on the fresh seeds, that
  * nothing the search found did, and which baseline to use instead (card-verdict.ts decides).
  */
-import { cardTask, pct, points, rewardLabel, type CardData, type CardReward } from './card-data.ts';
+import { cardTask, num, pct, points, rewardLabel, type CardData, type CardReward } from './card-data.ts';
 import { baselineVerdict, type BaselineVerdict } from './card-verdict.ts';
 
 const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -14,6 +14,8 @@ export interface Versus {
   score: number;
   /** Winner minus this reward, on the same basis. */
   delta: number;
+  /** Both fresh progress values, when success is level there and they differ: what the rank read next. */
+  progress: { winner: number; theirs: number } | null;
 }
 
 export interface Headline {
@@ -53,11 +55,14 @@ export function headline(data: CardData): Headline {
       : `No reward succeeded (${success.clause}): the best, ${winner.name}, scores ${pct(score)} on ${episodes}`;
   const versus = baselines.map((reward) => {
     const s = scoreOf(reward, basis);
-    return { reward, label: rewardLabel(reward), score: s, delta: score - s };
+    const [mine, theirs] = [winner.freshProgress, reward.freshProgress];
+    const progress = basis === 'fresh' && Math.round((score - s) * 100) === 0 && finite(mine) && finite(theirs) && num(mine) !== num(theirs)
+      ? { winner: mine, theirs } : null;
+    return { reward, label: rewardLabel(reward), score: s, delta: score - s, progress };
   });
   const versusText = versus.map((v, i) => {
-    const { amount, relation } = versusWords(v, i === 0);
-    return `${amount} ${relation}`;
+    const { amount, relation, then } = versusWords(v, i === 0);
+    return `${amount} ${relation}${then === '' ? '' : ` ${then}`}`;
   }).join(', ');
   return { basis, score, title, versusText, versus, verdict };
 }
@@ -75,9 +80,14 @@ function nothingBeatTitle(winner: CardReward, verdict: BaselineVerdict, score: n
     `the search's best, ${winner.name}, ${pct(score)}${SHORT_OF_IT[verdict.decidedBy]}`;
 }
 
-/** "+45 points" / "over the person's shaping"; "level" / "with …" when the rounded gap is zero. */
-export function versusWords(v: Versus, first: boolean): { amount: string; relation: string } {
+/**
+ * "+45 points" / "over the person's shaping"; "level" / "with …" when the rounded gap is zero, and
+ * then, after the renderer's score, what the rank read next where it differs: "and more progress
+ * (0.113 against 0.109)", so a headline never says level where summary.json's verdict says beaten.
+ */
+export function versusWords(v: Versus, first: boolean): { amount: string; relation: string; then: string } {
   const p = Math.round(v.delta * 100);
-  if (p === 0) return { amount: 'level', relation: `with ${v.label}` };
-  return { amount: `${points(v.delta)}${first ? ' points' : ''}`, relation: `${p < 0 ? 'under' : 'over'} ${v.label}` };
+  if (p !== 0) return { amount: `${points(v.delta)}${first ? ' points' : ''}`, relation: `${p < 0 ? 'under' : 'over'} ${v.label}`, then: '' };
+  const then = v.progress === null ? '' : `${v.progress.winner > v.progress.theirs ? 'and more' : 'but less'} progress (${num(v.progress.winner)} against ${num(v.progress.theirs)})`;
+  return { amount: v.progress === null ? 'level' : 'level on success', relation: `with ${v.label}`, then };
 }

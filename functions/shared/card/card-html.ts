@@ -6,7 +6,7 @@
  */
 import { ENVIRONMENT_REWARD_ID, HUMAN_SHAPING_ID } from '../search/baselines.ts';
 import {
-  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, rankColumn, headlineRankCell, headlineRankTitle, usd,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardColor, rewardLabel, shownSeeds, rankColumn, headlineRankCell, headlineRankTitle, proposedCount, usd,
   WINNER_COLOR,
   type AnyCardData, type CardCandidate, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
@@ -73,21 +73,21 @@ function header(data: CardData): string {
   }).join('');
   const title = h(head.title).replace(h(data.winner.name), `<span class="winner-name mono">${h(data.winner.name)}</span>`);
   const versus = head.versus.map((v, i) => {
-    const { amount, relation } = versusWords(v, i === 0);
-    const tone = amount === 'level' ? '' : v.delta > 0 ? ' up' : ' down';
-    return `<span class="delta${tone}">${h(amount)}</span> ${h(relation)} (${pct(v.score)})`;
+    const { amount, relation, then } = versusWords(v, i === 0);
+    const tone = amount.startsWith('level') ? '' : v.delta > 0 ? ' up' : ' down';
+    return `<span class="delta${tone}">${h(amount)}</span> ${h(relation)} (${pct(v.score)})${then === '' ? '' : ` ${h(then)}`}`;
   }).join(', ');
   return `<header><p class="eyebrow">Eureka reward search · ${h(task.id)} · search <span class="mono">${h(data.searchId)}</span></p>` +
     `<h1>${title}</h1><p class="versus">${versus}${versus === '' ? '' : '.'} Measured on ${basisText}: success is the share of greedy ` +
     `evaluation episodes that ${h(task.success.clause)}.</p><div class="tiles">${tiles}</div>` +
     `<p class="found">Found in generation ${data.winner.generation} of ${data.bestByGeneration.length} among ` +
-    `${data.candidates.filter((c) => c.generation > 0).length} candidates written by ${h(data.proposer.kind)}` +
+    `${proposedCount(data)} candidates written by ${h(data.proposer.kind)}` +
     `${data.proposer.model === '' ? '' : ` (<span class="mono">${h(data.proposer.model)}</span>)`}, each trained on ` +
     `${int(data.config.seeds)} seed${data.config.seeds === 1 ? '' : 's'} × ${int(data.config.steps)} steps.</p></header>`;
 }
 
 function headlineTable(data: CardData): string {
-  const picked = data.candidates.filter((c) => c.generation > 0).length;
+  const picked = proposedCount(data);
   const column = rankColumn(cardTask(data));
   const rows = rewards(data).map((r) => {
     const value = h(headlineRankCell(column, r));

@@ -4,7 +4,7 @@
  * candidate or a model is escaped (mdText), shown as code (mdCode) or fenced (mdFence).
  */
 import {
-  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, rankColumn, headlineRankCell, headlineRankTitle, usd,
+  cardTask, duration, int, learnedSoonerSentence, outputTokens, timestamp, num, pct, rewardLabel, shownSeeds, rankColumn, headlineRankCell, headlineRankTitle, proposedCount, usd,
   type AnyCardData, type CardData, type CardReward, type CardSeed,
 } from './card-data.ts';
 import { headline, versusWords } from './card-headline.ts';
@@ -47,8 +47,8 @@ export function renderCardMarkdown(data: CardData): string {
   const w = data.winner;
   const out: string[] = [];
   const versus = head.versus.map((v, i) => {
-    const { amount, relation } = versusWords(v, i === 0);
-    return `**${amount}** ${mdText(relation)} (${pct(v.score)})`;
+    const { amount, relation, then } = versusWords(v, i === 0);
+    return `**${amount}** ${mdText(relation)} (${pct(v.score)})${then === '' ? '' : ` ${mdText(then)}`}`;
   });
   out.push(`# ${mdText(head.title)}`, '');
   if (versus.length > 0) out.push(`${versus.join(', ')}.`, '');
@@ -57,10 +57,10 @@ export function renderCardMarkdown(data: CardData): string {
     out.push(`*Interim card: ${why}. Scores are on the search's own seeds; the fresh-seed re-check comes at the end.*`, '');
   }
   out.push(`Eureka reward search on ${mdText(task.id)}, search ${mdCode(data.searchId)}. Success is the share of greedy evaluation episodes that ${mdText(task.success.clause)}. ` +
-    `Found in generation ${w.generation} of ${data.bestByGeneration.length} among ${data.candidates.filter((c) => c.generation > 0).length} candidates ` +
+    `Found in generation ${w.generation} of ${data.bestByGeneration.length} among ${proposedCount(data)} candidates ` +
     `written by ${mdText(data.proposer.kind)}${data.proposer.model === '' ? '' : ` (${mdCode(data.proposer.model)})`}.`, '');
 
-  const picked = data.candidates.filter((c) => c.generation > 0).length;
+  const picked = proposedCount(data);
   out.push('## Search score and fresh score', '');
   out.push(`The search score is biased upward: the winner was picked as the best of ${picked} candidates on exactly those seeds. ` +
     'The fresh score re-trains each reward from scratch on seeds the search never saw; it is the honest one.', '');
