@@ -212,10 +212,10 @@ function formatReport(r: ScoreboardReport): string {
   const p = r.proposer;
   const cost = p.costUsd === null ? 'cost unknown' : `about $${p.costUsd.toFixed(4)}`;
   lines.push(p.kind === 'offline'
-    ? `proposer: offline (${p.requests} generations, no model calls)`
+    ? `proposer: offline (${p.requests} generation${p.requests === 1 ? '' : 's'}, no model calls)`
     : p.kind === 'command' || p.kind === 'files'
-      ? `proposer: ${p.kind} ${JSON.stringify(p.model)}, ${p.requests} requests, no cost`
-      : `proposer: ${p.kind} ${p.model}, ${p.requests} requests, ${p.inputTokens} input and ${p.outputTokens} output tokens${p.thinkingTokens ? ` (${p.thinkingTokens} of them thinking)` : ''}, ${cost}`);
+      ? `proposer: ${p.kind} ${JSON.stringify(p.model)}, ${p.requests} request${p.requests === 1 ? '' : 's'}, no cost`
+      : `proposer: ${p.kind} ${p.model}, ${p.requests} request${p.requests === 1 ? '' : 's'}, ${p.inputTokens} input and ${p.outputTokens} output tokens${p.thinkingTokens ? ` (${p.thinkingTokens} of them thinking)` : ''}, ${cost}`);
   if (r.failedChecks > 0) lines.push(`${r.failedChecks} candidate${r.failedChecks === 1 ? '' : 's'} failed the sandbox check and never trained; ${p.repairRequests} repair request${p.repairRequests === 1 ? '' : 's'}`);
   if (r.maxCostUsd !== null) lines.push(`budget: $${r.maxCostUsd.toFixed(2)}${p.costUsd === null ? '' : `, spent $${p.costUsd.toFixed(4)}`}`);
   if (r.stopped) lines.push(`stopped early by ${r.stopped.reason === 'budget' ? 'the budget' : 'a person'}: ${r.stopped.detail}`);
