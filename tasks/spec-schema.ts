@@ -88,7 +88,42 @@ export const TaskSpecSchema = z.object({
     trainedFailures: z.object({ baseline: z.enum(BASELINE_NAMES), words: text }).optional(),
     noSuccessesYet: text.optional(),
   }).optional(),
+}).superRefine((spec, ctx) => {
+  spec.features.forEach((f, i) => {
+    const problem = featureProblem(f.expression, spec.observation.length, spec.recorded?.length ?? 0);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['features', i, 'expression'], message: problem });
+  });
 });
+
+/**
+ * Why a feature's expression would break every offline candidate that uses it, found when the
+ * folder loads rather than as a search's failed checks: it does not parse, or reads an entry of
+ * `s` or `r` past the observation's or the recorded state's length (read as undefined, so NaN).
+ * A task folder is trusted code (docs/your-own-task.md), so the expression runs here, once, on
+ * arrays of 0.5 that note each index read.
+ */
+export function featureProblem(expression: string, obsSize: number, recordSize: number): string | null {
+  let feature: (s: unknown, r: unknown) => unknown;
+  try {
+    feature = new Function('s', 'r', `'use strict'; return (${expression});`) as typeof feature;
+  } catch (error) {
+    return `does not parse as a JavaScript expression over s: ${(error as Error).message}`;
+  }
+  const past: string[] = [];
+  const watched = (name: string, size: number) => new Proxy(new Array<number>(size).fill(0.5), {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= size) past.push(`${name}[${key}]`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  try {
+    feature(watched('s', obsSize), watched('r', recordSize));
+  } catch (error) {
+    return `throws on a state of 0.5s: ${(error as Error).message}`;
+  }
+  if (past.length > 0) return `reads ${[...new Set(past)].join(', ')}, past the ${obsSize} observation entries (s) and ${recordSize} recorded ones (r)`;
+  return null;
+}
 
 /** One line: every problem, with the field it is at. */
 export function describeSpecIssues(error: z.ZodError): string {
