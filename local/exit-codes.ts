@@ -18,6 +18,8 @@ export const EXIT = {
   notTrained: 5,
   /** search: it finished without a winner, no candidate trained (the card, summary.json and the last line say why). */
   noWinner: 6,
+  /** search: stopped with Ctrl-C (128 + SIGINT, as a shell reports it), after one line that says how to resume it. */
+  interrupted: 130,
   /** Any command: the reader closed stdout before everything was written (128 + SIGPIPE, as a Unix tool ends). */
   pipeClosed: 141,
 } as const;
@@ -32,4 +34,5 @@ Exit codes (docs/cli.md):
     4  check-reward: the check passed, the screen fails the reward (it prefers a failure)
     5  train: the seed-run did not train (timeout, memory or error)
     6  search: it finished without a winner: no candidate trained (the last line says why)
+  130  search: stopped with Ctrl-C (the line before says how to resume it)
   141  the reader closed the pipe before everything was written (as on SIGPIPE)`;

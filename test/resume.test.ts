@@ -2,7 +2,8 @@
  * A search whose runtime is killed (SIGKILL, children included) in the middle of a generation
  * and then resumed finishes without training a finished seed again and without a second
  * proposer call for any generation. Killed, `eureka show` calls it stopped, not running, and a
- * bare `eureka show` shows the latest search that finished rather than a later one killed.
+ * bare `eureka show` shows the latest search that finished rather than a later one killed. Stopped
+ * with Ctrl-C, it says how to resume and leaves nothing running.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { FsBlobStore } from '../functions/shared/store/blob-fs.ts';
+import { start } from './support/eureka-cli.ts';
 
 const CLI = new URL('../bin/eureka.js', import.meta.url).pathname;
 const SEARCH_ID = 'killed';
@@ -96,5 +98,25 @@ describe('Search: killed and resumed', () => {
     assert.equal(bare.report.status, 'finished');
     assert.match(bare.stderr, /^eureka: showing killed, the latest search that finished; later, started later, stopped: the process that ran it is gone/);
     assert.equal((await show(['later', '--data-dir', dataDir])).report.status, 'stopped');
+  });
+
+  it('stopped with Ctrl-C, says how to resume, exits 130 with nothing it started left running, and resumes', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'eureka-interrupt-'));
+    dirs.push(dataDir);
+    const tiny = ['--smoke', '--generations', '1', '--candidates', '2', '--seeds', '1', '--fresh-seeds', '1', '--steps', '8192', '--no-hostile', '--data-dir', dataDir];
+    const running = start(['search', ...tiny, '--search-id', 'interrupted']);
+    try {
+      await running.waitFor(/^baselines: /m);
+      running.interrupt();
+      // `done` resolves once every holder of the command's stdout and stderr has closed them: its workers too.
+      const stopped = await running.done;
+      assert.equal(stopped.code, 130, stopped.stderr);
+      assert.match(stopped.stderr, new RegExp(`\\neureka: stopped; \`eureka search --resume interrupted --data-dir ${dataDir}\` continues it\\n$`));
+    } finally {
+      running.stop();
+    }
+    assert.equal((await show(['interrupted', '--data-dir', dataDir])).report.status, 'stopped');
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'search', '--resume', 'interrupted', '--json', '--data-dir', dataDir], { timeout: 10 * 60_000, maxBuffer: 1 << 24 });
+    assert.equal(JSON.parse(stdout).searchId, 'interrupted');
   });
 });

@@ -66,6 +66,13 @@ export async function searchCommand(raw: unknown): Promise<void> {
   }
 
   const progress = progressReporter();
+  // Ctrl-C stops the search as a kill would (it resumes from its stores); say how, rather than nothing.
+  const interrupted = () => {
+    progress.stop();
+    process.stderr.write(`\neureka: stopped; \`eureka search --resume ${searchId} --data-dir ${flags.dataDir}\` continues it\n`);
+    process.exit(EXIT.interrupted);
+  };
+  process.once('SIGINT', interrupted);
   let result: { output: unknown };
   try {
     result = await runLocalSearch({ dataDir: flags.dataDir, executionName: searchId, input, resume: flags.resume !== undefined, onEvent: (event) => {
@@ -76,6 +83,7 @@ export async function searchCommand(raw: unknown): Promise<void> {
     if (err instanceof UnknownSearch) throw new UsageError(`--resume: ${err.message}`);
     throw err;
   } finally {
+    process.removeListener('SIGINT', interrupted);
     progress.stop();
   }
   const published = result.output as PublishResult;

@@ -25,6 +25,8 @@ export interface Running {
   done: Promise<Ran>;
   /** Kills the command and everything it started (its process group), if it is still running. */
   stop(): void;
+  /** Sends SIGINT to the command alone (not its group), as `kill -INT` does: what it starts must end with it. */
+  interrupt(): void;
 }
 
 /** Process groups started here and not yet ended: killed when the test file's process exits, whatever failed. */
@@ -64,6 +66,9 @@ export function start(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string)
     done,
     stop() {
       if (pid !== undefined && groups.delete(pid)) killGroup(pid);
+    },
+    interrupt() {
+      child.kill('SIGINT');
     },
     async waitFor(pattern, timeoutMs = 5 * 60_000) {
       const deadline = Date.now() + timeoutMs;
