@@ -127,6 +127,17 @@ describe('Function: behaviour, on a bad declaration', () => {
       /^InvalidBehaviour: overrides: Unrecognized key: "gravity" \(the overrides are termination, maxEpisodeSteps, reset, recorded: docs\/behaviours\.md\)$/);
   });
 
+  it('tells an episode on the card in its own test\'s and progress\'s words where it writes no story, not the robot\'s', () => {
+    const spec = behaviour({
+      ...declared({}),
+      success: { clause: 'hop 2 m backwards', headline: 'hops 2 m backwards', describe: 'x falls by 2 m', test: () => false },
+      progress: { describe: 'metres backwards', label: 'mean metres backwards', measure: (e: { recorded: Float64Array }) => e.recorded[0] - (e.recorded.at(-1) ?? 0), format: (v: number) => `${v.toFixed(2)} m backwards` },
+    } as unknown as BehaviourSpec);
+    const record = { observations: [[0], [0], [0]], actions: [[0], [0]], rewards: [1, 1], recorded: [[0.5], [0.3], [0.1]], success: false, terminated: true, truncated: false };
+    assert.equal(spec.render.story(record), 'It does not hop 2 m backwards: progress 0.40 m backwards; the episode ends at step 2, outside the healthy range.');
+    assert.match(spec.render.story({ ...record, success: true, terminated: false, truncated: true }), /^It hops 2 m backwards: .*; the episode runs all 2 steps\.$/);
+  });
+
   it('names a mistyped key inside a healthy range or a recorded entry, where it is', () => {
     const z = { joint: 'rootz' };
     assert.throws(() => behaviour(declared({ termination: { healthy: [{ value: z, min: 0.7 }, { value: z, mn: 0.5 }] } })),

@@ -11,7 +11,7 @@
  */
 import type { PpoOverrides } from '../../core/ppo-config.ts';
 import type {
-  ActionSpace, BankDeclaration, BankPolicy, CardRenderer, EpisodeRecord, Feature, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget,
+  ActionSpace, BankDeclaration, BankPolicy, CardRenderer, Episode, EpisodeRecord, Feature, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget,
   TaskSpec, Termination, TieBreak,
 } from '../contract.ts';
 import { prepareMujoco } from './mujoco-env.ts';
@@ -61,7 +61,7 @@ export interface BehaviourSpec {
   budget: TaskBudget;
   /** The behaviour's own file the model reads beside the robot's (absolute): its sentence, overrides, success test and progress. */
   behaviourFile: string;
-  /** The card's sentence on an episode, in the behaviour's words (the robot's otherwise). */
+  /** The card's sentence on an episode, in the behaviour's words; without it, its success test's and progress's. */
   story?: (episode: EpisodeRecord) => string;
 }
 
@@ -111,10 +111,34 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     termination: spec.termination,
     baselines: { environment: robot.environmentReward, human: spec.firstTry },
     features: spec.features,
-    render: spec.story === undefined ? robot.render : { ...robot.render, story: spec.story },
+    render: { ...robot.render, story: spec.story ?? ownWords(spec, robot.render.story) },
     ...(spec.bank === undefined ? {} : { bank: spec.bank }),
     budget: spec.budget,
     ppo: robot.ppo,
     environmentFiles: [robot.environmentFile, spec.behaviourFile],
+  };
+}
+
+/**
+ * The card's sentence on an episode where a behaviour writes none: its own success test and
+ * progress, since the robot's own story is in the robot's terms ("-0.11 metres forward" of a
+ * walker asked to walk backwards). The robot's story stands in if the progress cannot be read.
+ */
+function ownWords(spec: BehaviourSpec, robotStory: (episode: EpisodeRecord) => string): (episode: EpisodeRecord) => string {
+  return (record) => {
+    const length = record.actions.length;
+    const episode: Episode = {
+      observations: Float32Array.from(record.observations.flat()), obsSize: record.observations[0]?.length ?? 0,
+      recorded: Float64Array.from((record.recorded ?? []).flat()), recordSize: record.recorded?.[0]?.length ?? 0,
+      length, return: record.rewards.reduce((a, b) => a + b, 0), terminated: record.terminated, truncated: record.truncated,
+    };
+    let progress: string;
+    try {
+      progress = spec.progress.format(spec.progress.measure(episode));
+    } catch {
+      return robotStory(record);
+    }
+    const ending = record.terminated ? `ends at step ${length}, outside the healthy range` : `runs all ${length} steps`;
+    return `${record.success ? `It ${spec.success.headline}` : `It does not ${spec.success.clause}`}: progress ${progress}; the episode ${ending}.`;
   };
 }
