@@ -1,6 +1,6 @@
 /** `eureka tasks`: the registered tasks, with what a search needs to know of each. */
 import { z } from 'zod';
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { Task } from '../../tasks/contract.ts';
 import { TASKS } from '../../tasks/registry.ts';
 import { parseFlags } from '../flags.ts';
@@ -27,10 +27,16 @@ export interface TaskListing {
 /** JSON has no infinities: an unbounded observation bound is written "Infinity" / "-Infinity". */
 const bound = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
 
+/** Relative to the working directory when inside it (tasks/hopper), else absolute (never ../../tmp/...). */
+function shownFolder(directory: string): string {
+  const shown = relative(process.cwd(), directory);
+  return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? directory : shown;
+}
+
 export function listing(task: Task): TaskListing {
   return {
     id: task.id,
-    folder: relative(process.cwd(), task.directory) || '.',
+    folder: shownFolder(task.directory),
     description: task.description,
     maxEpisodeSteps: task.maxEpisodeSteps,
     rewardThreshold: task.rewardThreshold ?? null,
