@@ -71,7 +71,7 @@ describe('Function: renderCardHtml', () => {
       assert.ok(headlineTable.includes(`${Math.round(r.searchSuccess * 100)}%`));
     }
     // Its progress is the fresh seeds', and says so (the candidates' table gives the search's).
-    assert.match(headlineTable, /<th class="num">Fresh progress · steps<\/th>/);
+    assert.match(headlineTable, /<th class="num">Fresh progress \([^)]+\) · steps<\/th>/);
   });
 
   it('lists every candidate with its outcome and reason, and marks hostile ones', () => {

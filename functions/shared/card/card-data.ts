@@ -208,6 +208,8 @@ export function timestamp(iso: string): string {
 /** The column that shows what the rank reads after success: the task's progress, and steps where its tie-break counts them. */
 export interface RankColumn {
   title: string;
+  /** The progress's label, its unit: "mean metres forward". */
+  label: string;
   /** For the candidates table's lede: what the column holds. */
   explain: string;
   value(score: { progress?: number | null; meanSuccessSteps: number | null }): string;
@@ -216,9 +218,10 @@ export interface RankColumn {
 export function rankColumn(task: Pick<Task, 'tieBreak' | 'progress'>): RankColumn {
   const progress = (s: { progress?: number | null }): string => (s.progress === undefined || s.progress === null ? '-' : num(s.progress));
   const explain = `progress is ${task.progress.label} (${task.progress.describe}), what the rank reads after success`;
+  const label = task.progress.label;
   return task.tieBreak === 'fewer-steps'
-    ? { title: 'Progress · steps', explain: `${explain}; steps are the mean length of the successful evaluation episodes`, value: (s) => `${progress(s)} · ${steps(s.meanSuccessSteps)}` }
-    : { title: 'Progress', explain, value: progress };
+    ? { title: 'Progress · steps', label, explain: `${explain}; steps are the mean length of the successful evaluation episodes`, value: (s) => `${progress(s)} · ${steps(s.meanSuccessSteps)}` }
+    : { title: 'Progress', label, explain, value: progress };
 }
 
 /**
@@ -233,8 +236,8 @@ export function headlineRankCell(column: RankColumn, r: {
     : `${column.value({ progress: r.searchProgress, meanSuccessSteps: r.searchSuccessSteps })} (search)`;
 }
 
-/** The headline table's title of that column: "Fresh progress". */
-export const headlineRankTitle = (column: RankColumn): string => `Fresh ${column.title.toLowerCase()}`;
+/** The headline table's title of that column, with the progress's unit: "Fresh progress (mean metres forward)". */
+export const headlineRankTitle = (column: RankColumn): string => `Fresh ${column.title.toLowerCase().replace('progress', `progress (${column.label})`)}`;
 
 /** The candidates the proposer wrote, which the winner was picked from: the search's own hostile probes never compete. */
 export function proposedCount(data: Pick<CardData, 'candidates'>): number {
