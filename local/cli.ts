@@ -135,6 +135,7 @@ program
   .command('tasks')
   .description('the tasks a search can run on, with their spaces, success test and default budget')
   .option('--json', 'print {tasks: [...]}')
+  .option('--strict', 'exit 1 when a folder or entry on EUREKA_TASK_PATH was skipped (each is one line on stderr)')
   .action(async (opts: object) => {
     const { tasksCommand } = await import('./commands/tasks.ts');
     await tasksCommand(opts);

@@ -142,6 +142,13 @@ describe('CLI: the exit codes of docs/cli.md', () => {
       assert.equal(ran.code, 0, ran.stderr);
       assert.ok(JSON.parse(ran.stdout).tasks.length >= 7);
     },
+    'tasks 1': async () => {
+      const ran = await run(['tasks', '--strict'], { EUREKA_TASK_PATH: join(cwd, 'no-such-dir') });
+      assert.equal(ran.code, 1, ran.stderr);
+      assert.match(ran.stderr, /^eureka: EUREKA_TASK_PATH entry .*no-such-dir: no such directory\n$/);
+      assert.match(ran.stdout, /^CartPole-v1 /m, 'listed all the same');
+      assert.equal((await run(['tasks', '--strict'])).code, 0, 'nothing skipped: 0');
+    },
     'conformance 0': async () => {
       const ran = await run(['conformance', '--task', 'MountainCar-v0', join(GOLDEN, 'MountainCar-v0.json')]);
       assert.equal(ran.code, 0, ran.stdout + ran.stderr);

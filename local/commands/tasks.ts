@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { isAbsolute, relative } from 'node:path';
 import type { Task } from '../../tasks/contract.ts';
-import { TASKS } from '../../tasks/registry.ts';
+import { SKIPPED_TASK_FOLDERS, TASKS } from '../../tasks/registry.ts';
+import { EXIT } from '../exit-codes.ts';
 import { parseFlags } from '../flags.ts';
 
-const TasksFlags = z.object({ json: z.boolean().default(false) });
+const TasksFlags = z.object({ json: z.boolean().default(false), strict: z.boolean().default(false) });
 
 export interface TaskListing {
   id: string;
@@ -53,6 +54,8 @@ export function listing(task: Task): TaskListing {
 export async function tasksCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(TasksFlags, raw);
   const all = TASKS.map(listing);
+  // For a script or CI that checks task folders: what was skipped (each said on stderr as it loaded) fails it.
+  if (flags.strict && SKIPPED_TASK_FOLDERS.length > 0) process.exitCode = EXIT.failure;
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ tasks: all })}\n`);
     return;
