@@ -1,12 +1,16 @@
 /**
  * Progress on stderr: on a terminal, one bar per stage (baselines, each generation, fresh seeds)
- * and one per running seed-run; elsewhere (CI logs, pipes), one line per stage and per seed-run.
+ * and one per running seed-run; elsewhere (CI logs, pipes), one line per stage and per seed-run,
+ * and one at each quarter of a seed-run's updates.
  */
 import cliProgress from 'cli-progress';
 import { stageOf, type RuntimeEvent } from './runtime.ts';
 
 export function progressReporter(): { onEvent: (e: RuntimeEvent) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { onEvent: logLine, stop: () => {} };
+  if (!process.stderr.isTTY) {
+    const quarters = new Map<string, number>();
+    return { onEvent: (e) => logLine(e, quarters), stop: () => {} };
+  }
   const bars = new cliProgress.MultiBar({
     stream: process.stderr,
     format: '{label} [{bar}] {value}/{total} {unit}',
@@ -49,9 +53,23 @@ function waitingLine(e: Extract<RuntimeEvent, { type: 'waiting' }>): string {
     `  answer in another terminal: eureka feedback ${e.searchId} --data-dir ${e.dataDir} --text "..." | --continue | --stop\n`;
 }
 
-function logLine(e: RuntimeEvent): void {
+/**
+ * A line per stage and per finished seed-run, and one at each quarter of a seed-run's updates: a
+ * seed-run of a robot can train for half an hour, and a log with no line meanwhile looks hung.
+ */
+function logLine(e: RuntimeEvent, quarters: Map<string, number>): void {
+  if (e.type === 'seed') {
+    const { task, state, update, total } = e.progress;
+    const id = `${task.generation}/${task.candidateId}/${task.seed}`;
+    const quarter = update !== undefined && total !== undefined && total > 0 ? Math.floor((4 * update) / total) : 0;
+    if (state === 'progress' && quarter >= 1 && quarter <= 3 && quarter > (quarters.get(id) ?? 0)) {
+      quarters.set(id, quarter);
+      process.stderr.write(`  ${task.candidateId} seed ${task.seed}: ${25 * quarter}% of its ${(total ?? 0).toLocaleString('en-US')} updates\n`);
+    }
+    if (state === 'finished' || state === 'killed') quarters.delete(id);
+  }
   if (e.type === 'waiting') process.stderr.write(waitingLine(e));
-  if (e.type === 'stage') process.stderr.write(`${e.label}: ${e.seeds} seed-runs\n`);
+  if (e.type === 'stage') process.stderr.write(`${e.label}: ${e.seeds} seed-run${e.seeds === 1 ? '' : 's'}\n`);
   if (e.type === 'seed' && e.progress.state === 'finished' && e.progress.summary) {
     const { task, summary } = e.progress;
     const at = task.targetSteps < task.budget.steps ? ` at ${summary.stepsTrained.toLocaleString('en-US')} steps` : '';

@@ -106,7 +106,8 @@ describe('Search: killed and resumed', () => {
     const tiny = ['--smoke', '--generations', '1', '--candidates', '2', '--seeds', '1', '--fresh-seeds', '1', '--steps', '8192', '--no-hostile', '--data-dir', dataDir];
     const running = start(['search', ...tiny, '--search-id', 'interrupted']);
     try {
-      await running.waitFor(/^baselines: /m);
+      // A log's line while a seed-run trains (not a terminal: a line a quarter of its updates), then Ctrl-C.
+      await running.waitFor(/^ {2}\S+ seed 0: 25% of its [\d,]+ updates$/m);
       running.interrupt();
       // `done` resolves once every holder of the command's stdout and stderr has closed them: its workers too.
       const stopped = await running.done;
