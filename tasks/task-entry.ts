@@ -43,3 +43,4 @@ export { HOPPER } from './hopper/robot.ts';
 export { WALKER2D } from './walker2d/robot.ts';
 export { HALF_CHEETAH } from './half-cheetah/robot.ts';
 export { ANT } from './ant/robot.ts';
+export { SWIMMER } from './swimmer/robot.ts';

@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { playEpisode, readStoredBankOf, replayEpisode, type BankEpisode } from './support/behaviour-episodes.ts';
-import type { Episode, Task } from '../tasks/contract.ts';
+import type { Episode, Task, TaskSpec } from '../tasks/contract.ts';
 import { prepareTask } from '../tasks/registry.ts';
 import { gallop } from '../tasks/half-cheetah-backward/gaits.ts';
 import { HopperEnv } from '../tasks/hopper/environment.ts';
 import { HOPPER } from '../tasks/hopper/robot.ts';
 import { behaviour, type BehaviourSpec } from '../tasks/mujoco-common/behaviour.ts';
 import { stateReader } from '../tasks/mujoco-common/state-values.ts';
+import { SWIMMER } from '../tasks/swimmer/robot.ts';
 
 const asEpisode = (task: Task, e: Pick<BankEpisode, 'observations' | 'recorded' | 'length' | 'return' | 'terminated' | 'truncated'>): Episode =>
   ({ observations: e.observations, obsSize: task.obsSize, recorded: e.recorded, recordSize: task.recordSize, length: e.length, return: e.return, terminated: e.terminated, truncated: e.truncated });
@@ -136,6 +137,32 @@ describe('Function: behaviour, on a bad declaration', () => {
     const record = { observations: [[0], [0], [0]], actions: [[0], [0]], rewards: [1, 1], recorded: [[0.5], [0.3], [0.1]], success: false, terminated: true, truncated: false };
     assert.equal(spec.render.story(record), 'It does not hop 2 m backwards: progress 0.40 m backwards; the episode ends at step 2, outside the healthy range.');
     assert.match(spec.render.story({ ...record, success: true, terminated: false, truncated: true }), /^It hops 2 m backwards: .*; the episode runs all 2 steps\.$/);
+  });
+
+  it('takes the swimmer too, which has no healthy test of its own: healthy ranges give it one, and more recorded state', async () => {
+    const spec = behaviour({
+      ...declared({
+        termination: { healthy: [{ value: { joint: 'free_body_rot' }, min: -0.3, max: 0.3 }] },
+        recorded: [{ name: 'back y (m)', value: { body: 'back', of: 'y' } }],
+        maxEpisodeSteps: 200,
+      }),
+      id: 'Swimmer-Curl-v0', robot: SWIMMER,
+    } as unknown as BehaviourSpec);
+    await spec.prepare?.();
+    assert.deepEqual(spec.recorded?.map((r) => r.name).slice(3), ['back y (m)']);
+    const ends = (s: TaskSpec) => {
+      const env = s.makeEnv(1, 0);
+      let steps = 0;
+      for (; steps < 200 && !env.terminated[0]; steps++) env.step(Float64Array.of(1, 1));
+      const recorded = Array.from(env.finalRecord);
+      env.dispose?.();
+      return { steps, recorded };
+    };
+    const curled = ends(spec);
+    assert.ok(curled.steps < 200, `full torque on both hinges turns the torso past 0.3 rad: ended after ${curled.steps} steps`);
+    assert.equal(curled.recorded.length, 4, 'the swimmer\'s three recorded values and the override\'s');
+    const own = behaviour({ ...declared({}), id: 'Swimmer-Curl-v0', robot: SWIMMER } as unknown as BehaviourSpec);
+    assert.equal(ends(own).steps, 200, 'without healthy ranges nothing ends its episode');
   });
 
   it('names a mistyped key inside a healthy range or a recorded entry, where it is', () => {

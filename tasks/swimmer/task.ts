@@ -8,6 +8,7 @@ import { SWIMMER_CONFORMANCE } from './conformance.ts';
 import { SWIMMER_BANK } from './bank-policies.ts';
 import { SWIMMER_RENDERER } from './render.ts';
 import { ENVIRONMENT_REWARD, HUMAN_SHAPING } from './rewards.ts';
+import { SWIMMER_ACTION, SWIMMER_OBSERVATION, SWIMMER_RECORDED } from './robot.ts';
 
 /** Gymnasium's register(): reward_threshold 360. */
 export const REWARD_THRESHOLD = 360;
@@ -25,22 +26,9 @@ export default defineTask({
     `Solved here means ending at least ${SUCCESS_METRES} m forward of where its torso started (Gymnasium's reward_threshold is a return of ${REWARD_THRESHOLD}).`,
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   rewardThreshold: REWARD_THRESHOLD,
-  observation: [
-    { name: 'torso heading (rad)', low: -Infinity, high: Infinity, typical: [-1.5, 1.5] },
-    { name: 'first hinge angle (rad)', low: -Infinity, high: Infinity, typical: [-1.7, 1.7] },
-    { name: 'second hinge angle (rad)', low: -Infinity, high: Infinity, typical: [-1.7, 1.7] },
-    { name: 'torso x velocity (m/s)', low: -Infinity, high: Infinity, typical: [-0.5, 0.5] },
-    { name: 'torso y velocity (m/s)', low: -Infinity, high: Infinity, typical: [-0.5, 0.5] },
-    { name: 'torso angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: [-2, 2] },
-    { name: 'first hinge angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: [-4, 4] },
-    { name: 'second hinge angular velocity (rad/s)', low: -Infinity, high: Infinity, typical: [-4, 4] },
-  ],
-  recorded: [
-    { name: 'torso x (m), qpos[0]: forward from the origin' },
-    { name: 'torso y (m), qpos[1]: to the left of the origin' },
-    { name: 'torso heading (rad), qpos[2]: a hinge, so it keeps counting past ±π (the observation\'s entry 0 too)' },
-  ],
-  action: { kind: 'box', names: ['first hinge torque', 'second hinge torque'], low: [-1, -1], high: [1, 1] },
+  observation: SWIMMER_OBSERVATION,
+  recorded: SWIMMER_RECORDED,
+  action: SWIMMER_ACTION,
   makeEnv: (n, seed) => new SwimmerEnv(n, seed),
   prepare: prepareMujoco,
 
