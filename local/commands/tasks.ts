@@ -28,7 +28,7 @@ export interface TaskListing {
 /** JSON has no infinities: an unbounded observation bound is written "Infinity" / "-Infinity". */
 const bound = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
 
-/** Relative to the working directory when inside it (tasks/hopper), else absolute (never ../../tmp/...). */
+/** Relative to the working directory when inside it (tasks/<folder>), else absolute (never ../../tmp/...). */
 function shownFolder(directory: string): string {
   const shown = relative(process.cwd(), directory);
   return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? directory : shown;
