@@ -16,9 +16,8 @@ export interface SearchCandidate {
   code: string;
   /** One a seed-run: the mean training episode length [first rollouts, first rung, last step]; null where none ended. */
   lengths: Array<[number | null, number | null, number | null]>;
-  /** The search's first rung (10% of the budget when it was not raced), and the last step this candidate trained. */
+  /** The search's first rung (10% of the budget when it was not raced). */
   rungStep: number;
-  lastStep: number;
 }
 
 /** Rollouts averaged at each point, so one short rollout does not stand for the point. */
@@ -48,7 +47,6 @@ export async function searchCandidates(dataDir: string, searchId: string): Promi
   const rungStep = graded.length > 0 ? Math.min(...graded) : Math.round(all[0].steps / 10);
   return loaded.filter((c) => c.seeds.length > 0).map(({ generation, candidateId, code, seeds }) => ({
     generation, candidateId, code, rungStep,
-    lastStep: Math.max(...seeds.map((rs) => rs[rs.length - 1].stepsTrained)),
     lengths: seeds.map((rs) => {
       const curve = rs[rs.length - 1].curve;
       const upTo = curve.filter((p) => p.step <= rungStep);

@@ -139,20 +139,20 @@ async function loadOutsideFolder(dir: string, folder: string): Promise<Task | Sk
  * An EUREKA_TASK_PATH entry that yields no task folder, and why: a user who names the task folder
  * itself, or mistypes the path, would otherwise see only "unknown task" later, with no hint.
  */
-function pathEntryProblem(dir: string): SkippedFolder[] {
-  const said = (reason: string): SkippedFolder[] => [{ directory: dir, reason, pathEntry: true }];
-  if (!existsSync(dir)) return said('no such directory');
-  if (existsSync(join(dir, 'task.ts'))) return said(`this is a task folder (it holds task.ts): name the directory that holds it, ${dirname(dir)}`);
-  return taskFolders(dir).length === 0 ? said('holds no task folder (a directory with a task.ts)') : [];
+function pathEntryProblem(dir: string, folders: readonly string[]): SkippedFolder[] {
+  const reason = !existsSync(dir) ? 'no such directory'
+    : existsSync(join(dir, 'task.ts')) ? `this is a task folder (it holds task.ts): name the directory that holds it, ${dirname(dir)}`
+      : folders.length === 0 ? 'holds no task folder (a directory with a task.ts)' : null;
+  return reason === null ? [] : [{ directory: dir, reason, pathEntry: true }];
 }
 
 async function loadTasks(): Promise<{ tasks: Task[]; skipped: SkippedFolder[] }> {
   const builtIn = await Promise.all(taskFolders(BUILT_IN_DIR).map((f) => loadFolder(BUILT_IN_DIR, f, true)));
-  const extra = taskPathDirs();
+  const extra = taskPathDirs().map((dir) => ({ dir, folders: taskFolders(dir) }));
   if (extra.length > 0) registerEntryHook();
-  const outside = await Promise.all(extra.flatMap((dir) => taskFolders(dir).map((f) => loadOutsideFolder(dir, f))));
+  const outside = await Promise.all(extra.flatMap(({ dir, folders }) => folders.map((f) => loadOutsideFolder(dir, f))));
   const tasks: Task[] = [];
-  const skipped: SkippedFolder[] = extra.flatMap((dir) => pathEntryProblem(dir));
+  const skipped: SkippedFolder[] = extra.flatMap(({ dir, folders }) => pathEntryProblem(dir, folders));
   const seen = new Map<string, string>();
   for (const task of builtIn) {
     const other = seen.get(task.id);

@@ -14,7 +14,7 @@ export interface Versus {
   score: number;
   /** Winner minus this reward, on the same basis. */
   delta: number;
-  /** Both fresh progress values, when success is level there and they differ: what the rank read next. */
+  /** Both fresh progress values, where they differ as shown: what the rank reads when success is level. */
   progress: { winner: number; theirs: number } | null;
 }
 
@@ -56,7 +56,7 @@ export function headline(data: CardData): Headline {
   const versus = baselines.map((reward) => {
     const s = scoreOf(reward, basis);
     const [mine, theirs] = [winner.freshProgress, reward.freshProgress];
-    const progress = basis === 'fresh' && Math.round((score - s) * 100) === 0 && finite(mine) && finite(theirs) && num(mine) !== num(theirs)
+    const progress = basis === 'fresh' && finite(mine) && finite(theirs) && num(mine) !== num(theirs)
       ? { winner: mine, theirs } : null;
     return { reward, label: rewardLabel(reward), score: s, delta: score - s, progress };
   });
