@@ -19,14 +19,13 @@ import { TaskSpecSchema, describeSpecIssues } from './spec-schema.ts';
 import { firstLine, notAnEsModule, registerEntryHook, reportSkipped, taskPathDirs, type SkippedFolder } from './outside-folders.ts';
 import { BUILT_IN_DIR } from './task-files.ts';
 import { RENAMED_TASKS } from './renamed.ts';
+import { InvalidTask } from './invalid-task.ts';
 
 export class UnknownTask extends Error {
   override readonly name = 'UnknownTask';
 }
 
-export class InvalidTask extends Error {
-  override readonly name = 'InvalidTask';
-}
+export { InvalidTask } from './invalid-task.ts';
 
 export { DEFAULT_TASK_ID } from './default-task.ts';
 
@@ -194,7 +193,11 @@ export function unknownTaskMessage(id: unknown): string {
   const renamed = renamedNote(id);
   if (renamed !== null) return `unknown task ${JSON.stringify(id)}: it ${renamed}`;
   const skipped = SKIPPED_TASK_FOLDERS.length === 0 ? '' : ` (skipped on EUREKA_TASK_PATH: ${SKIPPED_TASK_FOLDERS.map((s) => s.directory).join(', ')})`;
-  return `unknown task ${JSON.stringify(id)}: the known tasks are ${TASK_IDS.join(', ')}${skipped}`;
+  // The likeliest slips: the id in another case, or a folder of one's own in a shell without EUREKA_TASK_PATH.
+  const other = typeof id === 'string' ? TASK_IDS.find((known) => known.toLowerCase() === id.toLowerCase()) : undefined;
+  const unset = (process.env.EUREKA_TASK_PATH ?? '') === '' ? ' (EUREKA_TASK_PATH is not set, so no task folder of your own is loaded)' : '';
+  if (other !== undefined) return `unknown task ${JSON.stringify(id)}: did you mean ${other}? (ids are case-sensitive)`;
+  return `unknown task ${JSON.stringify(id)}: the known tasks are ${TASK_IDS.join(', ')}${skipped}${unset}`;
 }
 
 /** "was renamed ..., as ..." for an id a task was renamed from (tasks/renamed.ts); null for any other. */

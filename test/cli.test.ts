@@ -35,6 +35,7 @@ describe('CLI: eureka', () => {
     ['train with both a reward and a baseline', ['train', '--reward', `${EXAMPLES}energy.js`, '--baseline', 'human'], /^eureka: --reward or --baseline: give exactly one .*\n$/],
     ['a baseline that is not one', ['train', '--baseline', 'expert'], /^eureka: --baseline: must be human or environment\n$/],
     ['an unknown task', ['train', '--reward', `${EXAMPLES}energy.js`, '--task', 'Pong-v5'], /^eureka: --task: unknown task "Pong-v5": the known tasks are .*CartPole-v1.*MountainCar-v0.*\n$/],
+    ['an id in another case', ['train', '--reward', `${EXAMPLES}energy.js`, '--task', 'cartpole-v1'], /^eureka: --task: unknown task "cartpole-v1": did you mean CartPole-v1\? \(ids are case-sensitive\)\n$/],
     ['a task renamed since', ['train', '--reward', `${EXAMPLES}energy.js`, '--task', 'Hopper-BackFlip-v0'], /^eureka: --task: unknown task "Hopper-BackFlip-v0": it was renamed Hopper-FrontFlip-v0, as .*forward turn/],
     ['a conformance file of another task', ['conformance', '--task', 'CartPole-v1', `${GOLDEN}MountainCar-v0.json`], /^eureka: .*records MountainCar-v0, not CartPole-v1 \(--task\)\n$/],
     ['a conformance file that is not recorded episodes', ['conformance', '--task', 'CartPole-v1', `${EXAMPLES}energy.js`], /^eureka: .*energy\.js is not JSON/],

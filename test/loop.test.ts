@@ -55,7 +55,11 @@ async function opened(dir: string, searchId: string): Promise<string> {
   const record = join(bin, 'opened');
   await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(record)}\n`);
   await chmod(join(bin, 'xdg-open'), 0o755);
-  const shown = await eureka(['show', searchId, '--open', '--data-dir', dir], { PATH: `${bin}:${process.env.PATH}` });
+  // Without a display there is nowhere to open it: said, and the opener not started.
+  const headless = await eureka(['show', searchId, '--open', '--data-dir', dir], { PATH: `${bin}:${process.env.PATH}`, DISPLAY: '', WAYLAND_DISPLAY: '' });
+  assert.equal(headless.code, 0, headless.stderr);
+  assert.match(headless.stderr, /^no display to open it on \(neither DISPLAY nor WAYLAND_DISPLAY is set\); open .*card\.html yourself$/m);
+  const shown = await eureka(['show', searchId, '--open', '--data-dir', dir], { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':0' });
   assert.equal(shown.code, 0, shown.stderr);
   // The opener is detached: its record is waited for as long as a loaded machine may need.
   for (const deadline = Date.now() + 2 * 60_000; Date.now() < deadline;) {

@@ -137,6 +137,14 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     const ran = await eureka(['train', '--task', 'Thrower-v0', '--baseline', 'human', '--steps', '2048', '--eval-episodes', '1'], dir);
     assert.equal(ran.code, 1, ran.stderr);
     assert.equal(ran.stderr, `eureka: task folder ${join(dir, 'thrower')}: its success test threw: oops in my test\n`);
+
+    // A search says it too, as the task's fault and not every reward's, and its log keeps each failed step's cause.
+    const data = join(dir, 'data');
+    const searched = await eureka(['search', '--task', 'Thrower-v0', '--generations', '1', '--candidates', '1', '--seeds', '1', '--steps', '2048', '--eval-episodes', '1', '--no-hostile', '--data-dir', data, '--search-id', 'thrown'], dir);
+    assert.equal(searched.code, 6, searched.stderr);
+    assert.match(searched.stderr, new RegExp(`^eureka: no winner: no candidate trained: 1 failed its sandbox check; the task's own code failed, not the reward: task folder ${join(dir, 'thrower')}: its success test threw: oops in my test$`, 'm'));
+    const failed = (await readFile(join(data, 'search.log'), 'utf8')).split('\n').filter((line) => line.includes('"invocation failed"')).map((line) => JSON.parse(line));
+    assert.ok(failed.length > 0 && failed.every((f) => f.error === 'InvalidTask' && f.cause.endsWith('its success test threw: oops in my test')), JSON.stringify(failed));
   });
 
   // A test without its `return` would grade every episode a failure, a progress of NaN rank a search on NaN: both silently.

@@ -257,7 +257,7 @@ describe('Function: reward sandbox', () => {
       ['returns null', 'function computeReward() { return null; }', /got null$/],
       ['returns terms as an array', 'function computeReward() { return [1, [1, 2]]; }', /with an object of terms, got array$/],
       ['returns a boolean term', 'function computeReward(o, a, n, t) { return [1, { goal: t }]; }', /term "goal" is boolean, not a number$/],
-      ['returns a promise (import())', 'function computeReward() { return import("node:fs"); }', /with a number total, got undefined$/],
+      ['returns a promise (import())', 'function computeReward() { return import("node:fs"); }', /with a number total, got undefined \(what an index past the end of an array, or a missing property, reads\)$/],
       ['uses too many terms', example('hostile/too-many-terms.js'), /^reward used more than 16 terms \(at step 0\)$/],
       ['uses a term name that is too long', example('hostile/long-term-name.js'), /^term name longer than 48 characters: "shaping_on_the/],
       ['uses an empty term name', 'function computeReward() { return [1, { "": 1 }]; }', /^term name is empty$/],

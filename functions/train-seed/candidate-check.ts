@@ -8,7 +8,8 @@
 import type { BlobStore } from '../shared/store/blob.ts';
 import { checkKey, rewardKey } from '../shared/store/keys.ts';
 import type { CheckItem, CheckRecord, CheckSummary } from '../shared/search/types.ts';
-import { getTask } from '../../tasks/registry.ts';
+import { getTask, InvalidTask } from '../../tasks/registry.ts';
+import { TASK_CODE_FAILED } from '../shared/store/records.ts';
 import { checkReward } from './check-reward.ts';
 import { MissingReward } from './seed-task.ts';
 import { SUMMARY_REASON_CHARS, clip } from './seed-summary.ts';
@@ -18,10 +19,18 @@ export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise
   const key = checkKey(item.searchId, item.generation, item.candidateId);
   const stored = await blobs.getText(key);
   if (stored !== undefined) return { record: JSON.parse(stored) as CheckRecord, ran: false };
-  const task = getTask(item.task);
   const source = await blobs.getText(rewardKey(item.searchId, item.generation, item.candidateId));
   if (source === undefined) throw new MissingReward(`no reward.js for candidate ${item.candidateId} of generation ${item.generation}`);
-  const { verdict, reason, terms, screen, firstSteps } = await checkReward(task, source);
+  let checked: Awaited<ReturnType<typeof checkReward>>;
+  try {
+    checked = await checkReward(getTask(item.task), source);
+  } catch (error) {
+    // The task's fault, said as the candidate's result (a Lambda error's Cause reaches only the
+    // execution history) and not stored: once the folder is mended, a resumed search checks again.
+    if (!(error instanceof InvalidTask)) throw error;
+    return { record: { candidateId: item.candidateId, verdict: 'error', reason: `${TASK_CODE_FAILED}: ${error.message}`, terms: {}, screen: null, firstSteps: null }, ran: true };
+  }
+  const { verdict, reason, terms, screen, firstSteps } = checked;
   const record: CheckRecord = { candidateId: item.candidateId, verdict, reason, terms, screen, firstSteps };
   await blobs.put(key, JSON.stringify(record), 'application/json');
   return { record, ran: true };

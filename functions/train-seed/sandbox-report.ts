@@ -138,17 +138,19 @@ function faultReason(raw: Record<string, unknown>, limits: SandboxLimits, stepOf
   const step = typeof raw.step === 'number' ? raw.step + stepOffset : stepOffset;
   const term = typeof raw.term === 'string' ? JSON.stringify(raw.term) : '""';
   const got = typeof raw.got === 'string' ? raw.got : 'something else';
+  // A total or a term of undefined: most often read past the end of obs, action or state.
+  const value = got === 'undefined' ? 'undefined (what an index past the end of an array, or a missing property, reads)' : got;
   const malformed = `reward returned a malformed value at step ${step}`;
   const shape = 'expected [total, terms] or {reward, terms}';
   switch (raw.fault) {
     case 'shape':
       return { outcome: 'error', text: `${malformed}: ${shape}, got ${got}` };
     case 'total':
-      return { outcome: 'error', text: `${malformed}: ${shape} with a number total, got ${got}` };
+      return { outcome: 'error', text: `${malformed}: ${shape} with a number total, got ${value}` };
     case 'terms':
       return { outcome: 'error', text: `${malformed}: ${shape} with an object of terms, got ${got}` };
     case 'term-type':
-      return { outcome: 'error', text: `${malformed}: term ${term} is ${got}, not a number` };
+      return { outcome: 'error', text: `${malformed}: term ${term} is ${value}, not a number` };
     case 'nonfinite':
       return { outcome: 'error', text: `reward returned a non-finite value at step ${step}` };
     case 'term-nonfinite':

@@ -4,7 +4,7 @@
  * all faulted, a step that failed before its check), and the budget or person that stopped the
  * search, if one did.
  */
-import { FAILED_CHECK, SCREEN_KEPT, type CandidateRecord, type StopRecord } from '../store/records.ts';
+import { FAILED_CHECK, SCREEN_KEPT, TASK_CODE_FAILED, type CandidateRecord, type StopRecord } from '../store/records.ts';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -28,5 +28,11 @@ export function nothingTrainedReason(candidates: CandidateRecord[], stop: StopRe
   const stopped = stop === null ? null
     : `${stop.reason === 'budget' ? 'the budget' : 'a person'} stopped the search at generation ${stop.generation} (${stop.detail})`;
   const why = tried.length === 0 ? ['no candidate was proposed'] : words;
-  return `no candidate trained: ${[...why, ...(stopped === null ? [] : [stopped])].join(', ')}`;
+  return `no candidate trained: ${[...why, ...(stopped === null ? [] : [stopped])].join(', ')}${taskFault(tried)}`;
+}
+
+/** The task's own failure, once, where a check said so (every candidate's check says the same). */
+function taskFault(candidates: CandidateRecord[]): string {
+  const said = candidates.find((c) => c.reason.startsWith(`${FAILED_CHECK}: ${TASK_CODE_FAILED}`));
+  return said === undefined ? '' : `; ${said.reason.slice(`${FAILED_CHECK}: `.length)}`;
 }

@@ -88,6 +88,12 @@ export async function withTelemetry<T>(context: InvocationContext | undefined, k
   coldStart = false;
   try {
     return await run();
+  } catch (error) {
+    // Lambda logs an unhandled error as well; this line carries the search's keys, and on this
+    // machine it is where a failed state's Cause is kept (the definition's Catch keeps the name).
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error('invocation failed', { error: error instanceof Error ? error.name : 'Error', cause: message.split('\n')[0].slice(0, 200) });
+    throw error;
   } finally {
     metrics.publishStoredMetrics();
     logger.resetKeys();

@@ -20,6 +20,8 @@ export const searchPk = (searchId: string): string => `SEARCH#${searchId}`;
 const gen = (generation: number): string => `GEN#${String(generation).padStart(4, '0')}`;
 /** The reason's start of a candidate that never trained: the card and the scoreboard count them by it. */
 export const FAILED_CHECK = 'failed its check';
+/** A check's reason when the task's own code (its success test, progress, a folder that does not load) failed there, not the reward. */
+export const TASK_CODE_FAILED = 'the task\'s own code failed, not the reward';
 /** The start of the reason of a candidate the screen kept from training (functions/reflect/screen-plan.ts). */
 export const SCREEN_KEPT = 'not trained';
 

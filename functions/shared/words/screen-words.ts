@@ -69,8 +69,10 @@ export function failsScreen(screen: Screen): boolean {
 
 /** What the screen says of it in one line: the AUC, then its findings' words. */
 export function screenLine(screen: Screen): string {
-  const auc = screen.auc === null ? 'no successes to compare with' : `AUC ${fixed(screen.auc)} of the bank's successes above its failures`;
   const words = screenSentences(screen);
+  // Without an AUC the findings begin with why (a bank of no successes): said once.
+  if (screen.auc === null && words.length > 0) return words.join('; ');
+  const auc = screen.auc === null ? 'no successes to compare with' : `AUC ${fixed(screen.auc)} of the bank's successes above its failures`;
   return words.length === 0 ? auc : `${auc}; ${words.join('; ')}`;
 }
 

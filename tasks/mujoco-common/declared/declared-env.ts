@@ -14,6 +14,7 @@
 import type { Random } from '../../../core/random.ts';
 import { mujoco } from '../../../physics/mujoco/engine.ts';
 import type { StepOutcome } from '../../vector-env.ts';
+import { InvalidTask } from '../../invalid-task.ts';
 import { MujocoEnv, type CopyIndex, type RobotSpec } from '../mujoco-env.ts';
 import type { HealthyRange } from '../overrides.ts';
 import { stateReader, type StateReader } from '../state-values.ts';
@@ -76,8 +77,27 @@ export function declaredEnvClass(declaration: MujocoTaskDeclaration, robot: Robo
     protected stepState(i: CopyIndex, action: Float64Array): StepOutcome {
       const { ctrl } = this.readers;
       for (const [k, a] of robot.actions.entries()) ctrl[a.actuator] = Math.min(a.high, Math.max(a.low, a.offset + a.scale * action[k]));
+      const before = this.copies.data[i].time;
       this.doSimulation(i, ctrl);
+      // MuJoCo resets a state whose acceleration, velocity or position went bad (NaN, Inf or huge)
+      // and goes on, its clock back at 0: a run would train on that silently, so it stops here.
+      if (this.copies.data[i].time < before + (spec.frameSkip - 0.5) * robot.timestep) throw this.unstable(i);
       return { reward: 0, terminated: !this.isHealthy(i) };
+    }
+
+    /** What went bad, in MuJoCo's words where its warning counters say (mjWARN_BADQPOS, BADQVEL, BADQACC). */
+    private unstable(i: CopyIndex): InvalidTask {
+      const mj = mujoco();
+      const words = `the robot's simulation went unstable at step ${this.elapsed[i] + 1} of an episode`;
+      const advice = ', and MuJoCo reset it: lower the timestep or the actuators\' gear or ctrlrange, or add joint damping or armature';
+      const warnings = this.copies.data[i].warning;
+      const bad = [mj.mjtWarning.mjWARN_BADQACC.value, mj.mjtWarning.mjWARN_BADQVEL.value, mj.mjtWarning.mjWARN_BADQPOS.value]
+        .map((w) => ({ w, stat: warnings.get(w) })).find(({ stat }) => (stat?.number ?? 0) > 0);
+      if (bad === undefined) return new InvalidTask(`${words} (its state went bad)${advice}`);
+      // QACC and QVEL name a degree of freedom: its joint's name says more to the one who wrote the XML.
+      const dof = bad.stat!.lastinfo;
+      const joint = bad.w === mj.mjtWarning.mjWARN_BADQPOS.value ? '' : robot.joints.find((j) => j.dofadr <= dof && dof < j.dofadr + { free: 6, ball: 3, slide: 1, hinge: 1 }[j.type])?.name ?? '';
+      return new InvalidTask(`${words} (MuJoCo: ${mj.mju_warningText(bad.w, dof).replace(/\.? *$/, '')}${joint === '' ? '' : `; DOF ${dof} is joint ${joint}`})${advice}`);
     }
 
     /** Every healthy range holds (open at both ends); always, where termination is 'none'. */
