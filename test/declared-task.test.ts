@@ -197,7 +197,7 @@ describe('Declared robot: a task from its MJCF file', () => {
     ['a recorded body the XML has not', { recorded: [{ name: 'x', value: { body: 'torso', of: 'x' } }] }, /^recorded\.0\.value: the model has no body named "torso"/],
     ['a path relative to wherever eureka runs', { xml: 'model/scene.xml' }, /^xml: "model\/scene\.xml" is relative to wherever eureka runs: write new URL\('\.\/model\/scene\.xml', import\.meta\.url\)/],
     ['an XML that is not there', { xml: new URL('../examples/models/crawler/nope.xml', import.meta.url) }, /^xml: no file .*examples\/models\/crawler\/nope\.xml$/],
-    ['an XML MuJoCo does not compile (a mesh file missing beside it)', { xml: brokenModel() }, /^xml: MuJoCo does not compile .*robot\.xml: .*Error opening file 'assets\/gone\.obj'/],
+    ['an XML MuJoCo does not compile (a mesh file missing beside it)', { xml: brokenModel() }, /^xml: MuJoCo does not compile .*robot\.xml: <mesh> file "gone\.obj" resolves to .*\/assets\/gone\.obj \(meshdir "assets"\), which does not exist$/],
     ['a frame skip of 0', { frameSkip: 0 }, /^frameSkip: /],
     ['an unknown field', { frameskip: 4 } as Partial<MujocoTaskDeclaration>, /Unrecognized key: "frameskip"/],
   ];

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { isAbsolute } from 'node:path';
 import { MujocoCopies } from '../../../physics/mujoco/copies.ts';
 import { mujoco } from '../../../physics/mujoco/engine.ts';
-import { readModelFolder, type ModelFiles } from '../../../physics/mujoco/model-files.ts';
+import { ModelFileMissing, readModelFolder, type ModelFiles } from '../../../physics/mujoco/model-files.ts';
 import { objectName } from '../../../physics/mujoco/names.ts';
 import { describeValue, namesOf, stateReader, UnknownName, type StateValue } from '../state-values.ts';
 import type { ActuatorAction, MujocoTaskDeclaration, ObservedValue } from './declaration.ts';
@@ -68,6 +68,8 @@ export function modelFilesOf(declaration: MujocoTaskDeclaration): ModelFiles {
   try {
     return readModelFolder(path);
   } catch (error) {
+    // A file the XML names that is not where MuJoCo would open it: MuJoCo's refusal, said before it compiles.
+    if (error instanceof ModelFileMissing) throw new InvalidDeclaration(`xml: MuJoCo does not compile ${path}: ${error.message}`);
     throw new InvalidDeclaration(`xml: ${(error as Error).message}`);
   }
 }
