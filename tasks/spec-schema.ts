@@ -31,8 +31,17 @@ const FieldTolerance = z.object({ state: finite.nonnegative(), obs: finite.nonne
 
 const RewardSourceSchema = z.object({ idea: text, code: z.string().includes('computeReward', { error: 'must define computeReward' }) });
 
+/**
+ * A task's id, which is also its folder's name: the rule the registry loads folders by and
+ * `eureka new-task` names them by, so a folder new-task writes always loads. Gymnasium's ids
+ * ("CartPole-v1") are of this kind; the version suffix is a convention, not required.
+ */
+export const TASK_ID = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+/** The rule in words, after "a task's id" (as in "NAME "my task": a task's id starts with ..."). */
+export const TASK_ID_RULE = 'starts with a letter and holds only letters, digits, _ . - (at most 64 characters), such as CartPole-v1 or MyTask-v0';
+
 export const TaskSpecSchema = z.object({
-  id: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, { error: 'must be a Gymnasium-style id such as "CartPole-v1"' }),
+  id: z.string().regex(TASK_ID, { error: `a task's id ${TASK_ID_RULE}` }),
   description: text,
   maxEpisodeSteps: z.int().min(1).max(100_000),
   rewardThreshold: finite.optional(),

@@ -5,7 +5,7 @@
  * candidate on one seed.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +170,15 @@ describe('CLI: the exit codes of docs/cli.md', () => {
     'new-task 0': async () => {
       const ran = await run(['new-task', 'Exit-v0', '--dir', join(cwd, 'tasks')]);
       assert.equal(ran.code, 0, ran.stderr);
+    },
+    'new-task 2': async () => {
+      // A model MuJoCo compiles that gives a declared task nothing to drive: refused as usage, the folder not written.
+      const xml = join(cwd, 'idle.xml');
+      await writeFile(xml, '<mujoco><worldbody><body name="b"><joint name="j" type="hinge"/><geom size="0.1"/></body></worldbody></mujoco>');
+      const ran = await run(['new-task', 'Idle-v0', '--xml', xml, '--dir', join(cwd, 'tasks')]);
+      assert.equal(ran.code, 2, ran.stderr);
+      assert.match(ran.stderr, /^eureka: --xml: the model has no named actuator: .*\n$/);
+      assert.equal(existsSync(join(cwd, 'tasks', 'Idle-v0')), false);
     },
     'start 0': async () => {
       const ran = await run(['start', '--estimate', '--json']);

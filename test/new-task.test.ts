@@ -12,10 +12,32 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TASK_ID_RULE, TaskSpecSchema } from '../tasks/spec-schema.ts';
 import { eureka } from './support/eureka-cli.ts';
 
 /** A Menagerie-style model: scene.xml includes crawler.xml, whose chassis is an OBJ mesh in assets/. */
 const CRAWLER = fileURLToPath(new URL('../examples/models/crawler/scene.xml', import.meta.url));
+
+/**
+ * A planar robot, as Gymnasium's 2-D ones are built: its root body moved by a slide along x, one
+ * along z and a hinge (no free joint); its motors given no ctrlrange (valid MJCF: unlimited).
+ */
+const planarXml = (actuators: string) => `<mujoco>
+  <worldbody>
+    <geom type="plane" size="0 0 0.05"/>
+    <body name="trunk" pos="0 0 0.1">
+      <joint name="slide_x" type="slide" axis="1 0 0"/>
+      <joint name="slide_z" type="slide" axis="0 0 1"/>
+      <joint name="turn" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="-0.1 0 0 0.1 0 0" size="0.02"/>
+      <body name="leg" pos="0.1 0 0">
+        <joint name="knee" type="hinge" axis="0 1 0" range="-1 1"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.08" size="0.02"/>
+      </body>
+    </body>
+  </worldbody>
+  ${actuators}
+</mujoco>`;
 
 /** Every file under a folder, by its relative path. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -131,6 +153,48 @@ describe('CLI: eureka new-task', () => {
       assert.equal(ran.code, 2, ran.stderr);
       assert.match(ran.stderr, message);
     }
+  });
+
+  it('declares a planar robot whose motors have no ctrlrange: it loads, its x along the floor hidden, its motors given an offset and a scale, and says so', async () => {
+    const models = await tempDir('eureka-new-planar-model-');
+    await writeFile(join(models, 'robot.xml'), planarXml('<actuator><motor name="knee" joint="knee" gear="3"/></actuator>'));
+    const taskPath = await tempDir('eureka-new-planar-');
+    const made = await eureka(['new-task', 'Planar-v0', '--xml', join(models, 'robot.xml'), '--dir', taskPath]);
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(made.stdout, /\nNo ctrlrange in the XML for knee: each is written offset 0, scale 1, so the policy's \[-1, 1\] is its ctrl \[-1, 1\], unclipped; choose yours/);
+    const task = await readFile(join(taskPath, 'Planar-v0', 'task.ts'), 'utf8');
+    assert.match(task, /\{ actuator: 'knee', offset: 0, scale: 1 \}, \/\/ no ctrlrange in the XML/);
+    assert.match(task, /\/\/ No ctrlrange in the XML for knee: /);
+    assert.match(task, /\/\/ Slide joint slide_x moves the root body trunk along x: hidden/);
+
+    const listed = await eureka(['tasks', '--json'], { EUREKA_TASK_PATH: taskPath });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(listed.stderr.includes('skipped'), false, listed.stderr);
+    assert.ok((JSON.parse(listed.stdout) as { tasks: Array<{ id: string }> }).tasks.some((t) => t.id === 'Planar-v0'), listed.stderr);
+    const hidden = task.split('\n').filter((line) => line.includes('hidden: true')).map((line) => line.trim());
+    assert.deepEqual(hidden, ["{ value: { joint: 'slide_x' }, hidden: true },"], 'the slide along x, as a free joint\'s x and y; not the slide along z (the height), nor any velocity');
+  });
+
+  it('exits 2 for an XML with no named actuator, and leaves no folder behind (the name stays free)', async () => {
+    const models = await tempDir('eureka-new-idle-model-');
+    await writeFile(join(models, 'robot.xml'), planarXml(''));
+    const taskPath = await tempDir('eureka-new-idle-');
+    const ran = await eureka(['new-task', 'Idle-v0', '--xml', join(models, 'robot.xml'), '--dir', taskPath]);
+    assert.equal(ran.code, 2, ran.stderr);
+    assert.equal(ran.stderr, 'eureka: --xml: the model has no named actuator: a declared task acts through its actuators (name them in the XML)\n');
+    assert.equal(ran.stdout, '');
+    assert.equal(existsSync(join(taskPath, 'Idle-v0')), false);
+  });
+
+  it('states the one id rule the registry loads folders by, and accepts every id the registry does', async () => {
+    const refused = await eureka(['new-task', 'my task', '--dir', await tempDir('eureka-new-task-id-')]);
+    assert.equal(refused.stderr, `eureka: NAME "my task": a task's id ${TASK_ID_RULE}\n`);
+    const loaded = TaskSpecSchema.shape.id.safeParse('my task');
+    assert.equal(loaded.error?.issues[0].message, `a task's id ${TASK_ID_RULE}`);
+    // An id with no version suffix loads (user folders have them): new-task names it too.
+    assert.equal(TaskSpecSchema.shape.id.safeParse('PlanarCrawl').success, true);
+    const made = await eureka(['new-task', 'PlanarCrawl', '--dir', await tempDir('eureka-new-task-id-'), '--json']);
+    assert.equal(made.code, 0, made.stderr);
   });
 
   const usage: Array<[string, string[], RegExp]> = [

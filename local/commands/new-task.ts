@@ -5,16 +5,16 @@
  * folder copied into the task's `model/` (or, with `--in-place`, referenced where it is).
  */
 import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { TASK_IDS } from '../../tasks/registry.ts';
+import { TASK_ID, TASK_ID_RULE } from '../../tasks/spec-schema.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { ModelFolderTooLarge } from '../../physics/mujoco/model-files.ts';
 import { ModelRefused, robotTemplateFiles, writeRobotFolder } from '../robot-template.ts';
+import { RobotRefused, unrangedNote } from '../robot-task-text.ts';
 import { TEMPLATE_FILES, writeTaskFolder } from '../task-template.ts';
-
-/** The task's id and its folder's name, Gymnasium-style (the registry's rule, tasks/spec-schema.ts). */
-const TASK_ID = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 const NewTaskFlags = z.object({
   name: z.string(),
@@ -29,7 +29,7 @@ const NewTaskFlags = z.object({
 
 export async function newTaskCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(NewTaskFlags, raw);
-  if (!TASK_ID.test(flags.name)) throw new UsageError(`NAME ${JSON.stringify(flags.name)}: a task's id starts with a letter and holds only letters, digits, _ . - (such as MyTask-v0)`);
+  if (!TASK_ID.test(flags.name)) throw new UsageError(`NAME ${JSON.stringify(flags.name)}: a task's id ${TASK_ID_RULE}`);
   const taskPath = resolve(flags.dir);
   const folder = join(taskPath, flags.name);
   if (existsSync(folder)) throw new UsageError(`--dir: ${folder} already exists`);
@@ -52,12 +52,16 @@ async function robotFolder(id: string, folder: string, taskPath: string, xml: st
   try {
     await writeRobotFolder(folder, id, xml, inPlace);
   } catch (error) {
-    if (error instanceof ModelRefused || error instanceof ModelFolderTooLarge) throw new UsageError(error instanceof ModelFolderTooLarge ? `--xml: ${error.message} (or use --in-place)` : error.message);
+    // The model may be copied before the template refuses it: the folder did not exist, so it goes, and NAME stays free.
+    if (error instanceof RobotRefused) await rm(folder, { recursive: true, force: true });
+    if (error instanceof ModelRefused || error instanceof ModelFolderTooLarge || error instanceof RobotRefused) throw new UsageError(refusal(error));
     throw error;
   }
   const files = robotTemplateFiles(inPlace);
+  // What the template chose for the user where the XML left it open, read back from what it wrote.
+  const notes = [unrangedNote(await readFile(join(folder, 'task.ts'), 'utf8'))].filter((n) => n !== undefined);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ task: id, folder, taskPath, files: files.map(([file]) => file) })}\n`);
+    process.stdout.write(`${JSON.stringify({ task: id, folder, taskPath, files: files.map(([file]) => file), notes })}\n`);
     return;
   }
   const width = Math.max(...files.map(([file]) => file.length));
@@ -65,6 +69,7 @@ async function robotFolder(id: string, folder: string, taskPath: string, xml: st
     `wrote ${folder}: the task ${id}, declared from ${resolve(xml)}${inPlace ? ' (referenced where it is)' : ''}`,
     ...files.map(([file, what]) => `  ${file.padEnd(width)}  ${what}`),
     '',
+    ...notes.flatMap((n) => [n, '']),
     'It runs as it stands (from this clone):',
     `  export EUREKA_TASK_PATH=${taskPath}`,
     '  npx eureka tasks',
@@ -77,6 +82,12 @@ async function robotFolder(id: string, folder: string, taskPath: string, xml: st
     '  4. baselines (your shaping), features, then train until your shaping learns and set budget.steps.',
     'docs/your-own-task.md ("Your own robot") walks through each step.',
   ].join('\n')}\n`);
+}
+
+/** One line for a model new-task will not declare a task from. */
+function refusal(error: ModelRefused | ModelFolderTooLarge | RobotRefused): string {
+  if (error instanceof ModelFolderTooLarge) return `--xml: ${error.message} (or use --in-place)`;
+  return error instanceof RobotRefused ? `--xml: ${error.message}` : error.message;
 }
 
 /** What the folder holds, the commands that run on it as it stands, and what to make one's own. */

@@ -3,8 +3,12 @@
  * geometry (render.ts beside this folder; meshes as their bounding boxes), the camera following its
  * root body, with plots of that body's height and x. Each step's pose is rebuilt from what the
  * episode kept: every qpos entry that an observation or recorded value reads (a joint's position,
- * a free body's x, y, z and its roll, pitch and heading), the starting pose for the rest.
+ * a free body's x, y, z and its roll, pitch and heading), the starting pose for the rest. The root
+ * body's place is MuJoCo's forward kinematics of that pose, not a qpos entry: a planar robot's root
+ * moves by slide joints, a free one's by its free joint, and both show the body where it is.
  */
+import { mujoco } from '../../../physics/mujoco/engine.ts';
+import { compileModel, type ModelSource } from '../../../physics/mujoco/model-files.ts';
 import type { CardRenderer, EpisodeRecord } from '../../contract.ts';
 import { mujocoRenderer } from '../render.ts';
 import type { StateValue } from '../state-values.ts';
@@ -15,6 +19,65 @@ import type { RobotModel } from './robot-model.ts';
 type Where = { from: 'observations' | 'recorded'; k: number };
 
 export function declaredRenderer(d: MujocoTaskDeclaration, robot: RobotModel): CardRenderer {
+  const rebuild = poses(d, robot);
+  const root = rootBody(robot);
+  const name = root < 0 ? undefined : robot.bodies[root].name;
+  // Each pose's root place, found once per episode for the animation, the plots and the story alike.
+  const places = new WeakMap<number[], Float64Array>();
+  const done = new WeakMap<EpisodeRecord, number[][]>();
+  const qpos = (episode: EpisodeRecord): number[][] => {
+    const known = done.get(episode);
+    if (known !== undefined) return known;
+    const qposes = rebuild(episode);
+    if (root >= 0) bodyPlaces(robot.files, root, qposes).forEach((place, t) => places.set(qposes[t], place));
+    done.set(episode, qposes);
+    return qposes;
+  };
+  const at = (k: number) => (q: number[]) => places.get(q)?.[k] ?? 0;
+  return mujocoRenderer({
+    xml: () => robot.files,
+    dt: robot.timestep * d.frameSkip,
+    qpos,
+    progress: { label: `metres along x (${name ?? 'fixed base'})`, of: at(0) },
+    height: { label: `${name ?? 'base'} height (m)`, of: at(2) },
+    noun: 'robot',
+    timeLimitWords: 'runs to the time limit',
+  });
+}
+
+/**
+ * The body that moves the robot about, as the template names it (local/robot-task-text.ts): the
+ * first free joint's, else the first body under the world that has joints; -1 where none has.
+ */
+function rootBody(robot: RobotModel): number {
+  const free = robot.joints.find((j) => j.type === 'free');
+  if (free !== undefined) return robot.bodies.findIndex((b) => b.name === free.body);
+  const world = robot.bodies[0].name;
+  return robot.bodies.findIndex((b, k) => k > 0 && b.parent === world && robot.joints.some((j) => j.body === b.name));
+}
+
+/** The body's world position (x, y, z) at each qpos: MuJoCo's forward kinematics, as the side view places its geoms. */
+function bodyPlaces(source: ModelSource, body: number, qposes: number[][]): Float64Array[] {
+  const mj = mujoco();
+  const model = compileModel(source);
+  try {
+    const data = new mj.MjData(model);
+    try {
+      return qposes.map((q) => {
+        (data.qpos as Float64Array).set(q);
+        mj.mj_kinematics(model, data);
+        return Float64Array.from((data.xpos as Float64Array).subarray(3 * body, 3 * body + 3));
+      });
+    } finally {
+      data.delete();
+    }
+  } finally {
+    model.delete();
+  }
+}
+
+/** Each step's qpos, rebuilt from the values the episode kept (the starting pose for the rest). */
+function poses(d: MujocoTaskDeclaration, robot: RobotModel): (episode: EpisodeRecord) => number[][] {
   const values: Array<{ value: StateValue; where: Where }> = [
     ...d.observation.map((o, k) => ({ value: o.value, where: { from: 'observations' as const, k } })),
     ...(d.recorded ?? []).map((r, k) => ({ value: r.value, where: { from: 'recorded' as const, k } })),
@@ -36,9 +99,8 @@ export function declaredRenderer(d: MujocoTaskDeclaration, robot: RobotModel): C
     const [roll, pitch, heading] = (['roll', 'pitch', 'heading'] as const).map((of) => find((v) => 'body' in v && v.body === j.body && v.of === of));
     if (sources[j.qposadr + 3] === undefined && roll && pitch && heading) turns.push({ at: j.qposadr + 3, roll, pitch, heading });
   }
-  const root = robot.joints.find((j) => j.type === 'free');
   const read = (e: EpisodeRecord, w: Where, t: number): number => (w.from === 'observations' ? e.observations[t][w.k] : e.recorded?.[t]?.[w.k] ?? NaN);
-  const qpos = (episode: EpisodeRecord): number[][] => episode.observations.map((_, t) => {
+  return (episode) => episode.observations.map((_, t) => {
     const q = Array.from(robot.startQpos);
     sources.forEach((w, i) => {
       const v = w === undefined ? NaN : read(episode, w, t);
@@ -46,16 +108,6 @@ export function declaredRenderer(d: MujocoTaskDeclaration, robot: RobotModel): C
     });
     for (const turn of turns) q.splice(turn.at, 4, ...quaternion(read(episode, turn.roll, t), read(episode, turn.pitch, t), read(episode, turn.heading, t)));
     return q;
-  });
-  const at = (k: number) => (q: number[]) => (root === undefined ? 0 : q[root.qposadr + k]);
-  return mujocoRenderer({
-    xml: () => robot.files,
-    dt: robot.timestep * d.frameSkip,
-    qpos,
-    progress: { label: `metres along x (${root?.body ?? 'fixed base'})`, of: at(0) },
-    height: { label: `${root?.body ?? 'base'} height (m)`, of: at(2) },
-    noun: 'robot',
-    timeLimitWords: 'runs to the time limit',
   });
 }
 
