@@ -26,7 +26,7 @@ export async function checkCandidate(blobs: BlobStore, item: CheckItem): Promise
     checked = await checkReward(getTask(item.task), source);
   } catch (error) {
     // The task's fault, said as the candidate's result (a Lambda error's Cause reaches only the
-    // execution history) and not stored: once the folder is mended, a resumed search checks again.
+    // execution history), and not stored as its check.json: it says nothing of the reward.
     if (!(error instanceof InvalidTask)) throw error;
     return { record: { candidateId: item.candidateId, verdict: 'error', reason: `${TASK_CODE_FAILED}: ${error.message}`, terms: {}, screen: null, firstSteps: null }, ran: true };
   }
