@@ -11,41 +11,18 @@ import { after, describe, it } from 'node:test';
 import type { EpisodeRecord } from '../tasks/contract.ts';
 import { defineMujocoTask } from '../tasks/mujoco-common/declared/define.ts';
 import type { MujocoTaskDeclaration } from '../tasks/mujoco-common/declared/declaration.ts';
-
-/** A planar robot: its root body 0.1 m up, moved by a slide along x, one along z and a hinge; one leg. */
-const PLANAR = `<mujoco>
-  <worldbody>
-    <geom type="plane" size="0 0 0.05"/>
-    <body name="trunk" pos="0 0 0.1">
-      <joint name="slide_x" type="slide" axis="1 0 0"/>
-      <joint name="slide_z" type="slide" axis="0 0 1"/>
-      <joint name="turn" type="hinge" axis="0 1 0"/>
-      <geom type="capsule" fromto="-0.1 0 0 0.1 0 0" size="0.02"/>
-      <body name="leg" pos="0.1 0 0">
-        <joint name="knee" type="hinge" axis="0 1 0"/>
-        <geom type="capsule" fromto="0 0 0 0 0 -0.08" size="0.02"/>
-      </body>
-    </body>
-  </worldbody>
-  <actuator><motor name="knee" joint="knee" ctrlrange="-1 1"/></actuator>
-</mujoco>`;
+import { declarationOf, planarXml } from './support/declared-robots.ts';
 
 function planarDeclaration(): MujocoTaskDeclaration {
   const dir = mkdtempSync(join(tmpdir(), 'eureka-declared-render-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'robot.xml'), PLANAR);
-  const noop = { idea: 'Nothing.', code: 'function computeReward() { return [0, {}]; }' };
-  return {
+  writeFileSync(join(dir, 'robot.xml'), planarXml('<actuator><motor name="knee" joint="knee" ctrlrange="-1 1"/></actuator>'));
+  return declarationOf({
     id: 'Planar-v0', description: 'A planar robot.', xml: join(dir, 'robot.xml'),
     observation: [{ value: { joint: 'slide_x' }, hidden: true }, { value: { joint: 'slide_z' } }, { value: { joint: 'turn' } }, { value: { joint: 'knee' } }],
     actions: [{ actuator: 'knee' }],
     frameSkip: 4, maxEpisodeSteps: 50,
-    success: { clause: 'x', headline: 'x', describe: 'x', test: () => false },
-    progress: { describe: 'x', label: 'x', measure: () => 0, format: String },
-    baselines: { environment: noop, human: noop },
-    features: [{ name: 'none', expression: '0', describe: 'x' }],
-    budget: { steps: 2048, evalEpisodes: 1, smokeSteps: 2048 },
-  };
+  });
 }
 
 /** An episode of `steps` steps whose slide-x observation goes from 0 to `forward`, slide-z from 0 to `up`, turned as it goes. */

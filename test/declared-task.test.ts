@@ -18,6 +18,7 @@ import type { MujocoCopies } from '../physics/mujoco/copies.ts';
 import type { TaskSpec, VecEnv } from '../tasks/contract.ts';
 import { defineMujocoTask } from '../tasks/mujoco-common/declared/define.ts';
 import type { MujocoTaskDeclaration } from '../tasks/mujoco-common/declared/declaration.ts';
+import { declarationOf } from './support/declared-robots.ts';
 import { MujocoEnv } from '../tasks/mujoco-common/mujoco-env.ts';
 import { stateReader } from '../tasks/mujoco-common/state-values.ts';
 
@@ -28,18 +29,12 @@ const HOME = [0, 0, 0.2, 1, 0, 0, 0, 0.2, -0.2];
 
 /** The smallest declaration of the crawler, with `change` on top. */
 function declaration(change: Partial<MujocoTaskDeclaration> = {}): MujocoTaskDeclaration {
-  const noop = { idea: 'Nothing.', code: 'function computeReward() { return [0, {}]; }' };
-  return {
+  return declarationOf({
     id: 'Declared-v0', description: 'The crawler.', xml: XML,
     observation: [{ value: { joint: 'front_hip' } }], actions: [{ actuator: 'front_hip' }],
     frameSkip: 4, maxEpisodeSteps: 50,
-    success: { clause: 'x', headline: 'x', describe: 'x', test: () => false },
-    progress: { describe: 'x', label: 'x', measure: () => 0, format: String },
-    baselines: { environment: noop, human: noop },
-    features: [{ name: 'none', expression: '0', describe: 'x' }],
-    budget: { steps: 2048, evalEpisodes: 1, smokeSteps: 2048 },
     ...change,
-  };
+  });
 }
 
 function using<T>(spec: TaskSpec, run: (env: MujocoEnv, copies: MujocoCopies) => T, seed = 0): T {

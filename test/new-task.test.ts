@@ -13,31 +13,12 @@ import { dirname, join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TASK_ID_RULE, TaskSpecSchema } from '../tasks/spec-schema.ts';
+import { planarXml } from './support/declared-robots.ts';
 import { eureka } from './support/eureka-cli.ts';
 
 /** A Menagerie-style model: scene.xml includes crawler.xml, whose chassis is an OBJ mesh in assets/. */
 const CRAWLER = fileURLToPath(new URL('../examples/models/crawler/scene.xml', import.meta.url));
 
-/**
- * A planar robot, as Gymnasium's 2-D ones are built: its root body moved by a slide along x, one
- * along z and a hinge (no free joint); its motors given no ctrlrange (valid MJCF: unlimited).
- */
-const planarXml = (actuators: string) => `<mujoco>
-  <worldbody>
-    <geom type="plane" size="0 0 0.05"/>
-    <body name="trunk" pos="0 0 0.1">
-      <joint name="slide_x" type="slide" axis="1 0 0"/>
-      <joint name="slide_z" type="slide" axis="0 0 1"/>
-      <joint name="turn" type="hinge" axis="0 1 0"/>
-      <geom type="capsule" fromto="-0.1 0 0 0.1 0 0" size="0.02"/>
-      <body name="leg" pos="0.1 0 0">
-        <joint name="knee" type="hinge" axis="0 1 0" range="-1 1"/>
-        <geom type="capsule" fromto="0 0 0 0 0 -0.08" size="0.02"/>
-      </body>
-    </body>
-  </worldbody>
-  ${actuators}
-</mujoco>`;
 
 /** Every file under a folder, by its relative path. */
 async function filesUnder(dir: string): Promise<string[]> {

@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { InvalidTask } from '../tasks/invalid-task.ts';
 import { defineMujocoTask } from '../tasks/mujoco-common/declared/define.ts';
 import type { MujocoTaskDeclaration } from '../tasks/mujoco-common/declared/declaration.ts';
+import { declarationOf } from './support/declared-robots.ts';
 
 /** A block on a rail pushed by a motor of the given gear, at the given timestep. */
 function rail(gear: number, timestep: number): MujocoTaskDeclaration {
@@ -23,17 +24,11 @@ function rail(gear: number, timestep: number): MujocoTaskDeclaration {
   </worldbody>
   <actuator><motor name="push" joint="slider" ctrlrange="-1 1" gear="${gear}"/></actuator>
 </mujoco>`);
-  const noop = { idea: 'Nothing.', code: 'function computeReward() { return [0, {}]; }' };
-  return {
+  return declarationOf({
     id: 'Rail-v0', description: 'A block on a rail.', xml: join(dir, 'rail.xml'),
     observation: [{ value: { joint: 'slider' } }], actions: [{ actuator: 'push' }],
     frameSkip: 2, maxEpisodeSteps: 50, termination: 'none',
-    success: { clause: 'x', headline: 'x', describe: 'x', test: () => false },
-    progress: { describe: 'x', label: 'x', measure: () => 0, format: String },
-    baselines: { environment: noop, human: noop },
-    features: [{ name: 'none', expression: '0', describe: 'x' }],
-    budget: { steps: 2048, evalEpisodes: 1, smokeSteps: 2048 },
-  };
+  });
 }
 
 /** Steps one copy at full push for `steps` steps. */
