@@ -99,10 +99,10 @@ export function robotTaskText(id: string, xmlUrl: string, xmlLabel: string, robo
   const { obs, positions, forward } = observationLines(robot);
   const note = (line: string) => obs.push(`    // ${line}`);
   if (robot.sensors.length > 0) note(`The XML's sensors, to add if the policy should read them: ${robot.sensors.map((s) => `{ value: { sensor: ${q(s.name)}${s.size > 1 ? `, index: 0-${s.size - 1}` : ''} } }`).join(', ')}.`);
-  const { actions, unranged } = actionLines(robot);
+  const { actions } = actionLines(robot);
   const skipped = robot.actuators.length - actions.length;
   const actionNotes = [
-    ...(unranged.length > 0 ? [`${unrangedWords(unranged)}.`] : []),
+    ...templateNotes(robot),
     ...(skipped > 0 ? [`${skipped} unnamed actuator(s) of the XML hold their keyframe's ctrl: name them there to drive them.`] : []),
   ].map((line) => `\n  // ${line}`).join('');
   const rootName = robot.root.body;
@@ -225,16 +225,14 @@ function observationLines(robot: RobotOutline): { obs: string[]; positions: numb
 
 /** Offset and scale written for an actuator the XML gives no ctrlrange: [-1, 1] spans none, so ctrl is the action. */
 const UNRANGED = { offset: 0, scale: 1 } as const;
-/** How the template says it, in task.ts and (new-task reads it back: unrangedNote) on the console. */
-const UNRANGED_WORDS = 'No ctrlrange in the XML for';
-
 function unrangedWords(names: string[]): string {
-  return `${UNRANGED_WORDS} ${names.join(', ')}: each is written offset ${UNRANGED.offset}, scale ${UNRANGED.scale}, so the policy's [-1, 1] is its ctrl [-1, 1], unclipped; choose yours (a motor's force is ctrl × gear)`;
+  return `No ctrlrange in the XML for ${names.join(', ')}: each is written offset ${UNRANGED.offset}, scale ${UNRANGED.scale}, so the policy's [-1, 1] is its ctrl [-1, 1], unclipped; choose yours (a motor's force is ctrl × gear)`;
 }
 
-/** The note task.ts carries on actuators without a ctrlrange, or undefined: for new-task to repeat. */
-export function unrangedNote(taskText: string): string | undefined {
-  return new RegExp(`// (${UNRANGED_WORDS} .*)`).exec(taskText)?.[1];
+/** What the template chose where the XML left it open: said in task.ts and, by new-task, on the console. */
+export function templateNotes(robot: RobotOutline): string[] {
+  const { unranged } = actionLines(robot);
+  return unranged.length > 0 ? [`${unrangedWords(unranged)}.`] : [];
 }
 
 /**

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { loadMujoco } from '../physics/mujoco/engine.ts';
 import { compileModel, ModelFileMissing, readModelFolder, type ModelFiles } from '../physics/mujoco/model-files.ts';
 import { isAbsolutePath } from '../physics/mujoco/model-references.ts';
-import { outline, robotTaskText } from './robot-task-text.ts';
+import { outline, robotTaskText, templateNotes } from './robot-task-text.ts';
 import { editorFiles } from './task-template.ts';
 
 export const MODEL_FOLDER = 'model';
@@ -33,8 +33,8 @@ export class ModelRefused extends Error {
   override readonly name = 'ModelRefused';
 }
 
-/** Writes the folder `dir` (which must not exist) for the task `id` declared from `xml`. */
-export async function writeRobotFolder(dir: string, id: string, xml: string, inPlace: boolean): Promise<void> {
+/** Writes the folder `dir` (which must not exist) for the task `id` declared from `xml`; returns what the template chose where the XML left it open. */
+export async function writeRobotFolder(dir: string, id: string, xml: string, inPlace: boolean): Promise<string[]> {
   const xmlPath = resolve(xml);
   const files = modelFiles(xmlPath);
   await loadMujoco();
@@ -58,6 +58,7 @@ export async function writeRobotFolder(dir: string, id: string, xml: string, inP
     writeFile(join(dir, 'package.json'), editor.packageJson),
     writeFile(join(dir, 'tsconfig.json'), editor.tsconfig),
   ]);
+  return templateNotes(robot);
 }
 
 function modelFiles(xmlPath: string): ModelFiles {

@@ -5,7 +5,7 @@
  * folder copied into the task's `model/` (or, with `--in-place`, referenced where it is).
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { TASK_IDS } from '../../tasks/registry.ts';
@@ -13,7 +13,7 @@ import { TASK_ID, TASK_ID_RULE } from '../../tasks/spec-schema.ts';
 import { parseFlags, UsageError } from '../flags.ts';
 import { ModelFolderTooLarge } from '../../physics/mujoco/model-files.ts';
 import { ModelRefused, robotTemplateFiles, writeRobotFolder } from '../robot-template.ts';
-import { RobotRefused, unrangedNote } from '../robot-task-text.ts';
+import { RobotRefused } from '../robot-task-text.ts';
 import { TEMPLATE_FILES, writeTaskFolder } from '../task-template.ts';
 
 const NewTaskFlags = z.object({
@@ -49,8 +49,9 @@ export async function newTaskCommand(raw: unknown): Promise<void> {
 
 async function robotFolder(id: string, folder: string, taskPath: string, xml: string, inPlace: boolean, json: boolean): Promise<void> {
   if (!existsSync(xml)) throw new UsageError(`--xml: no file ${xml}`);
+  let notes: string[];
   try {
-    await writeRobotFolder(folder, id, xml, inPlace);
+    notes = await writeRobotFolder(folder, id, xml, inPlace);
   } catch (error) {
     // The model may be copied before the template refuses it: the folder did not exist, so it goes, and NAME stays free.
     if (error instanceof RobotRefused) await rm(folder, { recursive: true, force: true });
@@ -58,8 +59,6 @@ async function robotFolder(id: string, folder: string, taskPath: string, xml: st
     throw error;
   }
   const files = robotTemplateFiles(inPlace);
-  // What the template chose for the user where the XML left it open, read back from what it wrote.
-  const notes = [unrangedNote(await readFile(join(folder, 'task.ts'), 'utf8'))].filter((n) => n !== undefined);
   if (json) {
     process.stdout.write(`${JSON.stringify({ task: id, folder, taskPath, files: files.map(([file]) => file), notes })}\n`);
     return;
