@@ -11,7 +11,7 @@
  * a broken one of those is skipped and reported, not fatal to the others.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ClipActions } from './clip-actions.ts';
 import type { Task, TaskSpec, VecEnv } from './contract.ts';
@@ -119,6 +119,15 @@ function describeReturned(value: unknown): string {
   if (typeof value === 'number' || value === undefined || value === null) return String(value);
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return `a ${Array.isArray(value) ? 'list' : typeof value}`;
+}
+
+/**
+ * One folder outside this repository, loaded as a folder on EUREKA_TASK_PATH is (`eureka new-task`
+ * tries the folder it wrote): its task, or why it would be skipped.
+ */
+export async function loadTaskFolder(dir: string, folder: string): Promise<Task | SkippedFolder> {
+  registerEntryHook();
+  return loadOutsideFolder(resolve(dir), folder);
 }
 
 /** A folder on EUREKA_TASK_PATH: its task, or why it was skipped. */

@@ -167,6 +167,17 @@ describe('CLI: eureka new-task', () => {
     assert.equal(existsSync(join(taskPath, 'Idle-v0')), false);
   });
 
+  it('exits 2 for a robot whose simulation goes unstable under a check\'s random actions, with MuJoCo\'s warning, and leaves no folder behind', async () => {
+    const models = await tempDir('eureka-new-unstable-model-');
+    await writeFile(join(models, 'robot.xml'), planarXml('<actuator><motor name="knee" joint="knee" ctrlrange="-1 1" gear="1e300"/></actuator>'));
+    const taskPath = await tempDir('eureka-new-unstable-');
+    const ran = await eureka(['new-task', 'Blowup-v0', '--xml', join(models, 'robot.xml'), '--dir', taskPath]);
+    assert.equal(ran.code, 2, ran.stderr);
+    assert.match(ran.stderr, /^eureka: --xml: the robot's simulation went unstable at step \d+ of an episode \(MuJoCo: .*; DOF \d+ is joint \w+\), and MuJoCo reset it: lower the timestep .* \(new-task stepped it under random actions, as a reward's check does: every search would stop at its first check\)\n$/);
+    assert.equal(ran.stdout, '');
+    assert.equal(existsSync(join(taskPath, 'Blowup-v0')), false);
+  });
+
   it('states the one id rule the registry loads folders by, and accepts every id the registry does', async () => {
     const refused = await eureka(['new-task', 'my task', '--dir', await tempDir('eureka-new-task-id-')]);
     assert.equal(refused.stderr, `eureka: NAME "my task": a task's id ${TASK_ID_RULE}\n`);

@@ -2,7 +2,8 @@
  * `eureka new-task NAME [--dir D]`: writes D/NAME, a task folder that runs a smoke search as it
  * stands (the worked example under the id NAME, local/task-template.ts), and says what to fill in.
  * With `--xml FILE`: a robot declared from its MJCF file instead (local/robot-template.ts), its
- * folder copied into the task's `model/` (or, with `--in-place`, referenced where it is).
+ * folder copied into the task's `model/` (or, with `--in-place`, referenced where it is), and
+ * stepped as a reward's check steps it before the command says it runs (local/robot-trial.ts).
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { parseFlags, UsageError } from '../flags.ts';
 import { ModelFolderTooLarge } from '../../physics/mujoco/model-files.ts';
 import { ModelRefused, robotTemplateFiles, writeRobotFolder } from '../robot-template.ts';
 import { RobotRefused } from '../robot-task-text.ts';
+import { tryRobotFolder } from '../robot-trial.ts';
 import { TEMPLATE_FILES, writeTaskFolder } from '../task-template.ts';
 
 const NewTaskFlags = z.object({
@@ -52,8 +54,10 @@ async function robotFolder(id: string, folder: string, taskPath: string, xml: st
   let notes: string[];
   try {
     notes = await writeRobotFolder(folder, id, xml, inPlace);
+    await tryRobotFolder(taskPath, id);
   } catch (error) {
-    // The model may be copied before the template refuses it: the folder did not exist, so it goes, and NAME stays free.
+    // The model may be copied before the template refuses it, or the folder written before its trial
+    // steps go unstable: the folder did not exist, so it goes, and NAME stays free.
     if (error instanceof RobotRefused) await rm(folder, { recursive: true, force: true });
     if (error instanceof ModelRefused || error instanceof ModelFolderTooLarge || error instanceof RobotRefused) throw new UsageError(refusal(error));
     throw error;
