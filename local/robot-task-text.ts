@@ -217,7 +217,8 @@ function observationLines(robot: RobotOutline): { obs: string[]; positions: numb
     if (floor) notes.push(`Slide joint ${j.name} moves the root body ${j.body} along ${j.along}: hidden (${FLOOR_HIDDEN}); its velocity is shown.`);
     const [np, nv] = { free: [7, 6], ball: [4, 3], slide: [1, 1], hinge: [1, 1] }[j.type];
     for (let k = 0; k < np; k++) positions.push(`    { value: { joint: ${q(j.name)}${index(k)} }${(j.type === 'free' && k < 2) || floor ? ', hidden: true' : ''} },`);
-    if (j.type === 'free' && j.body === robot.root.body) forwardAt = velocities.length;
+    // The root's forward speed: a free joint's first velocity, or a planar root's slide along x.
+    if (forwardAt < 0 && (j.type === 'free' || j.along === 'x') && j.body === robot.root.body) forwardAt = velocities.length;
     for (let k = 0; k < nv; k++) velocities.push(`    { value: { joint: ${q(j.name)}, of: 'velocity'${index(k)} } },`);
   }
   return { obs: [...notes.map((n) => `    // ${n}`), ...positions, ...velocities], positions: positions.length, forward: forwardAt < 0 ? -1 : positions.length + forwardAt };

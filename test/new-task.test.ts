@@ -147,6 +147,8 @@ describe('CLI: eureka new-task', () => {
     assert.match(task, /\{ actuator: 'knee', offset: 0, scale: 1 \}, \/\/ no ctrlrange in the XML/);
     assert.match(task, /\/\/ No ctrlrange in the XML for knee: /);
     assert.match(task, /\/\/ Slide joint slide_x moves the root body trunk along x: hidden/);
+    // The placeholder feature is the root's forward speed, as a free joint's: slide_x's velocity, the 5th entry.
+    assert.match(task, /\{ name: 'forwardSpeed', expression: 'Math\.min\(1, Math\.max\(0, s\[4\]\)\)', describe: 'PLACEHOLDER: the trunk body\\'s forward speed/);
 
     const listed = await eureka(['tasks', '--json'], { EUREKA_TASK_PATH: taskPath });
     assert.equal(listed.code, 0, listed.stderr);
