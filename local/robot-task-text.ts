@@ -6,6 +6,7 @@
  */
 import type { MjModel } from '../physics/mujoco/engine.ts';
 import { objectName } from '../physics/mujoco/names.ts';
+import { rootBodyOf } from '../tasks/mujoco-common/declared/root-body.ts';
 
 /** What the template needs of the compiled model. */
 export interface RobotOutline {
@@ -52,10 +53,11 @@ export function outline(model: MjModel): RobotOutline {
 
 /** The root body's id (RobotOutline.root), -1 for a model with no body. */
 function rootBody(model: MjModel): number {
-  const free = Array.from(i32(model.jnt_type)).indexOf(0);
-  if (free >= 0) return i32(model.jnt_bodyid)[free];
-  const underWorld = Array.from({ length: model.nbody }, (_, b) => b).filter((b) => b > 0 && i32(model.body_parentid)[b] === 0);
-  return underWorld.find((b) => i32(model.body_jntnum)[b] > 0) ?? underWorld[0] ?? -1;
+  const parents = i32(model.body_parentid);
+  const joints = Array.from({ length: model.njnt }, (_, j) => ({ body: i32(model.jnt_bodyid)[j], free: TYPES[i32(model.jnt_type)[j]] === 'free' }));
+  const root = rootBodyOf(parents, joints);
+  // A robot with no joint under the world (fixed in place): the template still names a body, the first under it.
+  return root >= 0 ? root : Array.from(parents).findIndex((p, b) => b > 0 && p === 0);
 }
 
 /**

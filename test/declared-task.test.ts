@@ -81,6 +81,17 @@ describe('Declared robot: a task from its MJCF file', () => {
     ]) assert.ok(manual.includes(line), `the manual says ${line}`);
   });
 
+  it('names an unnamed body "body N" in the manual, as its children name their parent, not "world"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eureka-declared-unnamed-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'robot.xml'), `<mujoco><worldbody><body pos="0 0 0.5"><geom type="box" size="0.1 0.1 0.1"/>
+      <body name="arm"><joint name="swing" type="hinge" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02"/></body>
+    </body></worldbody><actuator><motor name="swing" joint="swing" ctrlrange="-1 1"/></actuator></mujoco>`);
+    const spec = await defineMujocoTask(declaration({ xml: join(dir, 'robot.xml'), observation: [{ value: { joint: 'swing' } }], actions: [{ actuator: 'swing' }], reset: undefined, termination: 'none', recorded: [] }));
+    const manual = spec.environmentText ?? '';
+    for (const line of ['| body 1 | world |', '| arm | body 1 |']) assert.ok(manual.includes(line), `the manual says ${line}:\n${manual}`);
+  });
+
   it('drives each actuator at offset + scale × action, clipped to its ctrlrange (a position servo about its keyframe target)', () => {
     using(crawler, (env, copies) => {
       const ctrl = () => Array.from(copies.data[0].ctrl as Float64Array).map((c) => Number(c.toFixed(6)));

@@ -14,6 +14,7 @@ import { mujocoRenderer } from '../render.ts';
 import type { StateValue } from '../state-values.ts';
 import type { MujocoTaskDeclaration } from './declaration.ts';
 import type { RobotModel } from './robot-model.ts';
+import { rootBodyOf } from './root-body.ts';
 
 /** Where a value of the episode is: observation k, or recorded entry k. */
 type Where = { from: 'observations' | 'recorded'; k: number };
@@ -45,15 +46,10 @@ export function declaredRenderer(d: MujocoTaskDeclaration, robot: RobotModel): C
   });
 }
 
-/**
- * The body that moves the robot about, as the template names it (local/robot-task-text.ts): the
- * first free joint's, else the first body under the world that has joints; -1 where none has.
- */
+/** The root body's index in the robot's facts (root-body.ts), -1 where it has none. */
 function rootBody(robot: RobotModel): number {
-  const free = robot.joints.find((j) => j.type === 'free');
-  if (free !== undefined) return robot.bodies.findIndex((b) => b.name === free.body);
-  const world = robot.bodies[0].name;
-  return robot.bodies.findIndex((b, k) => k > 0 && b.parent === world && robot.joints.some((j) => j.body === b.name));
+  const index = (name: string) => robot.bodies.findIndex((b) => b.name === name);
+  return rootBodyOf(robot.bodies.map((b) => index(b.parent)), robot.joints.map((j) => ({ body: index(j.body), free: j.type === 'free' })));
 }
 
 /** The body's world position (x, y, z) at each qpos: MuJoCo's forward kinematics, as the side view places its geoms. */

@@ -96,7 +96,9 @@ function describe(copies: MujocoCopies, d: MujocoTaskDeclaration, files: ModelFi
   const name = (kind: keyof typeof KINDS, id: number) => objectName(model, KINDS[kind], id);
   const i32 = (a: unknown) => a as Int32Array;
   const f64 = (a: unknown) => a as Float64Array;
-  const bodies = Array.from({ length: model.nbody }, (_, b) => ({ name: name('mjOBJ_BODY', b) || `body ${b}`, parent: name('mjOBJ_BODY', i32(model.body_parentid)[b]) || 'world', mass: f64(model.body_mass)[b] }));
+  // An unnamed body is "body N", as its children name their parent too (MuJoCo names the world "world").
+  const bodyName = (b: number) => name('mjOBJ_BODY', b) || (b === 0 ? 'world' : `body ${b}`);
+  const bodies = Array.from({ length: model.nbody }, (_, b) => ({ name: bodyName(b), parent: bodyName(i32(model.body_parentid)[b]), mass: f64(model.body_mass)[b] }));
   const joints: JointFacts[] = Array.from({ length: model.njnt }, (_, j) => ({
     name: name('mjOBJ_JOINT', j), type: JOINT_TYPES[i32(model.jnt_type)[j]], body: bodies[i32(model.jnt_bodyid)[j]].name,
     qposadr: i32(model.jnt_qposadr)[j], dofadr: i32(model.jnt_dofadr)[j],
