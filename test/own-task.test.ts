@@ -167,6 +167,24 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
     });
   }
 
+  it('says a progress that throws while seed-runs train as the task\'s fault, on each seed-run and the search\'s last line, not as every reward\'s', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'eureka-throwing-progress-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
+    await pointGoalAs(dir, 'measurer', (task) => {
+      const throwing = task.replace("id: 'PointGoal-v0'", "id: 'Measurer-v0'").replace('return -closest;', "throw new Error('peak not found');");
+      assert.ok(throwing.includes('peak not found'), 'the example\'s task.ts no longer has return -closest;');
+      return throwing;
+    });
+    const data = join(dir, 'data');
+    const searched = await eureka(['search', '--task', 'Measurer-v0', '--generations', '1', '--candidates', '1', '--seeds', '1', '--steps', '2048', '--eval-episodes', '1', '--no-hostile', '--data-dir', data, '--search-id', 'measured'], dir);
+    const fault = `the task's own code failed, not the reward: task folder ${join(dir, 'measurer')}: its progress threw: peak not found`;
+    assert.equal(searched.code, 6, searched.stderr);
+    assert.match(searched.stderr, new RegExp(`^eureka: no winner: no candidate trained: \\d+ ended every seed-run with error; ${fault}$`, 'm'));
+    const shown = await eureka(['show', 'measured', '--data-dir', data], dir);
+    assert.ok(shown.stdout.includes(fault), shown.stdout);
+  });
+
   it('skips a folder whose TypeScript would load as CommonJS, and says why', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'eureka-cjs-task-'));
     dirs.push(dir);

@@ -11,11 +11,12 @@
  */
 import type { BlobStore } from '../shared/store/blob.ts';
 import { checkpointKey, rewardKey, rungResultKey, seedPolicyPrefix, seedResultKey } from '../shared/store/keys.ts';
-import type { ChunkAnswer, SeedResult, SeedTask } from '../shared/search/types.ts';
+import type { ChunkAnswer, SeedResult, SeedSummary, SeedTask } from '../shared/search/types.ts';
+import { TASK_CODE_FAILED } from '../shared/store/records.ts';
 import { SEED_POLICY_TAG } from '../../infra/config.ts';
-import { getTask } from '../../tasks/registry.ts';
+import { getTask, InvalidTask } from '../../tasks/registry.ts';
 import { savePolicy } from './policy-io.ts';
-import { summarize } from './seed-summary.ts';
+import { SUMMARY_REASON_CHARS, clip, summarize } from './seed-summary.ts';
 import { runSeedChunk, type SeedCheckpoint, type SeedRunInput } from './seed-run.ts';
 import { initBackend } from './backend.ts';
 import { checkpointVersion, encodeCheckpoint, readCheckpoint, type CheckpointVersion } from './checkpoint.ts';
@@ -63,11 +64,20 @@ export async function trainSeedChunk(
   const { resume, restarted } = await storedCheckpoint(blobs, ckptKey, checkpointVersion(task, seed, item.budget.steps, await initBackend()));
   const chunk = `${generation}/${candidateId}/${seed}@${resume?.steps ?? 0}`;
   let updates = 0;
-  const run = await runSeedChunk({
-    task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, limits,
-    // The kill-and-resume test's moment (test-hold.ts): this chunk, training.
-    onUpdate: (stats, update, total) => { if (updates++ === 0) testMoment('chunk', chunk); onUpdate?.(stats, update, total); },
-  });
+  let run: Awaited<ReturnType<typeof runSeedChunk>>;
+  try {
+    run = await runSeedChunk({
+      task, candidateId, source, seed, budget: item.budget, targetSteps: item.targetSteps, chunkSteps: item.chunkSteps, resume, limits,
+      // The kill-and-resume test's moment (test-hold.ts): this chunk, training.
+      onUpdate: (stats, update, total) => { if (updates++ === 0) testMoment('chunk', chunk); onUpdate?.(stats, update, total); },
+    });
+  } catch (error) {
+    // The task's own code failed (its progress or success test, a declared robot's simulation): said
+    // as this seed-run's result, as a check says it (candidate-check.ts), since a Lambda error's
+    // Cause reaches only the execution history; and not stored: it says nothing of the reward.
+    if (!(error instanceof InvalidTask)) throw error;
+    return { answer: { done: true, summary: taskFault(item, error) }, ran: true, restarted };
+  }
   if (!run.done) {
     testMoment('checkpoint-write', `${generation}/${candidateId}/${seed}@${run.checkpoint.steps}`);
     await blobs.put(ckptKey, encodeCheckpoint(run.checkpoint), 'application/octet-stream', EXPIRING);
@@ -99,6 +109,14 @@ async function storedCheckpoint(blobs: BlobStore, key: string, version: Checkpoi
   if (stored === undefined) return {};
   const read = readCheckpoint(stored, version);
   return 'checkpoint' in read ? { resume: read.checkpoint } : { restarted: read.discarded };
+}
+
+/** A seed-run the task's own code stopped: an error, with the task's words, and the steps it was to train. */
+function taskFault(item: SeedTask, error: InvalidTask): SeedSummary {
+  return {
+    candidateId: item.candidateId, seed: item.seed, outcome: 'error', reason: clip(`${TASK_CODE_FAILED}: ${error.message}`, SUMMARY_REASON_CHARS),
+    success: 0, meanSuccessSteps: null, meanReturn: null, progress: null, stepsTrained: item.targetSteps, trainSuccessArea: null,
+  };
 }
 
 function graded(result: SeedResult, ran: boolean): ChunkRun {

@@ -31,8 +31,10 @@ export function nothingTrainedReason(candidates: CandidateRecord[], stop: StopRe
   return `no candidate trained: ${[...why, ...(stopped === null ? [] : [stopped])].join(', ')}${taskFault(tried)}`;
 }
 
-/** The task's own failure, once, where a check said so (every candidate's check says the same). */
+/** The task's own failure, once, where a check or a seed-run said so (every one says the same). */
 function taskFault(candidates: CandidateRecord[]): string {
-  const said = candidates.find((c) => c.reason.startsWith(`${FAILED_CHECK}: ${TASK_CODE_FAILED}`));
-  return said === undefined ? '' : `; ${said.reason.slice(`${FAILED_CHECK}: `.length)}`;
+  const checked = candidates.find((c) => c.reason.startsWith(`${FAILED_CHECK}: ${TASK_CODE_FAILED}`));
+  if (checked !== undefined) return `; ${checked.reason.slice(`${FAILED_CHECK}: `.length)}`;
+  const trained = candidates.flatMap((c) => c.seeds).find((s) => s.reason.startsWith(TASK_CODE_FAILED));
+  return trained === undefined ? '' : `; ${trained.reason}`;
 }
