@@ -13,7 +13,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, describe, it } from 'node:test';
 import pointGoal from '../examples/tasks/point-goal/task.ts';
 
@@ -164,6 +164,13 @@ describe('Task of your own: PointGoal-v0 in one folder', () => {
       const ran = await eureka(['train', '--task', 'Wrong-v0', '--baseline', 'human', '--steps', '2048', '--eval-episodes', '1'], dir);
       assert.equal(ran.code, 1, ran.stderr);
       assert.equal(ran.stderr, `eureka: task folder ${join(dir, folder)}: ${said}\n`);
+      // The check says it too, with a stored bank (the example's, under this id), whose kinds the screen reads without calling the test.
+      const bank = JSON.parse(gunzipSync(await readFile(join(EXAMPLES, 'point-goal', 'bank.json.gz'))).toString('utf8')) as { task: string };
+      await writeFile(join(dir, folder, 'bank.json.gz'), gzipSync(JSON.stringify({ ...bank, task: 'Wrong-v0' })));
+      await writeFile(join(dir, 'zero.js'), 'function computeReward() { return [0, {}]; }\n');
+      const checked = await eureka(['check-reward', join(dir, 'zero.js'), '--task', 'Wrong-v0'], dir);
+      assert.equal(checked.code, 1, checked.stderr);
+      assert.equal(checked.stderr, `eureka: task folder ${join(dir, folder)}: ${said}\n`);
     });
   }
 

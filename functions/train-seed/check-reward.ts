@@ -7,7 +7,7 @@
  * A reward that passes is then screened in the same sandbox: run over the task's bank of known
  * successes and failures (screen.ts), which says what it pays for before anything trains it.
  */
-import type { Task, VecEnv } from '../../tasks/contract.ts';
+import type { Episode, Task, VecEnv } from '../../tasks/contract.ts';
 import type { Bank } from '../../tasks/bank.ts';
 import { loadBank } from '../../tasks/bank-file.ts';
 import { Random } from '../../core/random.ts';
@@ -63,13 +63,31 @@ export async function checkReward(task: Task, source: string, opts: CheckRewardO
     // fromEntries defines own properties, so a term named "__proto__" stays a plain key.
     const terms = Object.fromEntries([...sums].map(([name, total]) => [name, total / samples]));
     const firstSteps = firstPoliciesPay(task, sandbox, samplesFor(task, samples, seed, 'first-policy'), batchSize, samples);
-    const screen = opts.screen === false ? null : screenOnBank(task, sandbox, opts.bank ?? loadBank(task), batchSize);
+    const bank = opts.screen === false ? null : opts.bank ?? loadBank(task);
+    if (bank !== null) gradeBank(task, bank);
+    const screen = bank === null ? null : screenOnBank(task, sandbox, bank, batchSize);
     return { verdict: 'ok', reason: `ok on ${samples} sample transitions of ${task.id}`, terms, screen, firstSteps };
   } catch (error) {
     if (error instanceof RewardFault) return { verdict: error.outcome, reason: error.message, terms: {}, screen: null, firstSteps: null };
     throw error;
   } finally {
     sandbox?.dispose();
+  }
+}
+
+/**
+ * The task's own success test and progress on each of the bank's episodes. A stored bank keeps its
+ * episodes' kinds, so the screen calls neither: a test that throws or returns the wrong kind (the
+ * registry's wrappers throw InvalidTask) would pass the check and stop only the seed-runs.
+ */
+function gradeBank(task: Task, bank: Bank): void {
+  for (const e of bank.episodes) {
+    const episode: Episode = {
+      observations: e.observations, obsSize: task.obsSize, recorded: e.recorded, recordSize: task.recordSize,
+      length: e.length, return: e.return, terminated: e.terminated, truncated: e.truncated,
+    };
+    task.success.test(episode);
+    task.progress.measure(episode);
   }
 }
 
