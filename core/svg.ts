@@ -172,8 +172,10 @@ export function spreadApart(positions: number[], gap: number): number[] {
 
 export function lineChart(o: LineChartOptions): string {
   const all = o.series.flatMap((s) => s.points);
-  const xs = o.x ?? extent(all.map((p) => p[0]), [0, 1]);
-  const ys = o.y ?? extent(all.map((p) => p[1]), [0, 1]);
+  // A reference line is always on the chart: where the data stays away from it, the axis reaches it.
+  const refsOn = (axis: RefLine['axis']) => (o.refs ?? []).filter((ref) => ref.axis === axis).map((ref) => ref.at);
+  const xs = o.x ?? extent([...all.map((p) => p[0]), ...refsOn('x')], [0, 1]);
+  const ys = o.y ?? extent([...all.map((p) => p[1]), ...refsOn('y')], [0, 1]);
   const f0 = frame(o.width, o.height, 0);
   const lg = legend(o.series, f0.left, f0.right);
   const f = frame(o.width, o.height, lg.height);
