@@ -65,4 +65,22 @@ describe('Behaviour of your own: Hopper-Backward-v0 outside the repository', () 
     assert.ok(JSON.parse(await readFile(join(saved, 'model.json'), 'utf8')).modelTopology);
     assert.ok((await readFile(join(saved, 'weights.bin'))).length > 0);
   });
+
+  it('fails tasks --strict when its overrides name a body the robot does not have, which loading alone does not read', async () => {
+    const folder = join(dir, 'hopper-trunk');
+    await cp(EXAMPLE, folder, { recursive: true });
+    const task = (await readFile(join(folder, 'task.ts'), 'utf8')).replace("'Hopper-Backward-v0'", "'Hopper-Trunk-v0'")
+      .replace('overrides: { maxEpisodeSteps: MAX_EPISODE_STEPS },', "overrides: { maxEpisodeSteps: MAX_EPISODE_STEPS, termination: { healthy: [{ value: { body: 'trunk', of: 'z' }, min: 0.7 }] } },");
+    assert.ok(task.includes("body: 'trunk'") && task.includes('Hopper-Trunk-v0'), 'the example\'s task.ts changed');
+    await writeFile(join(folder, 'task.ts'), task);
+    try {
+      const listed = await eureka(['tasks']);
+      assert.equal(listed.code, 0, listed.stderr);
+      const strict = await eureka(['tasks', '--strict']);
+      assert.equal(strict.code, 1, strict.stderr);
+      assert.equal(strict.stderr, `eureka: task Hopper-Trunk-v0 (${folder}) does not step: overrides.termination.healthy[0].value: the model has no body named "trunk" (its bodies: world, torso, thigh, leg, foot)\n`);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });

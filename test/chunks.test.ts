@@ -17,7 +17,8 @@ import { ppoConfigFor } from '../core/ppo-config.ts';
 import { trainSeedChunk } from '../functions/train-seed/seed-task.ts';
 import { runSeed, runSeedChunk } from '../functions/train-seed/seed-run.ts';
 import { decodeTyped, encodeTyped, MalformedContainer } from '../functions/train-seed/typed-container.ts';
-import { getTask } from '../tasks/registry.ts';
+import { getTask, InvalidTask } from '../tasks/registry.ts';
+import { TASK_CODE_FAILED } from '../functions/shared/store/records.ts';
 
 const CLASSIC = ['MountainCar-v0', 'CartPole-v1', 'Acrobot-v1', 'Pendulum-v1', 'MountainCarContinuous-v0'];
 const UPDATES = 4;
@@ -104,6 +105,24 @@ describe('Function: a seed-run in chunks', () => {
     const chunked = JSON.parse((await blobs.getText(seedResultKey('builtins', 1, 'c', 5)))!) as SeedResult;
     assert.deepEqual(chunked.terms, JSON.parse(JSON.stringify(whole.result.terms)));
     assert.equal(chunked.thetaSha256, whole.result.thetaSha256);
+  });
+
+  it('a seed-run the task\'s own code stops answers the task\'s fault as its result, and stores nothing', async () => {
+    const task = getTask('MountainCar-v0');
+    const measure = task.progress.measure;
+    // As the registry's wrapper says a folder's progress that throws on an episode no check saw.
+    task.progress.measure = () => { throw new InvalidTask('task folder /my/folder: its progress threw: peak not found'); };
+    try {
+      await blobs.put(rewardKey('faulty', 1, 'c'), task.baselines.human.code);
+      const item: SeedTask = { searchId: 'faulty', task: task.id, generation: 1, candidateId: 'c', seed: 0, budget: { steps: 2048, evalEpisodes: 1 }, targetSteps: 2048, chunkSteps: 2048 };
+      const { answer, ran } = await trainSeedChunk(blobs, item);
+      assert.ok(answer.done && ran);
+      assert.deepEqual([answer.summary.outcome, answer.summary.reason, answer.summary.stepsTrained],
+        ['error', `${TASK_CODE_FAILED}: task folder /my/folder: its progress threw: peak not found`, 2048]);
+      assert.equal(await blobs.exists(seedResultKey('faulty', 1, 'c', 0)), false, 'nothing stored: it says nothing of the reward');
+    } finally {
+      task.progress.measure = measure;
+    }
   });
 
   it('a rung is graded and stored short of the budget; the next rung goes on from its checkpoint to the same end', async () => {

@@ -1,8 +1,11 @@
 /** `eureka tasks`: the registered tasks, with what a search needs to know of each. */
 import { z } from 'zod';
-import { isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import type { Task } from '../../tasks/contract.ts';
 import { SKIPPED_TASK_FOLDERS, TASKS } from '../../tasks/registry.ts';
+import { firstLine } from '../../tasks/outside-folders.ts';
+import { BUILT_IN_DIR } from '../../tasks/task-files.ts';
+import { sampleTransitions } from '../../functions/train-seed/check-reward.ts';
 import { EXIT } from '../exit-codes.ts';
 import { parseFlags } from '../flags.ts';
 
@@ -51,11 +54,32 @@ export function listing(task: Task): TaskListing {
   };
 }
 
+/**
+ * --strict: each task on EUREKA_TASK_PATH stepped as a reward's check first steps it (16 transitions
+ * of random actions), since what its declaration names in the robot's XML (a behaviour's healthy
+ * range, a recorded body) is read when it first steps, not when it loads. Each failure is one line
+ * on stderr; returns how many failed.
+ */
+async function unsteppable(): Promise<number> {
+  let failed = 0;
+  for (const task of TASKS.filter((t) => dirname(t.directory) !== BUILT_IN_DIR)) {
+    try {
+      await task.prepare?.();
+      sampleTransitions(task, 16, 0);
+    } catch (error) {
+      failed++;
+      process.stderr.write(`eureka: task ${task.id} (${task.directory}) does not step: ${firstLine(error)}\n`);
+    }
+  }
+  return failed;
+}
+
 export async function tasksCommand(raw: unknown): Promise<void> {
   const flags = parseFlags(TasksFlags, raw);
   const all = TASKS.map(listing);
-  // For a script or CI that checks task folders: what was skipped (each said on stderr as it loaded) fails it.
-  if (flags.strict && SKIPPED_TASK_FOLDERS.length > 0) process.exitCode = EXIT.failure;
+  // For a script or CI that checks task folders: what was skipped (each said on stderr as it loaded) fails it,
+  // and so does a folder that loads but does not step.
+  if (flags.strict && ((await unsteppable()) > 0 || SKIPPED_TASK_FOLDERS.length > 0)) process.exitCode = EXIT.failure;
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ tasks: all })}\n`);
     return;
