@@ -177,6 +177,10 @@ describe('Function: behaviour, on a bad declaration', () => {
     const spec = behaviour(declared({ recorded: [{ name: 'tail z (m)', value: { body: 'tail', of: 'z' } }] }));
     await assert.rejects(async () => spec.prepare?.(),
       /^InvalidBehaviour: Hopper-Test-v0: overrides\.recorded\[0\] \(tail z \(m\)\): the model has no body named "tail" \(its bodies: world, torso, thigh, leg, foot\)$/);
+    // A healthy range is read at a step, not when a copy is made: the first use steps one.
+    const healthy = behaviour(declared({ termination: { healthy: [{ value: { body: 'trunk', of: 'z' }, min: 0.7 }] } }));
+    await assert.rejects(async () => healthy.prepare?.(),
+      /^InvalidBehaviour: Hopper-Test-v0: overrides\.termination\.healthy\[0\]\.value: the model has no body named "trunk"/);
   });
 });
 

@@ -14,7 +14,7 @@ import type {
   ActionSpace, BankDeclaration, BankPolicy, CardRenderer, Episode, EpisodeRecord, Feature, ObservationDim, Progress, RecordedDim, RewardSource, SuccessTest, TaskBudget,
   TaskSpec, Termination, TieBreak,
 } from '../contract.ts';
-import { prepareMujoco } from './mujoco-env.ts';
+import { prepareMujoco, type MujocoEnv } from './mujoco-env.ts';
 import { overridden, type MujocoEnvClass } from './overridden.ts';
 import { MujocoOverridesSchema, type MujocoOverrides } from './overrides.ts';
 import { UnknownName } from './state-values.ts';
@@ -95,14 +95,19 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     makeEnv: (n, seed) => new Env(n, seed),
     // The overrides name the XML's joints, bodies and keyframes: a wrong name fails here, when the
     // task is first used, with its field and the names there are, not at a seed-run's first step.
-    // Once a process (a copy made costs about 20 ms, and prepare runs for every check and chunk).
+    // A healthy range is read at a step, so the copy steps once. Once a process (a copy made and
+    // stepped costs about 20 ms, and prepare runs for every check and chunk).
     prepare: () => (namesChecked ??= (async () => {
       await prepareMujoco();
+      let env: MujocoEnv | undefined;
       try {
-        new Env(1, 0).dispose();
+        env = new Env(1, 0);
+        env.step(new Float64Array(robot.action.kind === 'discrete' ? 1 : robot.action.names.length));
       } catch (error) {
         if (error instanceof UnknownName) throw new InvalidBehaviour(`${spec.id}: ${error.message}`);
         throw error;
+      } finally {
+        env?.dispose();
       }
     })()),
     success: spec.success,
