@@ -166,6 +166,11 @@ describe('CLI: the exit codes of docs/cli.md', () => {
       // No seed-run of the person's shaping (--seeds 0): the task's own ways to fail, written.
       const ran = await run(['bank', '--task', 'MountainCar-v0', '--seeds', '0', '--out', join(cwd, 'bank.json.gz')]);
       assert.equal(ran.code, 0, ran.stderr);
+      assert.doesNotMatch(ran.stdout, /no success/, 'its swing succeeds');
+      // Pendulum's own policies never hold it up: a bank of failures only is written, and said to be one.
+      const failures = await run(['bank', '--task', 'Pendulum-v1', '--seeds', '0', '--out', join(cwd, 'pendulum.json.gz')]);
+      assert.equal(failures.code, 0, failures.stderr);
+      assert.match(failures.stdout, /\nno success: no policy played an episode that passes Pendulum-v1's success test from the bank's starts, so the screen can rank only failures/);
     },
     'new-task 0': async () => {
       const ran = await run(['new-task', 'Exit-v0', '--dir', join(cwd, 'tasks')]);

@@ -40,5 +40,10 @@ export async function bankCommand(raw: unknown): Promise<void> {
   }
   const lines = [`${file}: ${bank.episodes.length} episodes, ${steps} steps, ${(bytes / 1024).toFixed(1)} KiB`];
   for (const p of counts) lines.push(`  ${p.kind} ${p.name}: ${p.episodes} (${p.words})`);
+  // A greedy success on some seed does not promise one from the bank's own starts: say what that leaves.
+  if (!bank.episodes.some((e) => e.kind === 'success')) {
+    lines.push(`no success: no policy played an episode that passes ${task.id}'s success test from the bank's starts, so the screen can rank only failures ` +
+      `(eureka bank --task ${task.id} --add-policy DIR adds a search winner's successes)`);
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
