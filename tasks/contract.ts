@@ -400,6 +400,8 @@ export interface TaskSpec {
    * from its XML when the task loads (mujoco-common/declared/manual.ts). @default the environmentFile's text
    */
   environmentText?: string;
+  /** Words after the files (or environmentText) in what the model reads: a behaviour's overrides, said from its declaration. */
+  environmentNote?: string;
 }
 
 /** A registered task: the spec plus what the registry adds. */

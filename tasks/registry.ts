@@ -87,7 +87,7 @@ async function loadFolder(dir: string, folder: string, builtIn: boolean): Promis
     recordSize: spec.recorded?.length ?? 0,
     tieBreak: spec.tieBreak ?? 'none',
     actionSize: spec.action.kind === 'discrete' ? 1 : spec.action.names.length,
-    environmentSource: spec.environmentText ?? environmentSource(files),
+    environmentSource: `${spec.environmentText ?? environmentSource(files)}${spec.environmentNote === undefined ? '' : `\n${spec.environmentNote}\n`}`,
   };
 }
 

@@ -84,6 +84,7 @@ export const TaskSpecSchema = z.object({
   environmentFile: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
   environmentFiles: z.array(text).min(1).max(4).optional(),
   environmentText: text.optional(),
+  environmentNote: text.optional(),
   bank: z.object({
     successWords: text.optional(),
     policies: z.array(z.object({

@@ -165,6 +165,23 @@ describe('Function: behaviour, on a bad declaration', () => {
     assert.equal(ends(own).steps, 200, 'without healthy ranges nothing ends its episode');
   });
 
+  it('tells the model what its overrides change, after the files it reads (it reads no task.ts)', async () => {
+    const spec = behaviour(declared({
+      maxEpisodeSteps: 200, termination: { healthy: [{ value: { body: 'torso', of: 'z' }, min: 0.2, max: 3 }] },
+      reset: { noise: 0.1 }, recorded: [{ name: 'torso roll (rad)', value: { body: 'torso', of: 'roll' } }],
+    }));
+    assert.equal(spec.environmentNote, [
+      '// ===== What this behaviour changes of Hopper-v5 (its overrides, as declared; they replace what the robot\'s file says) =====',
+      '// Time limit: 200 steps (Hopper-v5\'s: 1000).',
+      '// Termination: an episode ends when a value leaves its open range, in place of Hopper-v5\'s healthy test: {"body":"torso","of":"z"} in (0.2, 3).',
+      '// Reset: from Hopper-v5\'s starting pose, uniform noise of 0.1 on every qpos and qvel entry.',
+      '// Recorded state after Hopper-v5\'s own entries: "torso roll (rad)" = {"body":"torso","of":"roll"}.',
+    ].join('\n'));
+    assert.equal(behaviour(declared({})).environmentNote, undefined, 'nothing changed, nothing said');
+    const flip = await prepareTask('Hopper-FrontFlip-v0');
+    assert.ok(flip.environmentSource.endsWith('// Termination: none; only the time limit ends an episode (Hopper-v5\'s healthy test is off).\n'), flip.environmentSource.slice(-300));
+  });
+
   it('names a mistyped key inside a healthy range or a recorded entry, where it is', () => {
     const z = { joint: 'rootz' };
     assert.throws(() => behaviour(declared({ termination: { healthy: [{ value: z, min: 0.7 }, { value: z, mn: 0.5 }] } })),

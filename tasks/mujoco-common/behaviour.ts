@@ -17,6 +17,7 @@ import type {
 import { prepareMujoco, type MujocoEnv } from './mujoco-env.ts';
 import { overridden, type MujocoEnvClass } from './overridden.ts';
 import { MujocoOverridesSchema, type MujocoOverrides } from './overrides.ts';
+import { overridesNote } from './overrides-note.ts';
 import { UnknownName } from './state-values.ts';
 
 /** One of Gymnasium's robots, as its task folder gives it to a behaviour. */
@@ -84,6 +85,7 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
   const { robot, overrides } = spec;
   const Env = overridden(robot.env, overrides);
   let namesChecked: Promise<void> | undefined;
+  const note = overridesNote(robot, overrides);
   return {
     id: spec.id,
     description: `${spec.sentence} The robot is Gymnasium's ${robot.task} robot: ${robot.describe} ` +
@@ -121,6 +123,7 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     budget: spec.budget,
     ppo: robot.ppo,
     environmentFiles: [robot.environmentFile, spec.behaviourFile],
+    ...(note === undefined ? {} : { environmentNote: note }),
   };
 }
 
