@@ -78,7 +78,7 @@ describe('Behaviour of your own: Hopper-Backward-v0 outside the repository', () 
       assert.equal(listed.code, 0, listed.stderr);
       const strict = await eureka(['tasks', '--strict']);
       assert.equal(strict.code, 1, strict.stderr);
-      assert.equal(strict.stderr, `eureka: task Hopper-Trunk-v0 (${folder}) does not step: Hopper-Trunk-v0: overrides.termination.healthy[0].value: the model has no body named "trunk" (its bodies: world, torso, thigh, leg, foot)\n`);
+      assert.equal(strict.stderr, `eureka: task Hopper-Trunk-v0 (${folder}) does not step: overrides.termination.healthy[0].value: the model has no body named "trunk" (its bodies: world, torso, thigh, leg, foot)\n`);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -68,7 +68,9 @@ async function unsteppable(): Promise<number> {
       sampleTransitions(task, 16, 0);
     } catch (error) {
       failed++;
-      process.stderr.write(`eureka: task ${task.id} (${task.directory}) does not step: ${firstLine(error)}\n`);
+      const said = firstLine(error);
+      // A behaviour's own error begins with its id, which the line has said already.
+      process.stderr.write(`eureka: task ${task.id} (${task.directory}) does not step: ${said.startsWith(`${task.id}: `) ? said.slice(task.id.length + 2) : said}\n`);
     }
   }
   return failed;
