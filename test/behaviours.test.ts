@@ -117,6 +117,10 @@ describe('Behaviour: Hopper-FrontFlip-v0', () => {
     }
     assert.ok(Math.abs(Math.abs(total) - 2 * Math.PI) < 0.3, `the torso's line turns ${total} rad in the animation`);
     assert.match(task.render.story(record), /turns at most 1\.00 of a turn forwards .*lands on its foot/);
+    // Its termination is off: Hopper-v5's "ends below 0.7" line would say what does not happen; a behaviour that keeps Hopper-v5's keeps it.
+    assert.doesNotMatch(task.render.plots(record, '#2563eb').join(''), /ends below/);
+    const keeps = behaviour({ id: 'Hopper-Test-v0', robot: HOPPER, overrides: {} } as unknown as BehaviourSpec);
+    assert.match(keeps.render.plots(record, '#2563eb').join(''), /ends below 0\.7/);
   });
 });
 

@@ -10,7 +10,7 @@ import { TORSO_XYZ_HEADING } from '../mujoco-common/recorded.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
 import { AntEnv, MAX_EPISODE_STEPS } from './environment.ts';
 import { ANT_OBSERVATION } from './observation.ts';
-import { ANT_RENDERER } from './render.ts';
+import { ANT_RENDERER, ANT_RENDERER_ANY_ENDING } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
 import { ANT_BANK } from './bank-policies.ts';
 
@@ -36,6 +36,7 @@ export const ANT: GymnasiumRobot = {
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   ppo: MUJOCO_PPO,
   render: ANT_RENDERER,
+  renderAnyEnding: ANT_RENDERER_ANY_ENDING,
   environmentReward: ENVIRONMENT_REWARD,
   bankPolicies: ANT_BANK.policies ?? [],
 };

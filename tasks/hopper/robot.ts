@@ -9,7 +9,7 @@ import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { UPRIGHT_TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
 import { HopperEnv, MAX_EPISODE_STEPS } from './environment.ts';
-import { HOPPER_RENDERER } from './render.ts';
+import { HOPPER_RENDERER, HOPPER_RENDERER_ANY_ENDING } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
 import { HOPPER_BANK } from './bank-policies.ts';
 
@@ -41,6 +41,7 @@ export const HOPPER: GymnasiumRobot = {
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   ppo: MUJOCO_PPO,
   render: HOPPER_RENDERER,
+  renderAnyEnding: HOPPER_RENDERER_ANY_ENDING,
   environmentReward: ENVIRONMENT_REWARD,
   bankPolicies: HOPPER_BANK.policies ?? [],
 };

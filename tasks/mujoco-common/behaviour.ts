@@ -37,6 +37,8 @@ export interface GymnasiumRobot {
   maxEpisodeSteps: number;
   ppo: PpoOverrides;
   render: CardRenderer;
+  /** The card without the line where the robot's own termination ends an episode (absent: it draws none), for a behaviour whose overrides change the termination. */
+  renderAnyEnding?: CardRenderer;
   /** Gymnasium's reward for the robot's own task, as a reward file. */
   environmentReward: RewardSource;
   /** The robot's written ways to fail for a bank (its task's: standing still, flailing, ...). */
@@ -118,7 +120,8 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
     termination: spec.termination,
     baselines: { environment: robot.environmentReward, human: spec.firstTry },
     features: spec.features,
-    render: { ...robot.render, story: spec.story ?? ownWords(spec, robot.render.story) },
+    // The robot's "ends below" line is its own termination's: not drawn where the overrides change it.
+    render: { ...(overrides.termination === undefined ? robot.render : robot.renderAnyEnding ?? robot.render), story: spec.story ?? ownWords(spec, robot.render.story) },
     ...(spec.bank === undefined ? {} : { bank: spec.bank }),
     budget: spec.budget,
     ppo: robot.ppo,

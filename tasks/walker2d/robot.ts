@@ -9,7 +9,7 @@ import { MUJOCO_PPO } from '../mujoco-common/ppo.ts';
 import { UPRIGHT_TORSO_XZ_ANGLE } from '../mujoco-common/recorded.ts';
 import { BUILT_IN_DIR } from '../task-files.ts';
 import { Walker2dEnv, MAX_EPISODE_STEPS } from './environment.ts';
-import { WALKER2D_RENDERER } from './render.ts';
+import { WALKER2D_RENDERER, WALKER2D_RENDERER_ANY_ENDING } from './render.ts';
 import { ENVIRONMENT_REWARD } from './rewards.ts';
 import { WALKER2D_BANK } from './bank-policies.ts';
 
@@ -54,6 +54,7 @@ export const WALKER2D: GymnasiumRobot = {
   maxEpisodeSteps: MAX_EPISODE_STEPS,
   ppo: MUJOCO_PPO,
   render: WALKER2D_RENDERER,
+  renderAnyEnding: WALKER2D_RENDERER_ANY_ENDING,
   environmentReward: ENVIRONMENT_REWARD,
   bankPolicies: WALKER2D_BANK.policies ?? [],
 };
