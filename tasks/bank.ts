@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Random } from '../core/random.ts';
-import type { BankPolicy, Task } from './contract.ts';
+import type { BankPolicy, Episode, Task } from './contract.ts';
 
 export interface BankEpisode {
   /** The policy that played it ("human", "heuristic", "random", "nothing", "hover", ...). */
@@ -158,8 +158,13 @@ export function episodeDigest(episode: Pick<BankEpisode, 'observations' | 'recor
 
 /** The task's own success test on a bank episode. */
 export function passes(task: Task, episode: BankEpisode): boolean {
+  return task.success.test(asEpisode(task, episode));
+}
+
+/** A bank episode as the task's success test and progress read one. */
+export function asEpisode(task: Task, episode: BankEpisode): Episode {
   const { observations, recorded, length, terminated, truncated } = episode;
-  return task.success.test({ observations, obsSize: task.obsSize, recorded, recordSize: task.recordSize, length, return: episode.return, terminated, truncated });
+  return { observations, obsSize: task.obsSize, recorded, recordSize: task.recordSize, length, return: episode.return, terminated, truncated };
 }
 
 function randomPolicy(task: Task): BankPolicy {

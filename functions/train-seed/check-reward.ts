@@ -7,8 +7,8 @@
  * A reward that passes is then screened in the same sandbox: run over the task's bank of known
  * successes and failures (screen.ts), which says what it pays for before anything trains it.
  */
-import type { Episode, Task, VecEnv } from '../../tasks/contract.ts';
-import type { Bank } from '../../tasks/bank.ts';
+import type { Task, VecEnv } from '../../tasks/contract.ts';
+import { asEpisode, type Bank } from '../../tasks/bank.ts';
 import { loadBank } from '../../tasks/bank-file.ts';
 import { Random } from '../../core/random.ts';
 import type { Screen } from '../shared/search/screen-types.ts';
@@ -82,10 +82,7 @@ export async function checkReward(task: Task, source: string, opts: CheckRewardO
  */
 function gradeBank(task: Task, bank: Bank): void {
   for (const e of bank.episodes) {
-    const episode: Episode = {
-      observations: e.observations, obsSize: task.obsSize, recorded: e.recorded, recordSize: task.recordSize,
-      length: e.length, return: e.return, terminated: e.terminated, truncated: e.truncated,
-    };
+    const episode = asEpisode(task, e);
     task.success.test(episode);
     task.progress.measure(episode);
   }
