@@ -34,6 +34,13 @@ describe('CLI: eureka new-task', () => {
     dirs.push(dir);
     return dir;
   };
+  /** `eureka new-task ID --xml` on the planar robot with these actuators, in a task path of its own. */
+  const newPlanarTask = async (id: string, actuators: string) => {
+    const models = await tempDir('eureka-new-planar-model-');
+    await writeFile(join(models, 'robot.xml'), planarXml(actuators));
+    const taskPath = await tempDir('eureka-new-planar-');
+    return { ran: await eureka(['new-task', id, '--xml', join(models, 'robot.xml'), '--dir', taskPath]), taskPath };
+  };
 
   it('writes a task folder that passes conformance and runs a smoke search as it stands', async () => {
     const taskPath = await tempDir('eureka-new-task-');
@@ -137,10 +144,7 @@ describe('CLI: eureka new-task', () => {
   });
 
   it('declares a planar robot whose motors have no ctrlrange: it loads, its x along the floor hidden, its motors given an offset and a scale, and says so', async () => {
-    const models = await tempDir('eureka-new-planar-model-');
-    await writeFile(join(models, 'robot.xml'), planarXml('<actuator><motor name="knee" joint="knee" gear="3"/></actuator>'));
-    const taskPath = await tempDir('eureka-new-planar-');
-    const made = await eureka(['new-task', 'Planar-v0', '--xml', join(models, 'robot.xml'), '--dir', taskPath]);
+    const { ran: made, taskPath } = await newPlanarTask('Planar-v0', '<actuator><motor name="knee" joint="knee" gear="3"/></actuator>');
     assert.equal(made.code, 0, made.stderr);
     assert.match(made.stdout, /\nNo ctrlrange in the XML for knee: each is written offset 0, scale 1, so the policy's \[-1, 1\] is its ctrl \[-1, 1\], unclipped; choose yours/);
     const task = await readFile(join(taskPath, 'Planar-v0', 'task.ts'), 'utf8');
@@ -159,10 +163,7 @@ describe('CLI: eureka new-task', () => {
   });
 
   it('exits 2 for an XML with no named actuator, and leaves no folder behind (the name stays free)', async () => {
-    const models = await tempDir('eureka-new-idle-model-');
-    await writeFile(join(models, 'robot.xml'), planarXml(''));
-    const taskPath = await tempDir('eureka-new-idle-');
-    const ran = await eureka(['new-task', 'Idle-v0', '--xml', join(models, 'robot.xml'), '--dir', taskPath]);
+    const { ran, taskPath } = await newPlanarTask('Idle-v0', '');
     assert.equal(ran.code, 2, ran.stderr);
     assert.equal(ran.stderr, 'eureka: --xml: the model has no named actuator: a declared task acts through its actuators (name them in the XML)\n');
     assert.equal(ran.stdout, '');
@@ -170,10 +171,7 @@ describe('CLI: eureka new-task', () => {
   });
 
   it('exits 2 for a robot whose simulation goes unstable under a check\'s random actions, with MuJoCo\'s warning, and leaves no folder behind', async () => {
-    const models = await tempDir('eureka-new-unstable-model-');
-    await writeFile(join(models, 'robot.xml'), planarXml('<actuator><motor name="knee" joint="knee" ctrlrange="-1 1" gear="1e300"/></actuator>'));
-    const taskPath = await tempDir('eureka-new-unstable-');
-    const ran = await eureka(['new-task', 'Blowup-v0', '--xml', join(models, 'robot.xml'), '--dir', taskPath]);
+    const { ran, taskPath } = await newPlanarTask('Blowup-v0', '<actuator><motor name="knee" joint="knee" ctrlrange="-1 1" gear="1e300"/></actuator>');
     assert.equal(ran.code, 2, ran.stderr);
     assert.match(ran.stderr, /^eureka: --xml: the robot's simulation went unstable at step \d+ of an episode \(MuJoCo: .*; DOF \d+ is joint \w+\), and MuJoCo reset it: lower the timestep .* \(new-task stepped it under random actions, as a reward's check does: every search would stop at its first check\)\n$/);
     assert.equal(ran.stdout, '');
