@@ -106,7 +106,8 @@ export function behaviour(spec: BehaviourSpec): TaskSpec {
       let env: MujocoEnv | undefined;
       try {
         env = new Env(1, 0);
-        env.step(new Float64Array(robot.action.kind === 'discrete' ? 1 : robot.action.names.length));
+        // Every robot of Gymnasium's here acts in a box: one value per actuator, 0 for this step.
+        env.step(new Float64Array(robot.action.names.length));
       } catch (error) {
         if (error instanceof UnknownName) throw new InvalidBehaviour(`${spec.id}: ${error.message}`);
         throw error;
