@@ -177,9 +177,9 @@ describe('Function: behaviour, on a bad declaration', () => {
     assert.equal(spec.environmentNote, [
       '// ===== What this behaviour changes of Hopper-v5 (its overrides, as declared; they replace what the robot\'s file says) =====',
       '// Time limit: 200 steps (Hopper-v5\'s: 1000).',
-      '// Termination: an episode ends when a value leaves its open range, in place of Hopper-v5\'s healthy test: {"body":"torso","of":"z"} in (0.2, 3).',
+      '// Termination: an episode ends when a value leaves its open range, in place of Hopper-v5\'s healthy test: body torso z in (0.2, 3).',
       '// Reset: from Hopper-v5\'s starting pose, uniform noise of 0.1 on every qpos and qvel entry.',
-      '// Recorded state after Hopper-v5\'s own entries: "torso roll (rad)" = {"body":"torso","of":"roll"}.',
+      '// Recorded state after Hopper-v5\'s own entries: "torso roll (rad)" = body torso roll.',
     ].join('\n'));
     assert.equal(behaviour(declared({})).environmentNote, undefined, 'nothing changed, nothing said');
     const flip = await prepareTask('Hopper-FrontFlip-v0');

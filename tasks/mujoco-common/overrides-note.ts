@@ -4,11 +4,8 @@
  * task.ts: without this, a behaviour whose author did not restate its overrides in its own file
  * leaves the model shaping for the robot's termination as the robot's file gives it.
  */
-import type { HealthyRange, MujocoOverrides } from './overrides.ts';
-import type { StateValue } from './state-values.ts';
-
-const value = (v: StateValue): string => JSON.stringify(v);
-const range = (h: HealthyRange): string => `${value(h.value)} ${h.min === undefined ? `below ${h.max}` : h.max === undefined ? `above ${h.min}` : `in (${h.min}, ${h.max})`}`;
+import { describeRange, type MujocoOverrides } from './overrides.ts';
+import { describeValue } from './state-values.ts';
 
 /** The note, or undefined where the overrides change nothing. */
 export function overridesNote(robot: { task: string; maxEpisodeSteps: number }, o: MujocoOverrides): string | undefined {
@@ -16,10 +13,10 @@ export function overridesNote(robot: { task: string; maxEpisodeSteps: number }, 
     ...(o.maxEpisodeSteps === undefined ? [] : [`Time limit: ${o.maxEpisodeSteps} steps (${robot.task}'s: ${robot.maxEpisodeSteps}).`]),
     ...(o.termination === undefined ? []
       : o.termination === 'none' ? [`Termination: none; only the time limit ends an episode (${robot.task}'s healthy test is off).`]
-        : [`Termination: an episode ends when a value leaves its open range, in place of ${robot.task}'s healthy test: ${o.termination.healthy.map(range).join('; ')}.`]),
+        : [`Termination: an episode ends when a value leaves its open range, in place of ${robot.task}'s healthy test: ${o.termination.healthy.map(describeRange).join('; ')}.`]),
     ...(o.reset === undefined ? [] : [`Reset: from ${o.reset.keyframe === undefined ? `${robot.task}'s starting pose` : `keyframe ${JSON.stringify(o.reset.keyframe)}`}` +
       `${o.reset.noise === undefined ? '' : `, uniform noise of ${o.reset.noise} on every qpos and qvel entry`}.`]),
-    ...(o.recorded === undefined || o.recorded.length === 0 ? [] : [`Recorded state after ${robot.task}'s own entries: ${o.recorded.map((e) => `${JSON.stringify(e.name)} = ${value(e.value)}`).join('; ')}.`]),
+    ...(o.recorded === undefined || o.recorded.length === 0 ? [] : [`Recorded state after ${robot.task}'s own entries: ${o.recorded.map((e) => `${JSON.stringify(e.name)} = ${describeValue(e.value)}`).join('; ')}.`]),
   ];
   if (lines.length === 0) return undefined;
   return [`// ===== What this behaviour changes of ${robot.task} (its overrides, as declared; they replace what the robot's file says) =====`, ...lines.map((l) => `// ${l}`)].join('\n');

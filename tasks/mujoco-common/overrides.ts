@@ -12,13 +12,18 @@
  * - `recorded`: more recorded state, after the robot's own: what a success test and progress read.
  */
 import { z } from 'zod';
-import type { StateValue } from './state-values.ts';
+import { describeValue, type StateValue } from './state-values.ts';
 
 /** A value's open range (Gymnasium's healthy ranges are open: min < value < max); a missing side is unbounded. */
 export interface HealthyRange {
   value: StateValue;
   min?: number;
   max?: number;
+}
+
+/** A healthy range in words: "body torso z in (0.2, 1)", "joint rooty position above -1". */
+export function describeRange(h: HealthyRange): string {
+  return `${describeValue(h.value)} ${h.min === undefined ? `below ${h.max}` : h.max === undefined ? `above ${h.min}` : `in (${h.min}, ${h.max})`}`;
 }
 
 export interface RecordedEntry {

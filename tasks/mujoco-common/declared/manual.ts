@@ -6,6 +6,7 @@
  * tables, the starting state and how an episode ends. Made when the task loads, so it is never
  * older than the XML.
  */
+import { describeRange } from '../overrides.ts';
 import { describeValue } from '../state-values.ts';
 import type { MujocoTaskDeclaration } from './declaration.ts';
 import type { RobotModel } from './robot-model.ts';
@@ -71,6 +72,6 @@ function recordedLines(d: MujocoTaskDeclaration): string[] {
 function endLines(d: MujocoTaskDeclaration): string[] {
   const limit = `Truncation: ${d.maxEpisodeSteps} steps (the time limit).`;
   if (d.termination === undefined || d.termination === 'none') return ['Termination: none; only the time limit ends an episode.', limit];
-  const ranges = d.termination.healthy.map((h) => `${describeValue(h.value)} ${h.min === undefined ? `below ${h.max}` : h.max === undefined ? `above ${h.min}` : `in (${h.min}, ${h.max})`}`);
+  const ranges = d.termination.healthy.map(describeRange);
   return [`Termination: as soon as the robot is not healthy. Healthy is every one of: ${ranges.join('; ')}.`, limit];
 }
